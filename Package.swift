@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Coffer",
+    platforms: [.macOS(.v14), .iOS(.v17), .watchOS(.v10), .tvOS(.v17), .visionOS(.v1)],
+    products: [
+        .library(name: "Secrets", targets: ["Secrets"]),
+        .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
+        .executable(name: "coffer", targets: ["coffer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "Secrets",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "SecretsTesting", dependencies: ["Secrets"]),
+        .executableTarget(
+            name: "coffer",
+            dependencies: [
+                "Secrets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "CredentialStoreExample",
+            dependencies: ["Secrets"],
+            path: "Examples/CredentialStore"
+        ),
+        // A helper process for the crash-safety tests: writes to a store until it is killed.
+        .executableTarget(
+            name: "coffer-store-writer",
+            dependencies: ["Secrets"],
+            path: "Tests/Support/StoreWriter"
+        ),
+        .testTarget(
+            name: "SecretsTests",
+            dependencies: ["Secrets", "SecretsTesting", "CredentialStoreExample", "coffer-store-writer"]
+        ),
+        .testTarget(
+            name: "cofferTests",
+            dependencies: ["coffer"]
+        ),
+    ]
+)
+
+// Settings every target shares: Swift 6 language mode is the default of tools 6.x; these upcoming
+// features keep the code ready for the next language mode.
+for target in package.targets where target.type != .plugin {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InferIsolatedConformances"),
+    ])
+    target.swiftSettings = settings
+}

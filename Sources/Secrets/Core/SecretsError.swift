@@ -1,0 +1,80 @@
+import Foundation
+
+/// The errors Coffer's credential store throws.
+///
+/// Each case is a situation a caller can act on; none of them carries a secret value. A missing item is not an
+/// error: reads return `nil`. A store that cannot be read trustworthily (locked, unavailable, tampered) throws,
+/// and never reads as "not found".
+public enum SecretsError: Error, Hashable, Sendable {
+    /// A service, account path or access group is not acceptable as an identifier.
+    case invalidIdentifier(String, reason: String)
+    /// The store is locked (a locked keyring, a device that is locked, interaction not allowed).
+    case locked(String)
+    /// The store cannot be reached at all (no keyring service, no session bus, a store that does not exist).
+    case unavailable(String)
+    /// The passphrase does not unlock the store.
+    case wrongPassphrase(store: String)
+    /// The key (key file or raw key) does not unlock the store.
+    case wrongKey(store: String)
+    /// An item's ciphertext failed authentication: it was tampered with, or belongs to another item.
+    case authenticationFailed(item: String)
+    /// More than one item matches a query that must match one.
+    case ambiguousMatch(String)
+    /// A value is larger than the store accepts.
+    case tooLarge(byteCount: Int, limit: Int)
+    /// Stored bytes are not in the expected format (truncated, empty, foreign or from a newer version).
+    case corruptData(String)
+    /// A value could not be encoded for storage.
+    case encodingFailed(type: String, reason: String)
+    /// A stored value could not be decoded as the requested type.
+    case decodingFailed(account: String, type: String, reason: String)
+    /// The store was asked for something it does not support.
+    case unsupported(String)
+    /// An operating-system call failed.
+    case io(operation: String, path: String, code: Int32)
+}
+
+extension SecretsError: CustomStringConvertible, LocalizedError {
+    /// A message that says what went wrong and what to do; never contains a secret value.
+    public var description: String {
+        switch self {
+        case .invalidIdentifier(let identifier, let reason):
+            return "invalid identifier \(Self.quoted(identifier)): \(reason)"
+        case .locked(let store):
+            return "\(store) is locked: unlock it and try again"
+        case .unavailable(let reason):
+            return "the secret store is unavailable: \(reason)"
+        case .wrongPassphrase(let store):
+            return "the passphrase does not unlock the store at \(store): check COFFER_PASSPHRASE or --passphrase-file"
+        case .wrongKey(let store):
+            return "the key does not unlock the store at \(store): check the key file"
+        case .authenticationFailed(let item):
+            return "\(item) failed authentication: it was modified or moved; restore it from a backup or delete it"
+        case .ambiguousMatch(let what):
+            return "more than one item matches \(what): make the query more specific"
+        case .tooLarge(let byteCount, let limit):
+            return "the value is \(byteCount) bytes, more than the store's limit of \(limit) bytes"
+        case .corruptData(let what):
+            return "\(what) is corrupt; restore it from a backup or delete it"
+        case .encodingFailed(let type, let reason):
+            return "a \(type) could not be encoded: \(reason)"
+        case .decodingFailed(let account, let type, let reason):
+            return "the item at \(Self.quoted(account)) is not a valid \(type): \(reason)"
+        case .unsupported(let what):
+            return "unsupported: \(what)"
+        case .io(let operation, let path, let code):
+            return "\(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+
+    /// Quotes an identifier for a message, shortened so that a hostile one cannot flood a log.
+    static func quoted(_ identifier: String) -> String {
+        let limit = 80
+        let shown = identifier.count > limit ? identifier.prefix(limit) + "…" : Substring(identifier)
+        return "'" + shown.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }
+            .joined() + "'"
+    }
+}

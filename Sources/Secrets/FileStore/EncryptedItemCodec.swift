@@ -1,0 +1,175 @@
+import Crypto
+import Foundation
+
+/// Frames items of an ``EncryptedFileBackend``:
+/// `"CFEI" ‖ u8 version ‖ u8 algorithm ‖ 8-byte data key id ‖ u32 n ‖ sealed identity (n bytes) ‖ sealed value`.
+///
+/// The first 14 bytes are the *prefix*. The identity is sealed with the prefix and `"identity"` as associated
+/// data; the value with the prefix and the identity's encoding, which binds each ciphertext to its service,
+/// access group, account, algorithm and key id. Files are named by HMAC-SHA256 of the identity under a key
+/// derived from the master key, so names reveal nothing about accounts.
+final class EncryptedItemCodec: ItemCodec {
+    static let magic = Data("CFEI".utf8)
+    static let version: UInt8 = 1
+    static let prefixSize = 4 + 1 + 1 + 8
+
+    let directory: StoreDirectory
+    let keys: Locked<KeyRing>
+    /// The algorithm new items are sealed with; it may differ from the header's during a rotation.
+    let itemAlgorithm: Locked<EncryptionAlgorithm>
+
+    init(directory: StoreDirectory, keys: KeyRing, itemAlgorithm: EncryptionAlgorithm) {
+        self.directory = directory
+        self.keys = Locked(keys)
+        self.itemAlgorithm = Locked(itemAlgorithm)
+    }
+
+    var identityPrefixLength: Int {
+        Self.prefixSize + 4 + ItemIdentity.maximumEncodedSize + EncryptionAlgorithm.sealedOverhead
+    }
+
+    func maximumFileSize(forValueSize size: Int) -> Int {
+        identityPrefixLength + size + EncryptionAlgorithm.sealedOverhead
+    }
+
+    func prepareForWrite() throws {
+        try reloadHeader()
+    }
+
+    /// Reads `store.json` again and adopts it if another process changed it.
+    func reloadHeader() throws {
+        let path = directory.url(StoreHeader.fileName).path
+        guard let bytes = try directory.read(StoreHeader.fileName, limit: StoreHeader.maximumFileSize) else {
+            throw SecretsError.unavailable("the store header \(path) has disappeared")
+        }
+        if keys.withLock({ $0.headerBytes == bytes }) { return }
+        let header = try StoreHeader(decoding: bytes, path: path)
+        try keys.withLock { try $0.adopt(header, bytes: bytes, storePath: path) }
+    }
+
+    func fileName(for identity: ItemIdentity) throws -> String {
+        let nameKey = keys.withLock { $0.nameKey }
+        let code = HMAC<SHA256>.authenticationCode(for: identity.encoded, using: nameKey)
+        return code.hexString + ItemFileStore<EncryptedItemCodec>.itemSuffix
+    }
+
+    func encode(_ value: Data, for identity: ItemIdentity) throws -> Data {
+        let (keyID, key) = try keys.withLock { ring -> (String, SymmetricKey) in
+            guard let key = ring.dataKeys[ring.header.currentDataKeyID] else {
+                throw SecretsError.corruptData("the store header (no current data key)")
+            }
+            return (ring.header.currentDataKeyID, key)
+        }
+        return try seal(value, for: identity, keyID: keyID, key: key, algorithm: itemAlgorithm.withLock { $0 })
+    }
+
+    func seal(
+        _ value: Data, for identity: ItemIdentity, keyID: String, key: SymmetricKey, algorithm: EncryptionAlgorithm
+    ) throws -> Data {
+        var prefix = ByteWriter()
+        prefix.append(Self.magic)
+        prefix.append(Self.version)
+        prefix.append(algorithm.wireIdentifier)
+        prefix.append(Self.keyIDBytes(keyID))
+        let encodedIdentity = identity.encoded
+        let sealedIdentity = try algorithm.seal(
+            encodedIdentity, using: key, authenticating: prefix.data + Data("identity".utf8))
+        let sealedValue = try algorithm.seal(value, using: key, authenticating: prefix.data + encodedIdentity)
+        var file = prefix
+        file.append(UInt32(sealedIdentity.count))
+        file.append(sealedIdentity)
+        file.append(sealedValue)
+        return file.data
+    }
+
+    func decodeIdentity(_ file: Data, fileName: String) throws -> ItemIdentity {
+        let parsed = try parse(file, fileName: fileName)
+        let key = try dataKey(parsed.keyID, fileName: fileName)
+        let bytes: Data
+        do {
+            bytes = try parsed.algorithm.open(
+                parsed.sealedIdentity, using: key, authenticating: parsed.prefix + Data("identity".utf8))
+        } catch {
+            throw SecretsError.authenticationFailed(item: "item \(fileName)")
+        }
+        do {
+            return try ItemIdentity(decoding: bytes)
+        } catch {
+            throw SecretsError.corruptData("item \(fileName) (malformed identity)")
+        }
+    }
+
+    func decodeValue(_ file: Data, for identity: ItemIdentity, fileName: String) throws -> Data {
+        try open(file, for: identity, fileName: fileName).value
+    }
+
+    /// Opens an item, returning its value and the id of the data key it was sealed with.
+    func open(_ file: Data, for identity: ItemIdentity, fileName: String) throws -> (value: Data, keyID: String) {
+        let parsed = try parse(file, fileName: fileName)
+        let key = try dataKey(parsed.keyID, fileName: fileName)
+        do {
+            let value = try parsed.algorithm.open(
+                parsed.sealedValue, using: key, authenticating: parsed.prefix + identity.encoded)
+            return (value, parsed.keyID)
+        } catch {
+            throw SecretsError.authenticationFailed(item: "the item at \(SecretsError.quoted(identity.account))")
+        }
+    }
+
+    /// The data key with `id`, reloading the header once in case another process has just rotated keys.
+    private func dataKey(_ id: String, fileName: String) throws -> SymmetricKey {
+        if let key = keys.withLock({ $0.dataKeys[id] }) { return key }
+        try reloadHeader()
+        guard let key = keys.withLock({ $0.dataKeys[id] }) else {
+            throw SecretsError.corruptData("item \(fileName) (sealed with data key \(id), which the store lacks)")
+        }
+        return key
+    }
+
+    private struct Parsed {
+        var prefix: Data
+        var algorithm: EncryptionAlgorithm
+        var keyID: String
+        var sealedIdentity: Data
+        var sealedValue: Data
+    }
+
+    private func parse(_ file: Data, fileName: String) throws -> Parsed {
+        do {
+            var reader = ByteReader(file)
+            guard try reader.readBytes(4) == Self.magic else {
+                throw SecretsError.corruptData("item \(fileName) (not a Coffer encrypted item)")
+            }
+            let version = try reader.readByte()
+            guard version == Self.version else {
+                throw SecretsError.unsupported("item \(fileName) has format version \(version); upgrade Coffer")
+            }
+            guard let algorithm = EncryptionAlgorithm(wireIdentifier: try reader.readByte()) else {
+                throw SecretsError.corruptData("item \(fileName) (unknown algorithm)")
+            }
+            let keyID = try reader.readBytes(8).hexString
+            let identityLength = Int(try reader.readUInt32())
+            guard identityLength >= EncryptionAlgorithm.sealedOverhead,
+                identityLength <= ItemIdentity.maximumEncodedSize + EncryptionAlgorithm.sealedOverhead
+            else { throw ByteReader.Malformed() }
+            let sealedIdentity = try reader.readBytes(identityLength)
+            let sealedValue = Data(reader.remaining)
+            return Parsed(
+                prefix: Data(file.prefix(Self.prefixSize)), algorithm: algorithm, keyID: keyID,
+                sealedIdentity: Data(sealedIdentity), sealedValue: sealedValue)
+        } catch is ByteReader.Malformed {
+            throw SecretsError.corruptData("item \(fileName) (truncated or malformed)")
+        }
+    }
+
+    /// The 8 bytes of a 16-digit hexadecimal key id.
+    static func keyIDBytes(_ id: String) -> Data {
+        var bytes = Data()
+        var index = id.startIndex
+        while index < id.endIndex, let next = id.index(index, offsetBy: 2, limitedBy: id.endIndex) {
+            bytes.append(UInt8(id[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+
+/// Items as files in `<root>/items/`, one file per item, named and framed by a codec.
+///
+/// Shared by ``FileBackend`` and ``EncryptedFileBackend``. Writes and deletes hold the store's lock; reads do not.
+struct ItemFileStore<Codec: ItemCodec>: Sendable {
+    static var itemsDirectory: String { "items" }
+    static var itemSuffix: String { ".item" }
+
+    let directory: StoreDirectory
+    let codec: Codec
+    let maximumValueSize: Int
+    let logger: Logger
+
+    private func relativePath(_ fileName: String) -> String {
+        Self.itemsDirectory + "/" + fileName
+    }
+
+    func save<Value>(_ data: Data, for query: SecretQuery<Value>) throws {
+        try query.validate()
+        guard data.count <= maximumValueSize else {
+            throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
+        }
+        let identity = ItemIdentity(query)
+        try directory.withExclusiveLock {
+            try codec.prepareForWrite()
+            let file = try codec.encode(data, for: identity)
+            try directory.write(file, to: relativePath(try codec.fileName(for: identity)))
+        }
+    }
+
+    func read<Value>(_ query: SecretQuery<Value>) throws -> Data? {
+        try query.validate()
+        let identity = ItemIdentity(query)
+        let name = try codec.fileName(for: identity)
+        guard let file = try readFile(name) else { return nil }
+        return try codec.decodeValue(file, for: identity, fileName: name)
+    }
+
+    func delete<Value>(_ query: SecretQuery<Value>) throws -> Bool {
+        try query.validate()
+        let name = try codec.fileName(for: ItemIdentity(query))
+        return try directory.withExclusiveLock { try directory.remove(relativePath(name)) }
+    }
+
+    /// The accounts of `service` in `accessGroup`. An item that cannot be read is skipped and logged, so that
+    /// one damaged file does not hide every other item; ``damagedItems()`` reports them.
+    func listAccounts(service: String, accessGroup: String?) throws -> [String] {
+        try identities().compactMap { entry in
+            guard case .success(let identity) = entry.result else {
+                logger.warning("skipping an unreadable item while listing", metadata: ["file": "\(entry.fileName)"])
+                return nil
+            }
+            return identity.service == service && identity.accessGroup == accessGroup ? identity.account : nil
+        }.sorted()
+    }
+
+    /// The item files that cannot be read, with the reason for each.
+    func damagedItems() throws -> [(fileName: String, error: SecretsError)] {
+        try identities().compactMap { entry in
+            guard case .failure(let error) = entry.result else { return nil }
+            return (entry.fileName, error)
+        }
+    }
+
+    /// Every item file with the identity it records, or why that identity cannot be read.
+    func identities() throws -> [(fileName: String, result: Result<ItemIdentity, SecretsError>)] {
+        try itemFileNames().map { name in
+            (name, Result { () throws(SecretsError) -> ItemIdentity in
+                do {
+                    guard let prefix = try readFile(name, prefix: codec.identityPrefixLength) else {
+                        throw SecretsError.corruptData("item \(name) (it vanished while being listed)")
+                    }
+                    let identity = try codec.decodeIdentity(prefix, fileName: name)
+                    guard try codec.fileName(for: identity) == name else {
+                        throw SecretsError.corruptData("item \(name) (its file name does not match its contents)")
+                    }
+                    return identity
+                } catch let error as SecretsError {
+                    throw error
+                } catch {
+                    throw SecretsError.corruptData("item \(name)")
+                }
+            })
+        }
+    }
+
+    func itemFileNames() throws -> [String] {
+        try directory.fileNames(in: Self.itemsDirectory, suffix: Self.itemSuffix)
+    }
+
+    func readFile(_ name: String, prefix: Int? = nil) throws -> Data? {
+        try directory.read(
+            relativePath(name), limit: codec.maximumFileSize(forValueSize: maximumValueSize), prefix: prefix)
+    }
+
+    func writeFile(_ file: Data, named name: String) throws {
+        try directory.write(file, to: relativePath(name))
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// The file-system mechanics shared by Coffer's file stores: a private directory, an inter-process lock, and
+/// crash-safe writes.
+///
+/// - The directory and its subdirectories are created with mode 0700.
+/// - ``withExclusiveLock(_:)`` holds `flock(LOCK_EX)` on `<root>/.lock` through a descriptor opened for that
+///   call alone, so it excludes other threads of this process as well as other processes.
+/// - ``write(_:to:)`` creates a temporary file exclusively with mode 0600, writes and syncs it, renames it over
+///   the target, and syncs the directory: after it returns, the new bytes survive a crash or power loss, and at
+///   no moment can a reader see a partial file.
+/// - Readers take no lock: a rename replaces a file atomically.
+struct StoreDirectory: Sendable {
+    /// The store's root directory.
+    let root: URL
+
+    /// The prefix of temporary files; they are never listed, and ``removeTemporaryFiles(in:)`` clears leftovers.
+    static let temporaryPrefix = ".tmp-"
+    static let lockFileName = ".lock"
+
+    init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    func url(_ relativePath: String) -> URL {
+        root.appendingPathComponent(relativePath)
+    }
+
+    /// Creates the root and `subdirectories` with mode 0700 (the parents of root as needed).
+    func create(subdirectories: [String]) throws {
+        for url in [root] + subdirectories.map(url) {
+            do {
+                try FileManager.default.createDirectory(
+                    at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SecretsError.io(operation: "creating directory", path: url.path, code: Self.posixCode(of: error))
+            }
+        }
+    }
+
+    /// Whether the root exists as a directory.
+    var exists: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` while holding the store's exclusive lock.
+    func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
+        let path = url(Self.lockFileName).path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw SecretsError.io(operation: "opening lock file", path: path, code: errno) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw SecretsError.io(operation: "locking", path: path, code: errno) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    // MARK: Writing
+
+    /// Replaces the file at `relativePath` with `data`, durably and atomically.
+    func write(_ data: Data, to relativePath: String) throws {
+        let target = url(relativePath)
+        let directory = target.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + Self.randomHex(byteCount: 12))
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw SecretsError.io(operation: "creating temporary file in", path: directory.path, code: errno)
+        }
+        var renamed = false
+        defer { if !renamed { unlink(temporary.path) } }
+        do {
+            defer { close(descriptor) }
+            guard fchmod(descriptor, 0o600) == 0 else {
+                throw SecretsError.io(operation: "setting mode of", path: temporary.path, code: errno)
+            }
+            try Self.writeAll(data, to: descriptor, path: temporary.path)
+            try Self.synchronize(descriptor, path: temporary.path)
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            throw SecretsError.io(operation: "renaming into", path: target.path, code: errno)
+        }
+        renamed = true
+        try synchronizeDirectory(directory)
+    }
+
+    /// Removes the file at `relativePath` durably; returns whether it existed.
+    func remove(_ relativePath: String) throws -> Bool {
+        let target = url(relativePath)
+        guard unlink(target.path) == 0 else {
+            if errno == ENOENT { return false }
+            throw SecretsError.io(operation: "removing", path: target.path, code: errno)
+        }
+        try synchronizeDirectory(target.deletingLastPathComponent())
+        return true
+    }
+
+    /// Removes temporary files that a crashed writer left behind. Call it only while holding the lock.
+    func removeTemporaryFiles(in subdirectory: String?) {
+        let directory = subdirectory.map(url) ?? root
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(Self.temporaryPrefix) {
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Returns the bytes of the file at `relativePath`, or `nil` if there is none.
+    ///
+    /// Throws ``SecretsError/corruptData(_:)`` when it is not a regular file or is larger than `limit` bytes.
+    /// With `prefix`, reads at most that many bytes from the start.
+    func read(_ relativePath: String, limit: Int, prefix: Int? = nil) throws -> Data? {
+        let path = url(relativePath).path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw SecretsError.corruptData("\(path) (a symbolic link where a file belongs)") }
+            throw SecretsError.io(operation: "opening", path: path, code: errno)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw SecretsError.io(operation: "inspecting", path: path, code: errno) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw SecretsError.corruptData("\(path) (not a regular file)") }
+        let size = Int(status.st_size)
+        guard size <= limit else { throw SecretsError.corruptData("\(path) (\(size) bytes, more than \(limit))") }
+        let wanted = min(size, prefix ?? size)
+        var data = Data(count: wanted)
+        var filled = 0
+        try data.withUnsafeMutableBytes { buffer in
+            while filled < wanted {
+                let count = Foundation.read(descriptor, buffer.baseAddress! + filled, wanted - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw SecretsError.io(operation: "reading", path: path, code: errno)
+                }
+                if count == 0 { break }
+                filled += count
+            }
+        }
+        return data.prefix(filled)
+    }
+
+    /// The names of the files in `subdirectory` that end with `suffix`, skipping temporary files.
+    func fileNames(in subdirectory: String, suffix: String) throws -> [String] {
+        let directory = url(subdirectory)
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter { $0.hasSuffix(suffix) && !$0.hasPrefix(Self.temporaryPrefix) }
+                .sorted()
+        } catch {
+            throw SecretsError.io(operation: "listing", path: directory.path, code: Self.posixCode(of: error))
+        }
+    }
+
+    /// Lowercase hex of `byteCount` random bytes.
+    static func randomHex(byteCount: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<byteCount).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
+            .joined()
+    }
+
+    // MARK: Low level
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw SecretsError.io(operation: "writing", path: path, code: errno)
+                }
+                written += count
+            }
+        }
+    }
+
+    /// Flushes a descriptor to stable storage (`F_FULLFSYNC` on Apple systems, where `fsync` alone is not
+    /// enough).
+    static func synchronize(_ descriptor: Int32, path: String) throws {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(descriptor) == 0 else { throw SecretsError.io(operation: "syncing", path: path, code: errno) }
+    }
+
+    private func synchronizeDirectory(_ directory: URL) throws {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SecretsError.io(operation: "opening", path: directory.path, code: errno) }
+        defer { close(descriptor) }
+        try Self.synchronize(descriptor, path: directory.path)
+    }
+
+    private static func posixCode(of error: any Error) -> Int32 {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        return nsError.domain == NSPOSIXErrorDomain ? Int32(nsError.code) : EIO
+    }
+}
