@@ -42,13 +42,16 @@ let package = Package(
             dependencies: ["Secrets"],
             path: "Tests/Support/StoreWriter"
         ),
+        .target(name: "CofferTestSupport", path: "Tests/Support/CofferTestSupport"),
         .testTarget(
             name: "SecretsTests",
-            dependencies: ["Secrets", "SecretsTesting", "CredentialStoreExample", "coffer-store-writer"]
+            dependencies: [
+                "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
+            ]
         ),
         .testTarget(
             name: "cofferTests",
-            dependencies: ["coffer"]
+            dependencies: ["coffer", "CofferTestSupport"]
         ),
     ]
 )

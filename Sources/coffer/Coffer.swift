@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+
+/// The `coffer` command: typed, encrypted credentials from the shell.
+@main
+struct Coffer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coffer",
+        abstract: "Keep credentials typed, encrypted and portable.",
+        discussion: """
+            Exit status: 0 success; 1 the item is missing (or preflight found errors); 2 usage error; \
+            3 wrong passphrase, wrong key or tampered data; 4 any other failure.
+            """,
+        version: "0.1.0",
+        subcommands: [SecretsCommand.self]
+    )
+
+    /// Parses the arguments and runs the command, mapping every failure to a message on standard error and a
+    /// documented exit status.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("coffer: \(failure.message)\n".utf8))
+            Foundation.exit(failure.status.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)  // --help and --version print and exit 0
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : ExitStatus.failure.rawValue)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import Secrets
+
+/// `coffer secrets`: the encrypted file store from the shell.
+struct SecretsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "secrets",
+        abstract: "Save, read and manage secrets in an encrypted local store.",
+        discussion: """
+            The passphrase comes from --passphrase-file, $COFFER_PASSPHRASE or a terminal prompt; --key-file \
+            unlocks with a key file instead. Paths are '/'-separated names such as ai/openai.
+            """,
+        subcommands: [Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self,
+            ChangePassphrase.self]
+    )
+}
+
+extension SecretsCommand {
+    /// `coffer secrets set <path>`.
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save a secret (creating the store on first use).",
+            discussion: "The value is stored byte for byte: `printf %s \"$TOKEN\" | coffer secrets set api/token --stdin`.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The secret's path, for example ai/openai.") var path: String
+        @Option(help: "The value (visible in shell history and process lists; prefer --stdin).") var value: String?
+        @Flag(help: "Read the value from standard input, byte for byte.") var stdin = false
+        @Option(help: "The cipher of a new store: aes-256-gcm (default) or chacha20-poly1305.")
+        var cipher: EncryptionAlgorithm?
+
+        func validate() throws {
+            guard (value != nil) != stdin else { throw ValidationError("give exactly one of --value and --stdin") }
+        }
+
+        func run() throws {
+            try CommandFailure.mapping { try SecretPath.validate(path: path) }
+            let data = value.map { Data($0.utf8) } ?? FileHandle.standardInput.readDataToEndOfFile()
+            let (_, store) = try options.openStore(create: true, cipher: cipher)
+            try CommandFailure.mapping { try store.saveData(data, account: path) }
+        }
+    }
+
+    /// `coffer secrets get <path>`.
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a secret's value.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The secret's path.") var path: String
+        @Flag(help: "Print {\"path\": …, \"value\": …} (or \"base64\" for non-UTF-8 values).") var json = false
+
+        func run() throws {
+            try CommandFailure.mapping { try SecretPath.validate(path: path) }
+            let (_, store) = try options.openStore(create: false)
+            guard let data = try CommandFailure.mapping({ try store.readData(account: path) }) else {
+                throw CommandFailure("no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
+            }
+            if json {
+                var object: [String: String] = ["path": path]
+                if let text = String(data: data, encoding: .utf8) { object["value"] = text } else {
+                    object["base64"] = data.base64EncodedString()
+                }
+                try Output.printJSON(object)
+            } else {
+                Output.write(data, endingLine: isatty(STDOUT_FILENO) == 1)
+            }
+        }
+    }
+
+    /// `coffer secrets list`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the paths of stored secrets.")
+
+        @OptionGroup var options: StoreOptions
+        @Flag(help: "Print a JSON array.") var json = false
+
+        func run() throws {
+            let (_, store) = try options.openStore(create: false)
+            let accounts = try CommandFailure.mapping { try store.listAccounts() }
+            if json {
+                try Output.printJSON(accounts)
+            } else {
+                for account in accounts { print(account) }
+            }
+        }
+    }
+
+    /// `coffer secrets delete <path>`.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a secret.")
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The secret's path.") var path: String
+
+        func run() throws {
+            try CommandFailure.mapping { try SecretPath.validate(path: path) }
+            let (_, store) = try options.openStore(create: false)
+            guard try CommandFailure.mapping({ try store.deleteData(account: path) }) else {
+                throw CommandFailure("no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
+            }
+        }
+    }
+
+    /// `coffer secrets preflight`.
+    struct Preflight: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the store: damaged items, empty values, empty tokens and empty envelopes.",
+            discussion: "Exits 1 when any finding is an error.")
+
+        @OptionGroup var options: StoreOptions
+        @Flag(help: "Print the findings as a JSON array.") var json = false
+
+        func run() throws {
+            let (_, store) = try options.openStore(create: false)
+            let findings = SecretsPreflight.run(on: store)
+            if json {
+                try Output.printJSON(
+                    findings.map { finding in
+                        ["level": "\(finding.level)", "kind": finding.kind.rawValue, "message": finding.message]
+                            .merging(finding.account.map { ["account": $0] } ?? [:]) { $1 }
+                    })
+            } else {
+                for finding in findings { print(finding) }
+            }
+            if findings.contains(where: { $0.level == .error }) {
+                throw ExitCode(ExitStatus.notFound.rawValue)
+            }
+        }
+    }
+
+    /// `coffer secrets rotate-key`.
+    struct RotateKey: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Re-encrypt every secret under a new data key (crash-safe; run again to finish after a crash).")
+
+        @OptionGroup var options: StoreOptions
+        @Option(help: "Also switch the cipher: aes-256-gcm or chacha20-poly1305.") var cipher: EncryptionAlgorithm?
+
+        func run() throws {
+            let (backend, _) = try options.openStore(create: false)
+            let rotated = try CommandFailure.mapping {
+                try backend.rotateKey(algorithm: cipher) { progress in
+                    if progress.total >= 100, progress.completed % 100 == 0 || progress.completed == progress.total {
+                        FileHandle.standardError.write(Data("\(progress.completed)/\(progress.total)\n".utf8))
+                    }
+                }
+            }
+            print("re-encrypted \(rotated) secret(s) under a new data key (\(backend.algorithm.rawValue))")
+        }
+    }
+
+    /// `coffer secrets change-passphrase`.
+    struct ChangePassphrase: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Protect the store with a new passphrase or key file (the secrets are not re-encrypted).",
+            discussion: """
+                The new passphrase comes from --new-passphrase-file, $COFFER_NEW_PASSPHRASE or a prompt; \
+                --new-key-file switches to a key file.
+                """)
+
+        @OptionGroup var options: StoreOptions
+        @Option(help: "Read the new passphrase from this file (its first line).") var newPassphraseFile: String?
+        @Option(help: "Protect the store with this key file instead of a passphrase.") var newKeyFile: String?
+
+        func run() throws {
+            let (backend, _) = try options.openStore(create: false)
+            let source: KeySource
+            if let newKeyFile {
+                source = .keyFile(StoreOptions.absoluteURL(newKeyFile))
+            } else {
+                source = .passphrase(
+                    try StoreOptions.passphrase(
+                        file: newPassphraseFile, environmentVariable: "COFFER_NEW_PASSPHRASE",
+                        prompt: "New passphrase: ", confirming: true))
+            }
+            try CommandFailure.mapping { try backend.changeKey(to: source) }
+            print("the store is now protected by the new \(newKeyFile == nil ? "passphrase" : "key file")")
+        }
+    }
+}
+
+extension EncryptionAlgorithm: ExpressibleByArgument {}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import Secrets
+
+/// The options every `coffer secrets` command shares: which store, which service, and what unlocks it.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The store directory (default: $COFFER_STORE_DIR, else $XDG_DATA_HOME/coffer/secrets).")
+    var store: String?
+
+    @Option(help: "The service name items are kept under (default: $KEYCHAIN_SERVICE, else 'coffer').")
+    var service: String?
+
+    @Option(help: "The access group (default: $KEYCHAIN_ACCESS_GROUP).")
+    var accessGroup: String?
+
+    @Option(help: "Read the passphrase from this file (its first line) instead of $COFFER_PASSPHRASE or a prompt.")
+    var passphraseFile: String?
+
+    @Option(help: "Unlock the store with a key file of 32 or more random bytes instead of a passphrase.")
+    var keyFile: String?
+
+    /// The configuration from the environment with this command's overrides.
+    func configuration() -> Configuration {
+        var configuration = SecretsConfig.resolve()
+        if let store { configuration.storeDirectory = Self.absoluteURL(store) }
+        if let service { configuration.service = service }
+        if let accessGroup { configuration.accessGroup = accessGroup }
+        return configuration
+    }
+
+    /// Opens the store; `create` allows making a new one (asking for the passphrase twice at a terminal).
+    func openStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> (
+        backend: EncryptedFileBackend, store: AggregateSecretsStore
+    ) {
+        let configuration = configuration()
+        for diagnostic in configuration.diagnostics {
+            FileHandle.standardError.write(Data("coffer: warning: \(diagnostic)\n".utf8))
+        }
+        let directory = configuration.storeDirectory
+        let exists = FileManager.default.fileExists(atPath: directory.appendingPathComponent("store.json").path)
+        guard exists || create else {
+            throw CommandFailure(
+                "there is no store at \(directory.path); create one with `coffer secrets set <path> --stdin`",
+                status: .failure)
+        }
+        let key = try keySource(confirming: !exists)
+        var options = EncryptedFileBackend.Options(
+            createIfMissing: create, algorithm: cipher ?? configuration.encryptionAlgorithm)
+        if let iterations = ProcessInfo.processInfo.environment["COFFER_PBKDF2_ITERATIONS"].flatMap(Int.init) {
+            options.iterations = iterations
+        }
+        let backend = try CommandFailure.mapping {
+            try EncryptedFileBackend(directory: directory, key: key, options: options)
+        }
+        if !exists {
+            FileHandle.standardError.write(Data("coffer: created a new encrypted store at \(directory.path)\n".utf8))
+        }
+        return (backend, AggregateSecretsStore(backend: backend, configuration: configuration))
+    }
+
+    /// What unlocks the store: `--key-file`, `--passphrase-file`, `$COFFER_PASSPHRASE`, or a terminal prompt.
+    func keySource(confirming: Bool) throws -> KeySource {
+        if let keyFile {
+            return .keyFile(Self.absoluteURL(keyFile))
+        }
+        return .passphrase(
+            try Self.passphrase(
+                file: passphraseFile, environmentVariable: "COFFER_PASSPHRASE", prompt: "Passphrase: ",
+                confirming: confirming))
+    }
+
+    /// Reads a passphrase from a file, an environment variable or the terminal, in that order.
+    static func passphrase(
+        file: String?, environmentVariable: String, prompt: String, confirming: Bool
+    ) throws -> Passphrase {
+        if let file {
+            guard let data = FileManager.default.contents(atPath: absoluteURL(file).path) else {
+                throw CommandFailure("cannot read the passphrase file \(file)", status: .failure)
+            }
+            let firstLine = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? Data()
+            return try nonEmpty(Passphrase(bytes: Data(firstLine)), from: "the passphrase file \(file)")
+        }
+        if let value = ProcessInfo.processInfo.environment[environmentVariable] {
+            return try nonEmpty(Passphrase(value), from: "$\(environmentVariable)")
+        }
+        guard let typed = TerminalPrompt.readSecret(prompt: prompt) else {
+            throw CommandFailure(
+                "no passphrase: set \(environmentVariable), pass a passphrase file, or run in a terminal",
+                status: .usage)
+        }
+        if confirming {
+            guard TerminalPrompt.readSecret(prompt: "Repeat it: ") == typed else {
+                throw CommandFailure("the passphrases do not match", status: .usage)
+            }
+        }
+        return try nonEmpty(Passphrase(typed), from: "the prompt")
+    }
+
+    private static func nonEmpty(_ passphrase: Passphrase, from source: String) throws -> Passphrase {
+        guard !passphrase.isEmpty else { throw CommandFailure("the passphrase from \(source) is empty", status: .usage) }
+        return passphrase
+    }
+
+    static func absoluteURL(_ path: String) -> URL {
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            .standardizedFileURL
+    }
+}

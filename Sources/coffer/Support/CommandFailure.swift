@@ -1,0 +1,45 @@
+import Secrets
+
+/// The exit statuses `coffer` documents.
+enum ExitStatus: Int32 {
+    /// The item asked for does not exist, or preflight found errors.
+    case notFound = 1
+    /// The command line is wrong.
+    case usage = 2
+    /// The passphrase or key is wrong, or data failed authentication.
+    case authentication = 3
+    /// Anything else.
+    case failure = 4
+}
+
+/// A failure that ends the command with a message and an exit status.
+struct CommandFailure: Error {
+    let message: String
+    let status: ExitStatus
+
+    init(_ message: String, status: ExitStatus) {
+        self.message = message
+        self.status = status
+    }
+
+    /// Maps a store error to its exit status; its message never contains a secret.
+    init(_ error: SecretsError) {
+        switch error {
+        case .wrongPassphrase, .wrongKey, .authenticationFailed:
+            self.init(error.description, status: .authentication)
+        case .invalidIdentifier:
+            self.init(error.description, status: .usage)
+        default:
+            self.init(error.description, status: .failure)
+        }
+    }
+
+    /// Runs `body`, turning any ``SecretsError`` into a ``CommandFailure``.
+    static func mapping<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as SecretsError {
+            throw CommandFailure(error)
+        }
+    }
+}
