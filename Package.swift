@@ -39,7 +39,7 @@ let package = Package(
         // A helper process for the crash-safety tests: writes to a store until it is killed.
         .executableTarget(
             name: "coffer-store-writer",
-            dependencies: ["Secrets"],
+            dependencies: ["Secrets", "CofferTestSupport"],
             path: "Tests/Support/StoreWriter"
         ),
         .target(name: "CofferTestSupport", path: "Tests/Support/CofferTestSupport"),

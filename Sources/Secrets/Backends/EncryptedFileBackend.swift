@@ -46,6 +46,12 @@ public final class EncryptedFileBackend: SecretsBackend {
         public var completed: Int
         /// Items in the store.
         public var total: Int
+
+        /// Creates a progress report.
+        public init(completed: Int, total: Int) {
+            self.completed = completed
+            self.total = total
+        }
     }
 
     /// The PBKDF2-HMAC-SHA256 iteration count OWASP recommends: 600,000.
@@ -91,7 +97,7 @@ public final class EncryptedFileBackend: SecretsBackend {
         self.options = options
         self.store = ItemFileStore(
             directory: storeDirectory,
-            codec: EncryptedItemCodec(directory: storeDirectory, keys: ring, itemAlgorithm: ring.header.algorithm),
+            codec: EncryptedItemCodec(directory: storeDirectory, keys: ring),
             maximumValueSize: options.maximumValueSize, logger: logger)
     }
 
@@ -162,7 +168,7 @@ public final class EncryptedFileBackend: SecretsBackend {
     // MARK: Keys
 
     /// The algorithm new items are sealed with.
-    public var algorithm: EncryptionAlgorithm { codec.itemAlgorithm.withLock { $0 } }
+    public var algorithm: EncryptionAlgorithm { codec.keys.withLock { $0.header.itemAlgorithm } }
 
     /// Whether a key rotation was interrupted and items may still use an older data key;
     /// ``rotateKey(algorithm:progress:)`` finishes it.
@@ -184,28 +190,31 @@ public final class EncryptedFileBackend: SecretsBackend {
     /// Crash-safe: the new key is recorded before any item changes, each item is replaced atomically, and old keys
     /// are only dropped once no item needs them. After a crash, items are readable under either key and calling
     /// this again finishes the job. Other writers wait for the rotation; readers do not. An item that cannot be
-    /// decrypted stops the rotation with its error and keeps the old key, so nothing becomes unreadable.
+    /// decrypted stops the rotation with its error and keeps the old key, so nothing becomes unreadable; so does
+    /// an error thrown by `progress`, which is how a caller cancels a rotation.
     ///
     /// - Returns: How many items were re-encrypted.
     @discardableResult
     public func rotateKey(
         algorithm newAlgorithm: EncryptionAlgorithm? = nil,
-        progress: (RotationProgress) -> Void = { _ in }
+        progress: (RotationProgress) throws -> Void = { _ in }
     ) throws -> Int {
         let headerPath = storeDirectory.url(StoreHeader.fileName).path
         return try storeDirectory.withExclusiveLock {
             try codec.reloadHeader()
             var ring = codec.keys.withLock { $0 }
-            let algorithm = newAlgorithm ?? ring.header.algorithm
-            if ring.header.dataKeys.count == 1 || algorithm != ring.header.algorithm {
+            let algorithm = newAlgorithm ?? ring.header.itemAlgorithm
+            if ring.header.dataKeys.count == 1 || algorithm != ring.header.itemAlgorithm {
+                // Record the new key (and cipher) before touching any item: from here on, every item is readable
+                // under one of the header's keys, whatever happens.
                 var header = ring.header
                 let dataKey = try KeyRing.makeDataKey(
-                    masterKey: ring.masterKey, storeID: header.storeID, algorithm: header.algorithm)
+                    masterKey: ring.masterKey, storeID: header.storeID, algorithm: header.keyWrapAlgorithm)
                 header.dataKeys.append(dataKey)
                 header.currentDataKeyID = dataKey.id
+                header.itemAlgorithm = algorithm
                 try writeHeader(header, into: &ring, path: headerPath)
             }
-            codec.itemAlgorithm.withLock { $0 = algorithm }
             let currentID = ring.header.currentDataKeyID
             guard let currentKey = ring.dataKeys[currentID] else {
                 throw SecretsError.corruptData("the store header \(headerPath) (no current data key)")
@@ -216,18 +225,17 @@ public final class EncryptedFileBackend: SecretsBackend {
                 if let file = try store.readFile(name) {
                     let identity = try codec.decodeIdentity(file, fileName: name)
                     let opened = try codec.open(file, for: identity, fileName: name)
-                    if opened.keyID != currentID || file[4 + 1] != algorithm.wireIdentifier {
+                    if opened.keyID != currentID || opened.algorithm != algorithm {
                         let sealed = try codec.seal(
                             opened.value, for: identity, keyID: currentID, key: currentKey, algorithm: algorithm)
                         try store.writeFile(sealed, named: name)
                         rotated += 1
                     }
                 }
-                progress(RotationProgress(completed: index + 1, total: names.count))
+                try progress(RotationProgress(completed: index + 1, total: names.count))
             }
             var header = ring.header
             header.dataKeys.removeAll { $0.id != currentID }
-            header.algorithm = algorithm
             try writeHeader(header, into: &ring, path: headerPath)
             return rotated
         }
@@ -246,7 +254,7 @@ public final class EncryptedFileBackend: SecretsBackend {
             var ring = codec.keys.withLock { $0 }
             var header = ring.header
             header.masterKey = try KeyRing.wrap(
-                masterKey: ring.masterKey, for: source, storeID: header.storeID, algorithm: header.algorithm,
+                masterKey: ring.masterKey, for: source, storeID: header.storeID, algorithm: header.keyWrapAlgorithm,
                 iterations: header.masterKey.iterations ?? options.iterations)
             if source.protection == .pbkdf2, header.masterKey.iterations == nil {
                 header.masterKey.iterations = options.iterations

@@ -15,13 +15,10 @@ final class EncryptedItemCodec: ItemCodec {
 
     let directory: StoreDirectory
     let keys: Locked<KeyRing>
-    /// The algorithm new items are sealed with; it may differ from the header's during a rotation.
-    let itemAlgorithm: Locked<EncryptionAlgorithm>
 
-    init(directory: StoreDirectory, keys: KeyRing, itemAlgorithm: EncryptionAlgorithm) {
+    init(directory: StoreDirectory, keys: KeyRing) {
         self.directory = directory
         self.keys = Locked(keys)
-        self.itemAlgorithm = Locked(itemAlgorithm)
     }
 
     var identityPrefixLength: Int {
@@ -54,13 +51,13 @@ final class EncryptedItemCodec: ItemCodec {
     }
 
     func encode(_ value: Data, for identity: ItemIdentity) throws -> Data {
-        let (keyID, key) = try keys.withLock { ring -> (String, SymmetricKey) in
+        let (keyID, key, algorithm) = try keys.withLock { ring -> (String, SymmetricKey, EncryptionAlgorithm) in
             guard let key = ring.dataKeys[ring.header.currentDataKeyID] else {
                 throw SecretsError.corruptData("the store header (no current data key)")
             }
-            return (ring.header.currentDataKeyID, key)
+            return (ring.header.currentDataKeyID, key, ring.header.itemAlgorithm)
         }
-        return try seal(value, for: identity, keyID: keyID, key: key, algorithm: itemAlgorithm.withLock { $0 })
+        return try seal(value, for: identity, keyID: keyID, key: key, algorithm: algorithm)
     }
 
     func seal(
@@ -103,14 +100,20 @@ final class EncryptedItemCodec: ItemCodec {
         try open(file, for: identity, fileName: fileName).value
     }
 
-    /// Opens an item, returning its value and the id of the data key it was sealed with.
-    func open(_ file: Data, for identity: ItemIdentity, fileName: String) throws -> (value: Data, keyID: String) {
+    /// Opens an item, checking both sealed parts, and returns its value, the id of the data key and the algorithm
+    /// it was sealed with.
+    func open(_ file: Data, for identity: ItemIdentity, fileName: String) throws -> (
+        value: Data, keyID: String, algorithm: EncryptionAlgorithm
+    ) {
         let parsed = try parse(file, fileName: fileName)
         let key = try dataKey(parsed.keyID, fileName: fileName)
+        guard try decodeIdentity(file, fileName: fileName) == identity else {
+            throw SecretsError.authenticationFailed(item: "the item at \(SecretsError.quoted(identity.account))")
+        }
         do {
             let value = try parsed.algorithm.open(
                 parsed.sealedValue, using: key, authenticating: parsed.prefix + identity.encoded)
-            return (value, parsed.keyID)
+            return (value, parsed.keyID, parsed.algorithm)
         } catch {
             throw SecretsError.authenticationFailed(item: "the item at \(SecretsError.quoted(identity.account))")
         }

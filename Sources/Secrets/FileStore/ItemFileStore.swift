@@ -56,11 +56,19 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
         }.sorted()
     }
 
-    /// The item files that cannot be read, with the reason for each.
+    /// The item files that cannot be read in full, with the reason for each.
     func damagedItems() throws -> [(fileName: String, error: SecretsError)] {
         try identities().compactMap { entry in
-            guard case .failure(let error) = entry.result else { return nil }
-            return (entry.fileName, error)
+            do {
+                let identity = try entry.result.get()
+                guard let file = try readFile(entry.fileName) else { return nil }
+                _ = try codec.decodeValue(file, for: identity, fileName: entry.fileName)
+                return nil
+            } catch let error as SecretsError {
+                return (entry.fileName, error)
+            } catch {
+                return (entry.fileName, SecretsError.corruptData("item \(entry.fileName)"))
+            }
         }
     }
 

@@ -39,7 +39,7 @@ struct KeyRing: Sendable {
         let kek = try KeyEncryptionKey.derive(
             from: source, salt: header.masterKey.salt, iterations: header.masterKey.iterations ?? 0)
         do {
-            let bytes = try header.algorithm.open(
+            let bytes = try header.keyWrapAlgorithm.open(
                 header.masterKey.wrapped, using: kek, authenticating: masterKeyContext(storeID: header.storeID))
             return SymmetricKey(data: bytes)
         } catch {
@@ -94,7 +94,7 @@ struct KeyRing: Sendable {
                 continue
             }
             do {
-                let bytes = try header.algorithm.open(
+                let bytes = try header.keyWrapAlgorithm.open(
                     dataKey.wrapped, using: masterKey,
                     authenticating: Self.dataKeyContext(storeID: header.storeID, keyID: dataKey.id))
                 keys[dataKey.id] = SymmetricKey(data: bytes)

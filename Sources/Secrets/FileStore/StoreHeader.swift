@@ -27,7 +27,10 @@ struct StoreHeader: Codable, Sendable, Equatable {
     var format: String
     var version: Int
     var storeID: String
-    var algorithm: EncryptionAlgorithm
+    /// The cipher that wraps the master key and the data keys; fixed when the store is created.
+    var keyWrapAlgorithm: EncryptionAlgorithm
+    /// The cipher new items are sealed with; a key rotation can change it.
+    var itemAlgorithm: EncryptionAlgorithm
     var masterKey: MasterKey
     var dataKeys: [DataKey]
     var currentDataKeyID: String
@@ -79,7 +82,8 @@ struct StoreHeader: Codable, Sendable, Equatable {
         self.format = Self.formatName
         self.version = Self.currentVersion
         self.storeID = storeID
-        self.algorithm = algorithm
+        self.keyWrapAlgorithm = algorithm
+        self.itemAlgorithm = algorithm
         self.masterKey = masterKey
         self.dataKeys = [dataKey]
         self.currentDataKeyID = dataKey.id

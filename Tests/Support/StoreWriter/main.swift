@@ -2,6 +2,7 @@
 // "ok <n>" after each save returns, until it has written <count> items or is killed.
 //
 // Usage: coffer-store-writer <store-dir> <key-file> <writer-name> <count> <value-bytes>
+import CofferTestSupport
 import Foundation
 import Secrets
 
@@ -12,18 +13,13 @@ guard arguments.count == 6, let count = Int(arguments[4]), let size = Int(argume
 }
 let name = arguments[3]
 
-/// The value item `index` of writer `name` holds: deterministic, so a reader can check it.
-func value(_ index: Int) -> Data {
-    let seed = Data("\(name)-\(index)|".utf8)
-    return Data((0..<size).map { seed[seed.startIndex + $0 % seed.count] })
-}
-
 do {
     let backend = try EncryptedFileBackend(
         directory: URL(fileURLWithPath: arguments[1]), key: .keyFile(URL(fileURLWithPath: arguments[2])))
     for index in 0..<count {
-        let query = SecretQuery<Data>(service: "crash-test", account: "\(name)/item-\(index % 50)")
-        try backend.save(value(index), for: query)
+        let query = SecretQuery<Data>(
+            service: WriterValues.service, account: WriterValues.account(writer: name, index: index))
+        try backend.save(WriterValues.value(writer: name, index: index, size: size), for: query)
         FileHandle.standardOutput.write(Data("ok \(index)\n".utf8))
     }
 } catch {
