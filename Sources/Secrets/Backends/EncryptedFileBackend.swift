@@ -8,7 +8,7 @@ import Logging
 /// A random master key, wrapped by a key derived from a passphrase (PBKDF2-HMAC-SHA256), a key file or a raw
 /// key, protects random data keys; each item is sealed with the current data key (AES-256-GCM by default,
 /// ChaCha20-Poly1305 as an option) and bound to its service, access group, account and key id. File names are
-/// keyed hashes, so they reveal no account names. `docs/encrypted-file-store-format.md` specifies the format.
+/// keyed hashes, so they reveal no account names. `docs/file-store-format.md` specifies the format.
 ///
 /// ```swift
 /// let backend = try EncryptedFileBackend(directory: url, key: .passphrase("correct horse battery staple"))
@@ -270,5 +270,14 @@ public final class EncryptedFileBackend: SecretsBackend {
         try ring.adopt(header, bytes: bytes, storePath: path)
         let adopted = ring
         codec.keys.withLock { $0 = adopted }
+    }
+}
+
+extension EncryptedFileBackend {
+    /// Seals `value` as the item at `account` would be, without writing it: the cipher work of a save, for
+    /// benchmarks that compare it with a bare cipher.
+    @_spi(Benchmarking)
+    public func sealForBenchmarking(_ value: Data, account: String) throws -> Data {
+        try store.codec.encode(value, for: ItemIdentity(service: "benchmark", accessGroup: nil, account: account))
     }
 }

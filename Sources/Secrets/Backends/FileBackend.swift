@@ -66,8 +66,8 @@ struct PlainItemCodec: ItemCodec {
     }
 
     func encode(_ value: Data, for identity: ItemIdentity) throws -> Data {
-        var writer = ByteWriter()
         let encodedIdentity = identity.encoded
+        var writer = ByteWriter(capacity: Self.headerSize + encodedIdentity.count + value.count)
         writer.append(Self.magic)
         writer.append(Self.version)
         writer.append(UInt32(encodedIdentity.count))

@@ -3,7 +3,7 @@ import Foundation
 /// A passphrase that never prints.
 ///
 /// `print`, interpolation and `dump` show `<redacted>`; the bytes are only reachable through ``utf8``.
-public struct Passphrase: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+public struct Passphrase: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable, ExpressibleByStringLiteral
 {
     /// The passphrase's UTF-8 bytes.

@@ -19,13 +19,28 @@ public enum EncryptionAlgorithm: String, Hashable, Sendable, Codable, CaseIterab
     public func seal(
         _ plaintext: some DataProtocol, using key: SymmetricKey, authenticating associatedData: some DataProtocol
     ) throws -> Data {
+        var sealed = Data(capacity: plaintext.count + Self.sealedOverhead)
+        try seal(plaintext, using: key, authenticating: associatedData, appendingTo: &sealed)
+        return sealed
+    }
+
+    /// Seals `plaintext` like ``seal(_:using:authenticating:)`` and appends the box to `buffer`, so that a large
+    /// value is copied into its final place once.
+    public func seal(
+        _ plaintext: some DataProtocol, using key: SymmetricKey, authenticating associatedData: some DataProtocol,
+        appendingTo buffer: inout Data
+    ) throws {
         switch self {
         case .aes256GCM:
-            guard let combined = try AES.GCM.seal(plaintext, using: key, authenticating: associatedData).combined
-            else { throw SecretsError.unsupported("AES-GCM with a non-standard nonce size") }
-            return combined
+            let box = try AES.GCM.seal(plaintext, using: key, authenticating: associatedData)
+            buffer.append(contentsOf: box.nonce)
+            buffer.append(box.ciphertext)
+            buffer.append(box.tag)
         case .chaCha20Poly1305:
-            return try ChaChaPoly.seal(plaintext, using: key, authenticating: associatedData).combined
+            let box = try ChaChaPoly.seal(plaintext, using: key, authenticating: associatedData)
+            buffer.append(contentsOf: box.nonce)
+            buffer.append(box.ciphertext)
+            buffer.append(box.tag)
         }
     }
 

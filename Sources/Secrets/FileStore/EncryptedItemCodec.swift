@@ -63,7 +63,7 @@ final class EncryptedItemCodec: ItemCodec {
     func seal(
         _ value: Data, for identity: ItemIdentity, keyID: String, key: SymmetricKey, algorithm: EncryptionAlgorithm
     ) throws -> Data {
-        var prefix = ByteWriter()
+        var prefix = ByteWriter(capacity: Self.prefixSize)
         prefix.append(Self.magic)
         prefix.append(Self.version)
         prefix.append(algorithm.wireIdentifier)
@@ -71,11 +71,12 @@ final class EncryptedItemCodec: ItemCodec {
         let encodedIdentity = identity.encoded
         let sealedIdentity = try algorithm.seal(
             encodedIdentity, using: key, authenticating: prefix.data + Data("identity".utf8))
-        let sealedValue = try algorithm.seal(value, using: key, authenticating: prefix.data + encodedIdentity)
-        var file = prefix
+        var file = ByteWriter(
+            capacity: Self.prefixSize + 4 + sealedIdentity.count + value.count + EncryptionAlgorithm.sealedOverhead)
+        file.append(prefix.data)
         file.append(UInt32(sealedIdentity.count))
         file.append(sealedIdentity)
-        file.append(sealedValue)
+        try file.appendSealed(value, with: algorithm, key: key, authenticating: prefix.data + encodedIdentity)
         return file.data
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The identity of an item in a file store, in a canonical, unambiguous byte encoding.
@@ -46,12 +47,24 @@ struct ItemIdentity: Hashable, Sendable {
 
 /// Appends big-endian integers and length-prefixed strings.
 struct ByteWriter {
-    private(set) var data = Data()
+    private(set) var data: Data
+
+    /// Creates an empty writer with room for `capacity` bytes, so that large values are copied once.
+    init(capacity: Int = 0) {
+        data = Data(capacity: capacity)
+    }
 
     mutating func append(_ byte: UInt8) { data.append(byte) }
-    mutating func append(_ bytes: some DataProtocol) { data.append(contentsOf: bytes) }
+    mutating func append(_ bytes: Data) { data.append(bytes) }
     mutating func append(_ value: UInt16) { withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) } }
     mutating func append(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) } }
+
+    /// Appends `plaintext` sealed in place, without an intermediate copy of the box.
+    mutating func appendSealed(
+        _ plaintext: Data, with algorithm: EncryptionAlgorithm, key: SymmetricKey, authenticating associatedData: Data
+    ) throws {
+        try algorithm.seal(plaintext, using: key, authenticating: associatedData, appendingTo: &data)
+    }
 
     mutating func appendString(_ string: String) {
         let utf8 = Data(string.utf8)

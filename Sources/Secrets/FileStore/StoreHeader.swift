@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON header (`store.json`) of an encrypted file store. See `docs/encrypted-file-store-format.md`.
+/// The JSON header (`store.json`) of an encrypted file store. See `docs/file-store-format.md`.
 struct StoreHeader: Codable, Sendable, Equatable {
     static let formatName = "coffer-encrypted-file-store"
     static let currentVersion = 1

@@ -1,0 +1,40 @@
+import Benchmark
+import Foundation
+import Secrets
+
+/// Read and durable write of 64 B, 4 KiB and 1 MiB values, in memory and in the encrypted file store.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000)
+
+    let sizes: [(name: String, bytes: Int)] = [("64 B", 64), ("4 KiB", 4096), ("1 MiB", 1024 * 1024)]
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-bench-\(UUID().uuidString)")
+
+    for size in sizes {
+        let value = Data((0..<size.bytes).map { UInt8(truncatingIfNeeded: $0) })
+        let query = SecretQuery<Data>(service: "bench", account: "value/\(size.bytes)")
+
+        Benchmark("InMemory write \(size.name)") { benchmark in
+            let backend = InMemoryBackend()
+            for _ in benchmark.scaledIterations { try backend.save(value, for: query) }
+        }
+        Benchmark("InMemory read \(size.name)") { benchmark in
+            let backend = InMemoryBackend()
+            try backend.save(value, for: query)
+            for _ in benchmark.scaledIterations { blackHole(try backend.read(query)) }
+        }
+        Benchmark("EncryptedFile durable write \(size.name)") { benchmark in
+            let backend = try EncryptedFileBackend(
+                directory: directory.appendingPathComponent("write-\(size.bytes)"), key: .passphrase("bench"))
+            for _ in benchmark.scaledIterations { try backend.save(value, for: query) }
+        }
+        Benchmark("EncryptedFile read \(size.name)") { benchmark in
+            let backend = try EncryptedFileBackend(
+                directory: directory.appendingPathComponent("read-\(size.bytes)"), key: .passphrase("bench"))
+            try backend.save(value, for: query)
+            for _ in benchmark.scaledIterations { blackHole(try backend.read(query)) }
+        }
+    }
+
+    Benchmark.teardown = { try? FileManager.default.removeItem(at: directory) }
+}

@@ -1,0 +1,33 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Coffer's benchmarks: `swift package --package-path Benchmarks benchmark` runs them;
+// `bash Benchmarks/compare-baselines.sh` prints ratios against openssl and a bare fsync loop.
+let package = Package(
+    name: "CofferBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Coffer", path: "../"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SecretsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Secrets", package: "Coffer"),
+            ],
+            path: "Benchmarks/SecretsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "coffer-baselines",
+            dependencies: [
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/coffer-baselines"
+        ),
+    ]
+)
