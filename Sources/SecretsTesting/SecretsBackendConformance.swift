@@ -114,7 +114,8 @@ public struct SecretsBackendConformance: Sendable {
         let query = context.query("conformance/overwrite")
         try context.backend.save(Data("first".utf8), for: query)
         try context.backend.save(Data("second, longer value".utf8), for: query)
-        try context.expect(try context.backend.read(query) == Data("second, longer value".utf8), "the overwrite was lost")
+        try context.expect(
+            try context.backend.read(query) == Data("second, longer value".utf8), "the overwrite was lost")
         try context.backend.save(Data("3".utf8), for: query)
         try context.expect(try context.backend.read(query) == Data("3".utf8), "a shorter overwrite was not exact")
         let accounts = try context.backend.listAccounts(service: context.service, accessGroup: nil)
@@ -194,13 +195,16 @@ public struct SecretsBackendConformance: Sendable {
         }
         for path in paths {
             try context.expect(
-                try context.backend.read(context.query(path)) == Data(path.utf8), "the item at \(path) did not read back")
+                try context.backend.read(context.query(path)) == Data(path.utf8),
+                "the item at \(path) did not read back")
         }
     }
 
     private func invalidIdentifiers(_ context: Context) throws {
-        let paths = ["", "../escape", "a/../../b", "/absolute", "trailing/", "a//b", ".", "..", "with space",
-            "new\nline", "nul\u{0}byte", "back\\slash", "ünïcode", String(repeating: "x", count: 300)]
+        let paths = [
+            "", "../escape", "a/../../b", "/absolute", "trailing/", "a//b", ".", "..", "with space",
+            "new\nline", "nul\u{0}byte", "back\\slash", "ünïcode", String(repeating: "x", count: 300),
+        ]
         for path in paths {
             let query = context.query(path)
             try context.expectInvalid(path) { try context.backend.save(Data("x".utf8), for: query) }
@@ -242,7 +246,8 @@ public struct SecretsBackendConformance: Sendable {
         try context.expect(shared?.hasPrefix("shared by ") == true, "the shared item is damaged")
         let accounts = try backend.listAccounts(service: context.service, accessGroup: nil)
         let expected = ((0..<tasks).map { "concurrent/task-\($0)" } + ["concurrent/shared"]).sorted()
-        try context.expect(accounts == expected, "after concurrent writes, listAccounts returned \(accounts.count) items")
+        try context.expect(
+            accounts == expected, "after concurrent writes, listAccounts returned \(accounts.count) items")
     }
 
     // MARK: Support
@@ -255,7 +260,9 @@ public struct SecretsBackendConformance: Sendable {
             while index < buffer.count {
                 var word = generator.next()
                 let chunk = min(8, buffer.count - index)
-                withUnsafeBytes(of: &word) { buffer.baseAddress!.advanced(by: index).copyMemory(from: $0.baseAddress!, byteCount: chunk) }
+                withUnsafeBytes(of: &word) {
+                    buffer.baseAddress!.advanced(by: index).copyMemory(from: $0.baseAddress!, byteCount: chunk)
+                }
                 index += chunk
             }
         }
@@ -310,7 +317,8 @@ public struct SecretsBackendConformance: Sendable {
             for service in [service, otherService] {
                 for group in [nil, "group.conformance.a", "group.conformance.b"] as [String?] {
                     for account in (try? backend.listAccounts(service: service, accessGroup: group)) ?? [] {
-                        _ = try? backend.delete(SecretQuery<Data>(service: service, account: account, accessGroup: group))
+                        _ = try? backend.delete(
+                            SecretQuery<Data>(service: service, account: account, accessGroup: group))
                     }
                 }
             }

@@ -14,7 +14,7 @@ struct ConfigurationTests {
         #expect(configuration.encryptionAlgorithm == .aes256GCM)
         #expect(configuration.diagnostics.isEmpty)
         #if !canImport(Darwin)
-        #expect(configuration.storeDirectory.path == "/home/u/.local/share/coffer/secrets")
+            #expect(configuration.storeDirectory.path == "/home/u/.local/share/coffer/secrets")
         #endif
     }
 
@@ -34,8 +34,8 @@ struct ConfigurationTests {
     @Test("XDG_DATA_HOME decides the default store directory on Linux")
     func xdgDataHome() {
         #if !canImport(Darwin)
-        let configuration = SecretsConfig.resolve(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
-        #expect(configuration.storeDirectory.path == "/data/coffer/secrets")
+            let configuration = SecretsConfig.resolve(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
+            #expect(configuration.storeDirectory.path == "/data/coffer/secrets")
         #endif
     }
 
@@ -51,7 +51,8 @@ struct ConfigurationTests {
         #expect(configuration.synchronizable == false)
         #expect(configuration.encryptionAlgorithm == .aes256GCM)
         #expect(configuration.diagnostics.count == 3)
-        let findings = SecretsPreflight.run(on: AggregateSecretsStore(backend: InMemoryBackend(), configuration: configuration))
+        let findings = SecretsPreflight.run(
+            on: AggregateSecretsStore(backend: InMemoryBackend(), configuration: configuration))
         #expect(findings.filter { $0.kind == .configuration }.count == 3)
     }
 }

@@ -43,15 +43,20 @@ struct CrashSafetyTests {
         var lastBySlot: [Int: Int] = [:]
         for index in acknowledged { lastBySlot[index % WriterValues.slots] = index }
         for (_, index) in lastBySlot {
-            let query = SecretQuery<Data>(service: WriterValues.service, account: WriterValues.account(writer: "w", index: index))
+            let query = SecretQuery<Data>(
+                service: WriterValues.service, account: WriterValues.account(writer: "w", index: index))
             let value = try store.read(query)
             // The write after the last acknowledged one may have completed before the kill, but never half of it.
-            let allowed = [index, index + WriterValues.slots].map { WriterValues.value(writer: "w", index: $0, size: size) }
+            let allowed = [index, index + WriterValues.slots].map {
+                WriterValues.value(writer: "w", index: $0, size: size)
+            }
             #expect(value.map(allowed.contains) == true, "slot of write \(index) holds neither acknowledged value")
         }
         #expect(try store.damagedItems().isEmpty)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: storeURL.appendingPathComponent("items").path)
-            .filter { $0.hasPrefix(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: storeURL.appendingPathComponent("items").path
+        )
+        .filter { $0.hasPrefix(".tmp-") }
         #expect(leftovers.isEmpty, "opening the store did not clear a dead writer's temporary file")
     }
 
@@ -73,7 +78,8 @@ struct CrashSafetyTests {
         #expect(accounts.count == names.count * count)
         for name in names {
             for index in 0..<count {
-                let query = SecretQuery<Data>(service: WriterValues.service, account: WriterValues.account(writer: name, index: index))
+                let query = SecretQuery<Data>(
+                    service: WriterValues.service, account: WriterValues.account(writer: name, index: index))
                 #expect(try store.read(query) == WriterValues.value(writer: name, index: index, size: 2048))
             }
         }

@@ -74,7 +74,8 @@ struct EncryptedFileBackendTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         try EncryptedFileBackend(directory: storeURL, key: .keyFile(keyFile)).save(Data("v".utf8), for: query("a"))
-        #expect(try EncryptedFileBackend(directory: storeURL, key: .keyFile(keyFile)).read(query("a")) == Data("v".utf8))
+        #expect(
+            try EncryptedFileBackend(directory: storeURL, key: .keyFile(keyFile)).read(query("a")) == Data("v".utf8))
         #expect(throws: SecretsError.wrongKey(store: storeURL.path)) {
             try EncryptedFileBackend(directory: storeURL, key: .keyFile(otherKey))
         }
@@ -213,18 +214,21 @@ struct EncryptedFileBackendTests {
         #expect(try backend.damagedItems().count == 2)
     }
 
-    @Test("a hostile header is rejected quickly instead of stalling or crashing the reader", arguments: [
-        #""iterations" : 600000"#: #""iterations" : 2000000000"#,
-        #""version" : 1"#: #""version" : 99"#,
-        #""format" : "coffer-encrypted-file-store""#: #""format" : "something-else""#,
-        "{": "[",
-    ])
+    @Test(
+        "a hostile header is rejected quickly instead of stalling or crashing the reader",
+        arguments: [
+            #""iterations" : 600000"#: #""iterations" : 2000000000"#,
+            #""version" : 1"#: #""version" : 99"#,
+            #""format" : "coffer-encrypted-file-store""#: #""format" : "something-else""#,
+            "{": "[",
+        ])
     func hostileHeader(replacing: String, with replacement: String) throws {
         _ = try EncryptedFileBackend(directory: storeURL, key: .passphrase("p"))
         let headerURL = storeURL.appendingPathComponent("store.json")
         let header = try String(contentsOf: headerURL, encoding: .utf8)
         #expect(header.contains(replacing))
-        try header.replacingOccurrences(of: replacing, with: replacement).write(to: headerURL, atomically: false, encoding: .utf8)
+        try header.replacingOccurrences(of: replacing, with: replacement).write(
+            to: headerURL, atomically: false, encoding: .utf8)
         #expect(throws: SecretsError.self) { try EncryptedFileBackend(directory: storeURL, key: .passphrase("p")) }
     }
 
@@ -249,7 +253,8 @@ struct EncryptedFileBackendTests {
 
     // MARK: Keys
 
-    @Test("rotateKey re-encrypts every item under a new data key and forgets the old one",
+    @Test(
+        "rotateKey re-encrypts every item under a new data key and forgets the old one",
         arguments: [nil, EncryptionAlgorithm.chaCha20Poly1305])
     func rotateKey(to algorithm: EncryptionAlgorithm?) throws {
         let backend = try open()

@@ -5,7 +5,8 @@ import Testing
 
 @Suite("The credential-store.md example types round-trip through a store")
 struct ExampleSecretsTests {
-    let store = AggregateSecretsStore(backend: InMemoryBackend(), configuration: Configuration(service: "TauIntegrations"))
+    let store = AggregateSecretsStore(
+        backend: InMemoryBackend(), configuration: Configuration(service: "TauIntegrations"))
 
     @Test("each type saves and reads back under its namespaced path")
     func roundTrips() throws {
@@ -17,9 +18,10 @@ struct ExampleSecretsTests {
         try store.save(TradierSecureEnvelope(accessToken: "t", accountNumbers: ["6YA0"], sandbox: true))
         #expect(try store.read(SchwabCredentialsSecret.id) == schwab)
         #expect(try store.read(NotionSecret.id)?.databaseID == "db")
-        #expect(try store.listAccounts() == [
-            "ai/gemini", "ai/openai", "brokers/schwab/credentials", "brokers/tradier/envelope", "database/notion",
-        ])
+        #expect(
+            try store.listAccounts() == [
+                "ai/gemini", "ai/openai", "brokers/schwab/credentials", "brokers/tradier/envelope", "database/notion",
+            ])
         try store.delete(NotionSecret.id)
         #expect(try store.read(NotionSecret.id) == nil)
     }

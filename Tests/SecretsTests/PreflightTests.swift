@@ -41,7 +41,8 @@ struct PreflightTests {
         try store.saveData(Data(), account: "ai/empty")
         try store.saveData(Data(#"{"tokens":[]}"#.utf8), account: "brokers/list")
         let result = findings()
-        #expect(result.contains { $0.kind == .emptyEnvelope && $0.level == .error && $0.account == "brokers/tradier/raw" })
+        #expect(
+            result.contains { $0.kind == .emptyEnvelope && $0.level == .error && $0.account == "brokers/tradier/raw" })
         #expect(result.contains { $0.kind == .emptyValue && $0.level == .error && $0.account == "ai/empty" })
         #expect(result.contains { $0.kind == .emptyEnvelope && $0.level == .warn && $0.account == "brokers/list" })
     }
@@ -59,7 +60,8 @@ struct PreflightTests {
         let stale = Date().addingTimeInterval(-10 * 86_400)
         try store.save(SchwabCredentialsSecret(clientID: "c", clientSecret: "s", updatedAt: stale))
         let result = findings([.required(TradierSecureEnvelope.self), .required(SchwabCredentialsSecret.self)])
-        #expect(result.contains { $0.kind == .declared && $0.level == .error && $0.account == "brokers/tradier/envelope" })
+        #expect(
+            result.contains { $0.kind == .declared && $0.level == .error && $0.account == "brokers/tradier/envelope" })
         #expect(result.contains { $0.kind == .declared && $0.level == .warn && $0.message.contains("10 days") })
     }
 

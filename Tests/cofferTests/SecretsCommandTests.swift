@@ -58,11 +58,13 @@ struct SecretsCommandTests {
         #expect(try coffer("secrets", "get", "a/b").status == 1)
     }
 
-    @Test("usage errors exit 2", arguments: [
-        ["secrets", "set", "a/b"], ["secrets", "set", "a/b", "--value", "v", "--stdin"], ["secrets", "frobnicate"],
-        ["secrets", "get"], ["secrets", "set", "../escape", "--value", "v"], ["secrets", "get", "/etc/passwd"],
-        ["secrets", "set", "a/b", "--value", "v", "--cipher", "rot13"],
-    ])
+    @Test(
+        "usage errors exit 2",
+        arguments: [
+            ["secrets", "set", "a/b"], ["secrets", "set", "a/b", "--value", "v", "--stdin"], ["secrets", "frobnicate"],
+            ["secrets", "get"], ["secrets", "set", "../escape", "--value", "v"], ["secrets", "get", "/etc/passwd"],
+            ["secrets", "set", "a/b", "--value", "v", "--cipher", "rot13"],
+        ])
     func usageErrors(_ arguments: [String]) throws {
         let outcome = try ChildProcess.run(
             try ChildProcess.executable(named: "coffer"), arguments,
@@ -120,7 +122,8 @@ struct SecretsCommandTests {
         let outcome = try coffer("secrets", "preflight", "--json")
         #expect(outcome.status == 1)
         let findings = try JSONDecoder().decode([[String: String]].self, from: outcome.standardOutput)
-        #expect(findings.contains { $0["kind"] == "empty-token" && $0["account"] == "bad/token" && $0["level"] == "error" })
+        #expect(
+            findings.contains { $0["kind"] == "empty-token" && $0["account"] == "bad/token" && $0["level"] == "error" })
     }
 
     @Test("rotate-key keeps every secret readable; change-passphrase switches the passphrase")

@@ -130,7 +130,9 @@ public final class EncryptedFileBackend: SecretsBackend {
     /// Creates a key file of 32 random bytes with mode 0600 at `url`, refusing to replace an existing file.
     public static func createKeyFile(at url: URL) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw SecretsError.io(operation: "creating key file", path: url.path, code: errno) }
+        guard descriptor >= 0 else {
+            throw SecretsError.io(operation: "creating key file", path: url.path, code: errno)
+        }
         defer { close(descriptor) }
         let key = SymmetricKey(size: .bits256)
         let written = key.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }

@@ -91,13 +91,7 @@ struct PlainItemCodec: ItemCodec {
     private func decode(_ file: Data, fileName: String) throws -> (identity: ItemIdentity, value: Data) {
         do {
             var reader = ByteReader(file)
-            guard try reader.readBytes(4) == Self.magic else {
-                throw SecretsError.corruptData("item \(fileName) (not a Coffer item file)")
-            }
-            let version = try reader.readByte()
-            guard version == Self.version else {
-                throw SecretsError.unsupported("item \(fileName) has format version \(version); upgrade Coffer")
-            }
+            try reader.readItemHeader(magic: Self.magic, version: Self.version, fileName: fileName)
             let length = Int(try reader.readUInt32())
             guard length <= ItemIdentity.maximumEncodedSize else { throw ByteReader.Malformed() }
             let identity = try ItemIdentity(decoding: try reader.readBytes(length))

@@ -49,13 +49,14 @@ public struct Configuration: Hashable, Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
         #if canImport(Darwin)
-        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-        if let support { return support.appendingPathComponent("Coffer/secrets", isDirectory: true) }
+            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            if let support { return support.appendingPathComponent("Coffer/secrets", isDirectory: true) }
         #endif
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
             return URL(fileURLWithPath: dataHome).appendingPathComponent("coffer/secrets", isDirectory: true)
         }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share/coffer/secrets", isDirectory: true)
     }
@@ -104,10 +105,11 @@ public enum SecretsConfig {
             }
         }
         if let directory = value(Variable.storeDirectory) {
-            configuration.storeDirectory = URL(
-                fileURLWithPath: directory,
-                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            ).standardizedFileURL
+            configuration.storeDirectory =
+                URL(
+                    fileURLWithPath: directory,
+                    relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+                ).standardizedFileURL
         }
         if let cipher = value(Variable.cipher) {
             if let algorithm = EncryptionAlgorithm(rawValue: cipher.lowercased()) {

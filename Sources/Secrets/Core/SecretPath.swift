@@ -28,7 +28,8 @@ public enum SecretPath {
             }
             if let bad = segment.unicodeScalars.first(where: { !isAllowedInPath($0) }) {
                 throw SecretsError.invalidIdentifier(
-                    path, reason: "character U+\(String(bad.value, radix: 16, uppercase: true)) is not allowed; "
+                    path,
+                    reason: "character U+\(String(bad.value, radix: 16, uppercase: true)) is not allowed; "
                         + "use letters, digits, '.', '_', '-', '@' and '/'")
             }
         }

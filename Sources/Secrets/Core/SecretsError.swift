@@ -74,7 +74,8 @@ extension SecretsError: CustomStringConvertible, LocalizedError {
     static func quoted(_ identifier: String) -> String {
         let limit = 80
         let shown = identifier.count > limit ? identifier.prefix(limit) + "…" : Substring(identifier)
-        return "'" + shown.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }
+        return "'"
+            + shown.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }
             .joined() + "'"
     }
 }

@@ -141,13 +141,7 @@ final class EncryptedItemCodec: ItemCodec {
     private func parse(_ file: Data, fileName: String) throws -> Parsed {
         do {
             var reader = ByteReader(file)
-            guard try reader.readBytes(4) == Self.magic else {
-                throw SecretsError.corruptData("item \(fileName) (not a Coffer encrypted item)")
-            }
-            let version = try reader.readByte()
-            guard version == Self.version else {
-                throw SecretsError.unsupported("item \(fileName) has format version \(version); upgrade Coffer")
-            }
+            try reader.readItemHeader(magic: Self.magic, version: Self.version, fileName: fileName)
             guard let algorithm = EncryptionAlgorithm(wireIdentifier: try reader.readByte()) else {
                 throw SecretsError.corruptData("item \(fileName) (unknown algorithm)")
             }

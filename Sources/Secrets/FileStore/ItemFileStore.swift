@@ -75,22 +75,25 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
     /// Every item file with the identity it records, or why that identity cannot be read.
     func identities() throws -> [(fileName: String, result: Result<ItemIdentity, SecretsError>)] {
         try itemFileNames().map { name in
-            (name, Result { () throws(SecretsError) -> ItemIdentity in
-                do {
-                    guard let prefix = try readFile(name, prefix: codec.identityPrefixLength) else {
-                        throw SecretsError.corruptData("item \(name) (it vanished while being listed)")
+            (
+                name,
+                Result { () throws(SecretsError) -> ItemIdentity in
+                    do {
+                        guard let prefix = try readFile(name, prefix: codec.identityPrefixLength) else {
+                            throw SecretsError.corruptData("item \(name) (it vanished while being listed)")
+                        }
+                        let identity = try codec.decodeIdentity(prefix, fileName: name)
+                        guard try codec.fileName(for: identity) == name else {
+                            throw SecretsError.corruptData("item \(name) (its file name does not match its contents)")
+                        }
+                        return identity
+                    } catch let error as SecretsError {
+                        throw error
+                    } catch {
+                        throw SecretsError.corruptData("item \(name)")
                     }
-                    let identity = try codec.decodeIdentity(prefix, fileName: name)
-                    guard try codec.fileName(for: identity) == name else {
-                        throw SecretsError.corruptData("item \(name) (its file name does not match its contents)")
-                    }
-                    return identity
-                } catch let error as SecretsError {
-                    throw error
-                } catch {
-                    throw SecretsError.corruptData("item \(name)")
                 }
-            })
+            )
         }
     }
 

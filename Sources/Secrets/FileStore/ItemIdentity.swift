@@ -22,7 +22,8 @@ struct ItemIdentity: Hashable, Sendable {
     }
 
     /// The largest encoding a valid identity can have.
-    static let maximumEncodedSize = 2 + SecretPath.maximumNameLength + 1 + 2 + SecretPath.maximumNameLength + 2
+    static let maximumEncodedSize =
+        2 + SecretPath.maximumNameLength + 1 + 2 + SecretPath.maximumNameLength + 2
         + SecretPath.maximumPathLength
 
     var encoded: Data {
@@ -103,6 +104,18 @@ struct ByteReader {
 
     mutating func readUInt32() throws -> UInt32 {
         try readBytes(4).reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Reads an item file's magic and version, throwing `corruptData` for another kind of file and `unsupported`
+    /// for a newer version.
+    mutating func readItemHeader(magic: Data, version expected: UInt8, fileName: String) throws {
+        guard try readBytes(magic.count) == magic else {
+            throw SecretsError.corruptData("item \(fileName) (not a Coffer item file of this store's kind)")
+        }
+        let version = try readByte()
+        guard version == expected else {
+            throw SecretsError.unsupported("item \(fileName) has format version \(version); upgrade Coffer")
+        }
     }
 
     mutating func readString() throws -> String {

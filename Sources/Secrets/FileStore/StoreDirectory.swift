@@ -123,8 +123,12 @@ struct StoreDirectory: Sendable {
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw SecretsError.io(operation: "inspecting", path: path, code: errno) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw SecretsError.corruptData("\(path) (not a regular file)") }
+        guard fstat(descriptor, &status) == 0 else {
+            throw SecretsError.io(operation: "inspecting", path: path, code: errno)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw SecretsError.corruptData("\(path) (not a regular file)")
+        }
         let size = Int(status.st_size)
         guard size <= limit else { throw SecretsError.corruptData("\(path) (\(size) bytes, more than \(limit))") }
         let wanted = min(size, prefix ?? size)
@@ -183,7 +187,7 @@ struct StoreDirectory: Sendable {
     /// enough).
     static func synchronize(_ descriptor: Int32, path: String) throws {
         #if canImport(Darwin)
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
         #endif
         guard fsync(descriptor) == 0 else { throw SecretsError.io(operation: "syncing", path: path, code: errno) }
     }
@@ -197,7 +201,8 @@ struct StoreDirectory: Sendable {
 
     private static func posixCode(of error: any Error) -> Int32 {
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
             return Int32(underlying.code)
         }
         return nsError.domain == NSPOSIXErrorDomain ? Int32(nsError.code) : EIO

@@ -72,7 +72,8 @@ struct StoreHeader: Codable, Sendable, Equatable {
             try check((1...KeyEncryptionKey.maximumIterations).contains(iterations), "iteration count \(iterations)")
         }
         try check((1...Self.maximumDataKeys).contains(header.dataKeys.count), "number of data keys")
-        try check(header.dataKeys.allSatisfy { $0.wrapped.count == Self.wrappedKeySize && $0.id.count == 16 },
+        try check(
+            header.dataKeys.allSatisfy { $0.wrapped.count == Self.wrappedKeySize && $0.id.count == 16 },
             "data key format")
         try check(header.currentDataKey != nil, "no current data key")
         self = header

@@ -172,7 +172,8 @@ public struct AggregateSecretsStore: SecretsDataStoring {
         case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
             return "expected \(type)" + Self.location(context.codingPath)
         case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "the data is not valid JSON" : "invalid value" + location(context.codingPath)
+            return context.codingPath.isEmpty
+                ? "the data is not valid JSON" : "invalid value" + location(context.codingPath)
         case is EncodingError:
             return "a value cannot be encoded"
         default:

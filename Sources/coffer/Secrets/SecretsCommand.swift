@@ -11,8 +11,10 @@ struct SecretsCommand: ParsableCommand {
             The passphrase comes from --passphrase-file, $COFFER_PASSPHRASE or a terminal prompt; --key-file \
             unlocks with a key file instead. Paths are '/'-separated names such as ai/openai.
             """,
-        subcommands: [Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self,
-            ChangePassphrase.self]
+        subcommands: [
+            Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self,
+            ChangePassphrase.self,
+        ]
     )
 }
 
@@ -21,7 +23,8 @@ extension SecretsCommand {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save a secret (creating the store on first use).",
-            discussion: "The value is stored byte for byte: `printf %s \"$TOKEN\" | coffer secrets set api/token --stdin`.")
+            discussion:
+                "The value is stored byte for byte: `printf %s \"$TOKEN\" | coffer secrets set api/token --stdin`.")
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The secret's path, for example ai/openai.") var path: String
@@ -54,11 +57,14 @@ extension SecretsCommand {
             try CommandFailure.mapping { try SecretPath.validate(path: path) }
             let (_, store) = try options.openStore(create: false)
             guard let data = try CommandFailure.mapping({ try store.readData(account: path) }) else {
-                throw CommandFailure("no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
+                throw CommandFailure(
+                    "no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
             }
             if json {
                 var object: [String: String] = ["path": path]
-                if let text = String(data: data, encoding: .utf8) { object["value"] = text } else {
+                if let text = String(data: data, encoding: .utf8) {
+                    object["value"] = text
+                } else {
                     object["base64"] = data.base64EncodedString()
                 }
                 try Output.printJSON(object)
@@ -97,7 +103,8 @@ extension SecretsCommand {
             try CommandFailure.mapping { try SecretPath.validate(path: path) }
             let (_, store) = try options.openStore(create: false)
             guard try CommandFailure.mapping({ try store.deleteData(account: path) }) else {
-                throw CommandFailure("no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
+                throw CommandFailure(
+                    "no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
             }
         }
     }

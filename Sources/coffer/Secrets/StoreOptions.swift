@@ -97,7 +97,9 @@ struct StoreOptions: ParsableArguments {
     }
 
     private static func nonEmpty(_ passphrase: Passphrase, from source: String) throws -> Passphrase {
-        guard !passphrase.isEmpty else { throw CommandFailure("the passphrase from \(source) is empty", status: .usage) }
+        guard !passphrase.isEmpty else {
+            throw CommandFailure("the passphrase from \(source) is empty", status: .usage)
+        }
         return passphrase
     }
 

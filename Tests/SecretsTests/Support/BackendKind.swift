@@ -33,4 +33,3 @@ enum BackendKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 }
-
