@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/SecretsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

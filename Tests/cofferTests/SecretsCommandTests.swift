@@ -101,7 +101,7 @@ struct SecretsCommandTests {
     @Test("--passphrase-file uses the file's first line; --key-file unlocks a key-file store")
     func passphraseAndKeyFiles() throws {
         let passphraseFile = directory.appending("passphrase")
-        try Data("from file\nignored\n".utf8).write(to: passphraseFile)
+        try Data("from file\r\nignored\n".utf8).write(to: passphraseFile)
         try coffer("secrets", "set", "a/b", "--value", "v", "--passphrase-file", passphraseFile.path, passphrase: nil)
         #expect(try coffer("secrets", "get", "a/b", passphrase: "from file").output == "v")
 

@@ -77,8 +77,9 @@ struct StoreOptions: ParsableArguments {
             guard let data = FileManager.default.contents(atPath: absoluteURL(file).path) else {
                 throw CommandFailure("cannot read the passphrase file \(file)", status: .failure)
             }
-            let firstLine = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? Data()
-            return try nonEmpty(Passphrase(bytes: Data(firstLine)), from: "the passphrase file \(file)")
+            var firstLine = Data(data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? Data())
+            if firstLine.last == UInt8(ascii: "\r") { firstLine.removeLast() }
+            return try nonEmpty(Passphrase(bytes: firstLine), from: "the passphrase file \(file)")
         }
         if let value = ProcessInfo.processInfo.environment[environmentVariable] {
             return try nonEmpty(Passphrase(value), from: "$\(environmentVariable)")
