@@ -1,6 +1,7 @@
 // Measures, in one process, what `compare-baselines.sh` compares against outside baselines:
 //   seal-1MiB-bytes-per-second     EncryptedFileBackend's item sealing of a 1 MiB value (no I/O)
 //   coffer-durable-write-per-second  EncryptedFileBackend.save of a 64 B value (temp, fsync, rename, dir fsync)
+//   coffer-read-64B-per-second       EncryptedFileBackend.read of that value
 //   bare-durable-write-per-second    the same file dance with raw system calls and no encryption
 // Usage: coffer-baselines <scratch-directory>
 @_spi(Benchmarking) import Secrets
@@ -39,6 +40,9 @@ let small = Data(repeating: 7, count: 64)
 let query = SecretQuery<Data>(service: "bench", account: "bench/small")
 let cofferWrites = try measure(seconds: 3) { try backend.save(small, for: query) }
 print("coffer-durable-write-per-second \(Int(cofferWrites))")
+
+let reads = try measure(seconds: 2) { checksum ^= try backend.read(query)!.last! }
+print("coffer-read-64B-per-second \(Int(reads))")
 
 let bareDirectory = scratch.appendingPathComponent("bare")
 try FileManager.default.createDirectory(at: bareDirectory, withIntermediateDirectories: true)
