@@ -311,6 +311,18 @@ struct EncryptedFileBackendTests {
         #expect(try open().read(query("good")) == Data("value of good".utf8))
     }
 
+    @Test("a rotation refuses to re-seal an item file found under another item's name")
+    func rotationStopsAtMovedFile() throws {
+        let backend = try open()
+        let files = try populate(backend, ["original"])
+        let stray = itemsURL.appendingPathComponent(String(repeating: "ab", count: 32) + ".item")
+        try FileManager.default.copyItem(at: files["original"]!, to: stray)
+        #expect(throws: SecretsError.self) { try backend.rotateKey() }
+        try FileManager.default.removeItem(at: stray)
+        try backend.rotateKey()
+        #expect(try open().read(query("original")) == Data("value of original".utf8))
+    }
+
     @Test("changePassphrase re-wraps the master key only: items are untouched and the old passphrase stops working")
     func changePassphrase() throws {
         let backend = try open()

@@ -225,11 +225,14 @@ public final class EncryptedFileBackend: SecretsBackend {
             var rotated = 0
             for (index, name) in names.enumerated() {
                 if let file = try store.readFile(name) {
-                    let identity = try codec.decodeIdentity(file, fileName: name)
-                    let opened = try codec.open(file, for: identity, fileName: name)
+                    let opened = try codec.open(file, fileName: name)
+                    guard try codec.fileName(for: opened.identity) == name else {
+                        throw SecretsError.authenticationFailed(item: "item \(name) (it was moved from another name)")
+                    }
                     if opened.keyID != currentID || opened.algorithm != algorithm {
                         let sealed = try codec.seal(
-                            opened.value, for: identity, keyID: currentID, key: currentKey, algorithm: algorithm)
+                            opened.value, for: opened.identity, keyID: currentID, key: currentKey,
+                            algorithm: algorithm)
                         try store.writeFile(sealed, named: name)
                         rotated += 1
                     }

@@ -82,7 +82,10 @@ final class EncryptedItemCodec: ItemCodec {
 
     func decodeIdentity(_ file: Data, fileName: String) throws -> ItemIdentity {
         let parsed = try parse(file, fileName: fileName)
-        let key = try dataKey(parsed.keyID, fileName: fileName)
+        return try openIdentity(parsed, key: try dataKey(parsed.keyID, fileName: fileName), fileName: fileName)
+    }
+
+    private func openIdentity(_ parsed: Parsed, key: SymmetricKey, fileName: String) throws -> ItemIdentity {
         let bytes: Data
         do {
             bytes = try parsed.algorithm.open(
@@ -98,23 +101,30 @@ final class EncryptedItemCodec: ItemCodec {
     }
 
     func decodeValue(_ file: Data, for identity: ItemIdentity, fileName: String) throws -> Data {
-        try open(file, for: identity, fileName: fileName).value
-    }
-
-    /// Opens an item, checking both sealed parts, and returns its value, the id of the data key and the algorithm
-    /// it was sealed with.
-    func open(_ file: Data, for identity: ItemIdentity, fileName: String) throws -> (
-        value: Data, keyID: String, algorithm: EncryptionAlgorithm
-    ) {
-        let parsed = try parse(file, fileName: fileName)
-        let key = try dataKey(parsed.keyID, fileName: fileName)
-        guard try decodeIdentity(file, fileName: fileName) == identity else {
+        let item = try open(file, fileName: fileName)
+        guard item.identity == identity else {
             throw SecretsError.authenticationFailed(item: "the item at \(SecretsError.quoted(identity.account))")
         }
+        return item.value
+    }
+
+    /// An item with both sealed parts opened.
+    struct OpenedItem {
+        var identity: ItemIdentity
+        var value: Data
+        var keyID: String
+        var algorithm: EncryptionAlgorithm
+    }
+
+    /// Opens both sealed parts of an item: its identity, and its value, which is bound to that identity.
+    func open(_ file: Data, fileName: String) throws -> OpenedItem {
+        let parsed = try parse(file, fileName: fileName)
+        let key = try dataKey(parsed.keyID, fileName: fileName)
+        let identity = try openIdentity(parsed, key: key, fileName: fileName)
         do {
             let value = try parsed.algorithm.open(
                 parsed.sealedValue, using: key, authenticating: parsed.prefix + identity.encoded)
-            return (value, parsed.keyID, parsed.algorithm)
+            return OpenedItem(identity: identity, value: value, keyID: parsed.keyID, algorithm: parsed.algorithm)
         } catch {
             throw SecretsError.authenticationFailed(item: "the item at \(SecretsError.quoted(identity.account))")
         }

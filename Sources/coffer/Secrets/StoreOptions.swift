@@ -77,7 +77,8 @@ struct StoreOptions: ParsableArguments {
             guard let data = FileManager.default.contents(atPath: absoluteURL(file).path) else {
                 throw CommandFailure("cannot read the passphrase file \(file)", status: .failure)
             }
-            var firstLine = Data(data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? Data())
+            let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            var firstLine = Data(lines.first ?? Data())
             if firstLine.last == UInt8(ascii: "\r") { firstLine.removeLast() }
             return try nonEmpty(Passphrase(bytes: firstLine), from: "the passphrase file \(file)")
         }
