@@ -7,12 +7,18 @@ let package = Package(
     products: [
         .library(name: "Secrets", targets: ["Secrets"]),
         .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
+        .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .executable(name: "coffer", targets: ["coffer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // CMS signing is SPI (`@_spi(CMS) import X509`): pin the exact version it was written against.
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         .target(
@@ -24,10 +30,23 @@ let package = Package(
             ]
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
+        .target(
+            name: "WalletPasses",
+            dependencies: [
+                "Secrets",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         .executableTarget(
             name: "coffer",
             dependencies: [
                 "Secrets",
+                "WalletPasses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +67,10 @@ let package = Package(
             dependencies: [
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
             ]
+        ),
+        .testTarget(
+            name: "WalletPassesTests",
+            dependencies: ["WalletPasses", "Secrets", "CofferTestSupport"]
         ),
         .testTarget(
             name: "cofferTests",

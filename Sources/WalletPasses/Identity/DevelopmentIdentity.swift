@@ -1,0 +1,127 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import NIOSSL
+import Secrets
+import SwiftASN1
+import X509
+
+/// A local certificate hierarchy for development and tests: a root CA, a WWDR-like intermediate and a Pass Type
+/// ID certificate, all labelled **not Apple's**.
+///
+/// Passes signed with it verify against ``root`` (with `coffer pass verify --root` or `openssl cms -verify`) but
+/// not on a device, which only trusts Apple's root. The CA keys exist only in memory while the hierarchy is made.
+public struct DevelopmentIdentity: Sendable {
+    /// The development root CA certificate: the trust root for verification.
+    public let root: Certificate
+    /// The WWDR-like intermediate.
+    public let wwdr: Certificate
+    /// The Pass Type ID identity (its certificate, key, and ``wwdr`` as intermediate).
+    public let signingIdentity: SigningIdentity
+
+    /// The marker in every subject that says the certificates are not Apple's.
+    public static let marker = "NOT APPLE - Coffer development"
+
+    /// Generates a new hierarchy for a pass type and team.
+    public static func generate(
+        passTypeIdentifier: String = "pass.dev.coffer.example",
+        teamIdentifier: String = "DEVTEAM000",
+        organizationName: String = "Coffer Development",
+        validity: TimeInterval = 2 * 365 * 86_400,
+        now: Date = Date()
+    ) throws -> DevelopmentIdentity {
+        let notBefore = now.addingTimeInterval(-3600)
+        let notAfter = now.addingTimeInterval(validity)
+        let rootKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let wwdrKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let passKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+
+        let rootName = try DistinguishedName {
+            CountryName("US")
+            OrganizationName(marker)
+            CommonName("Coffer Development Root CA (\(marker))")
+        }
+        let wwdrName = try DistinguishedName {
+            CountryName("US")
+            OrganizationName(marker)
+            OrganizationalUnitName("G4")
+            CommonName("Coffer Development WWDR Intermediate (\(marker))")
+        }
+        let passName = try DistinguishedName([
+            RelativeDistinguishedName.Attribute(type: SigningIdentity.userIDOID, utf8String: passTypeIdentifier),
+            RelativeDistinguishedName.Attribute(
+                type: .RDNAttributeType.commonName, utf8String: "Pass Type ID: \(passTypeIdentifier) (\(marker))"),
+            RelativeDistinguishedName.Attribute(
+                type: .RDNAttributeType.organizationalUnitName, utf8String: teamIdentifier),
+            RelativeDistinguishedName.Attribute(type: .RDNAttributeType.organizationName, utf8String: organizationName),
+            RelativeDistinguishedName.Attribute(type: .RDNAttributeType.countryName, utf8String: "US"),
+        ])
+
+        func authority(_ pathLength: Int?, key: _RSA.Signing.PrivateKey) throws -> Certificate.Extensions {
+            try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: pathLength))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                SubjectKeyIdentifier(hash: Certificate.PublicKey(key.publicKey))
+            }
+        }
+        let root = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey), notValidBefore: notBefore,
+            notValidAfter: notAfter, issuer: rootName, subject: rootName, signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: try authority(nil, key: rootKey), issuerPrivateKey: .init(rootKey))
+        let wwdr = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(wwdrKey.publicKey), notValidBefore: notBefore,
+            notValidAfter: notAfter, issuer: rootName, subject: wwdrName, signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: try authority(0, key: wwdrKey), issuerPrivateKey: .init(rootKey))
+        let passCertificate = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(passKey.publicKey), notValidBefore: notBefore,
+            notValidAfter: notAfter, issuer: wwdrName, subject: passName, signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                SubjectKeyIdentifier(hash: Certificate.PublicKey(passKey.publicKey))
+            },
+            issuerPrivateKey: .init(wwdrKey))
+        return DevelopmentIdentity(
+            root: root, wwdr: wwdr,
+            signingIdentity: try SigningIdentity(
+                certificate: passCertificate, privateKeyDER: passKey.derRepresentation, intermediates: [wwdr]))
+    }
+
+    /// Writes `root.pem`, `wwdr.pem`, `pass-type.pem` (certificates) and `pass-type.p12` (the certificate and its
+    /// private key, encrypted with `passphrase`) into `directory`, refusing to replace existing files. The private
+    /// key is never written unencrypted.
+    public func write(to directory: URL, passphrase: Passphrase) throws {
+        guard !passphrase.isEmpty else {
+            throw WalletPassesError.unreadableKey("an empty passphrase would leave the key unprotected")
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let bundle = try NIOSSLPKCS12Bundle(
+            certificateChain: [
+                try NIOSSLCertificate(bytes: try Self.der(signingIdentity.certificate), format: .der),
+                try NIOSSLCertificate(bytes: try Self.der(wwdr), format: .der),
+            ],
+            privateKey: try NIOSSLPrivateKey(bytes: [UInt8](signingIdentity.privateKeyDER()), format: .der))
+        let files: [(String, Data)] = [
+            ("root.pem", Data(try root.serializeAsPEM().pemString.utf8)),
+            ("wwdr.pem", Data(try wwdr.serializeAsPEM().pemString.utf8)),
+            ("pass-type.pem", Data(try signingIdentity.certificate.serializeAsPEM().pemString.utf8)),
+            ("pass-type.p12", Data(try bundle.serialize(passphrase: [UInt8](passphrase.utf8)))),
+        ]
+        for (name, data) in files {
+            let url = directory.appendingPathComponent(name)
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw WalletPassesError.invalidFilePath(
+                    url.path, reason: "it already exists; choose an empty directory")
+            }
+            guard
+                FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
+            else { throw WalletPassesError.invalidFilePath(url.path, reason: "it cannot be written") }
+        }
+    }
+
+    static func der(_ certificate: Certificate) throws -> [UInt8] {
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        return serializer.serializedBytes
+    }
+}

@@ -1,0 +1,185 @@
+import Crypto
+import Foundation
+
+/// The files of a pass before signing: `pass.json`, images (`icon.png`, `logo@2x.png`, …) and localizations
+/// (`fr.lproj/pass.strings`, `fr.lproj/logo.png`).
+///
+/// Paths are relative, use `/`, and are at most one directory deep (an `xx.lproj` folder). `manifest.json` and
+/// `signature` are made by signing, never taken from the input.
+public struct PassPackage: Hashable, Sendable {
+    /// The files that go into the pass, by path.
+    public private(set) var files: [String: Data]
+
+    /// The files `PassPackage` makes itself and never reads from the input.
+    public static let generatedFiles: Set<String> = ["manifest.json", "signature"]
+    /// The largest total size of a pass's files (Wallet's own limit is lower in practice).
+    public static let maximumTotalSize = 32 * 1024 * 1024
+
+    /// Creates a package from `pass.json` bytes and other files.
+    public init(files: [String: Data]) throws {
+        self.files = [:]
+        for (path, data) in files {
+            try add(data, at: path)
+        }
+    }
+
+    /// Creates a package from a pass model and its other files (images, localizations).
+    public init(pass: Pass, files: [String: Data] = [:]) throws {
+        try self.init(files: files)
+        try add(try pass.encoded(), at: "pass.json")
+    }
+
+    /// Reads a pass directory (`pass.json`, images, `xx.lproj/`); hidden files and an existing `manifest.json` or
+    /// `signature` are skipped; symbolic links and deeper folders are refused.
+    public init(directory: URL) throws {
+        var files: [String: Data] = [:]
+        let manager = FileManager.default
+        func entries(_ url: URL) throws -> [URL] {
+            try manager.contentsOfDirectory(
+                at: url, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]
+            )
+        }
+        func read(_ url: URL, as path: String) throws {
+            let values = try url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+            if values.isSymbolicLink == true {
+                throw WalletPassesError.invalidFilePath(path, reason: "symbolic links are not followed")
+            }
+            if values.isDirectory == true {
+                guard !path.contains("/") else {
+                    throw WalletPassesError.invalidFilePath(path, reason: "only one level of folders (xx.lproj)")
+                }
+                for child in try entries(url) {
+                    try read(child, as: path + "/" + child.lastPathComponent)
+                }
+            } else if !Self.generatedFiles.contains(path) {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        do {
+            for entry in try entries(directory) {
+                try read(entry, as: entry.lastPathComponent)
+            }
+        } catch let error as WalletPassesError {
+            throw error
+        } catch {
+            throw WalletPassesError.malformedPassJSON("cannot read the pass directory \(directory.path): \(error)")
+        }
+        try self.init(files: files)
+    }
+
+    /// Adds or replaces a file.
+    public mutating func add(_ data: Data, at path: String) throws {
+        try Self.validate(path: path)
+        files[path] = data
+        let total = files.values.reduce(0) { $0 + $1.count }
+        guard total <= Self.maximumTotalSize else {
+            files[path] = nil
+            throw WalletPassesError.tooLarge(what: "the pass's files", limit: Self.maximumTotalSize)
+        }
+    }
+
+    /// The parsed `pass.json`.
+    public var pass: Pass {
+        get throws {
+            guard let json = files["pass.json"] else {
+                throw WalletPassesError.invalidPass([PassValidationIssue(key: "pass.json", message: "is missing")])
+            }
+            do {
+                return try Pass(json: json)
+            } catch let error as DecodingError {
+                throw WalletPassesError.malformedPassJSON(Self.describe(error))
+            } catch {
+                throw WalletPassesError.malformedPassJSON("not valid JSON")
+            }
+        }
+    }
+
+    /// Replaces `pass.json` with `pass`.
+    public mutating func setPass(_ pass: Pass) throws {
+        try add(try pass.encoded(), at: "pass.json")
+    }
+
+    /// Every problem with the pass and its files; empty when it can be signed.
+    public func validationIssues() -> [PassValidationIssue] {
+        var issues: [PassValidationIssue] = []
+        do {
+            issues += try pass.validationIssues()
+        } catch let WalletPassesError.invalidPass(passIssues) {
+            issues += passIssues
+        } catch {
+            issues.append(PassValidationIssue(key: "pass.json", message: "\(error)"))
+        }
+        if files["icon.png"] == nil {
+            issues.append(
+                PassValidationIssue(key: "icon.png", message: "is required (Wallet shows it in notifications)"))
+        }
+        for path in files.keys.sorted() where path.hasSuffix(".png") {
+            if !files[path]!.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+                issues.append(PassValidationIssue(key: path, message: "is not a PNG image"))
+            }
+        }
+        for path in files.keys.sorted() where path.hasSuffix("pass.strings") {
+            if String(data: files[path]!, encoding: .utf8) == nil && String(data: files[path]!, encoding: .utf16) == nil
+            {
+                issues.append(PassValidationIssue(key: path, message: "is not UTF-8 or UTF-16 text"))
+            }
+        }
+        return issues
+    }
+
+    /// Throws ``WalletPassesError/invalidPass(_:)`` unless ``validationIssues()`` is empty.
+    public func validate() throws {
+        let issues = validationIssues()
+        guard issues.isEmpty else { throw WalletPassesError.invalidPass(issues) }
+    }
+
+    /// `manifest.json`: every file's lowercase hex SHA-1, keys sorted, slashes unescaped.
+    public func manifest() throws -> Data {
+        try Self.manifest(for: files)
+    }
+
+    static func manifest(for files: [String: Data]) throws -> Data {
+        let hashes = files.mapValues { Insecure.SHA1.hash(data: $0).map { String(format: "%02x", $0) }.joined() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(hashes)
+    }
+
+    /// Checks that `path` is a safe, allowed path inside a pass.
+    static func validate(path: String) throws {
+        func reject(_ reason: String) -> WalletPassesError { .invalidFilePath(path, reason: reason) }
+        guard !path.isEmpty, path.utf8.count <= 255 else { throw reject("the path is empty or too long") }
+        guard !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\u{0}") else {
+            throw reject("paths are relative and use '/'")
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count <= 2 else { throw reject("only one level of folders (xx.lproj)") }
+        for segment in segments {
+            guard !segment.isEmpty, segment != ".", segment != ".." else { throw reject("empty, '.' or '..' segment") }
+            guard !segment.hasPrefix(".") else { throw reject("hidden files are not part of a pass") }
+        }
+        if segments.count == 2 {
+            guard segments[0].hasSuffix(".lproj") else { throw reject("folders must be localizations (xx.lproj)") }
+        }
+        guard !generatedFiles.contains(path) else { throw reject("it is generated when the pass is signed") }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "'\(parent.isEmpty ? "" : parent + ".")\(key.stringValue)' is required"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "'\(path(context))' should be \(type)"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? context.debugDescription : "'\(path(context))': \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import NIOSSL
+import SwiftASN1
+import Secrets
+import X509
+
+/// A Pass Type ID certificate with its private key and the intermediates (Apple's WWDR) that go into every
+/// signature.
+///
+/// Load one from PEM files (PKCS#8 or PKCS#1 keys, encrypted or not), from a `.p12` (including legacy RC2/3DES
+/// files that OpenSSL 3 rejects without `-legacy`), or from DER bytes kept in Coffer's secret store.
+/// The private key never prints.
+public struct SigningIdentity: Sendable, CustomStringConvertible {
+    /// The Pass Type ID certificate.
+    public let certificate: Certificate
+    /// Intermediate certificates included in signatures (the WWDR certificate).
+    public let intermediates: [Certificate]
+    let privateKey: Certificate.PrivateKey
+    let rsaKey: _RSA.Signing.PrivateKey
+
+    /// Pairs a certificate with its RSA key; throws if the key is not the certificate's.
+    public init(certificate: Certificate, privateKeyDER: Data, intermediates: [Certificate]) throws {
+        let rsaKey: _RSA.Signing.PrivateKey
+        do {
+            rsaKey = try _RSA.Signing.PrivateKey(derRepresentation: privateKeyDER)
+        } catch {
+            throw WalletPassesError.unreadableKey("not an RSA private key (Pass Type ID keys are RSA)")
+        }
+        let privateKey = Certificate.PrivateKey(rsaKey)
+        guard privateKey.publicKey == certificate.publicKey else { throw WalletPassesError.keyDoesNotMatchCertificate }
+        self.certificate = certificate
+        self.intermediates = intermediates
+        self.privateKey = privateKey
+        self.rsaKey = rsaKey
+    }
+
+    /// Loads a certificate (PEM or DER), a private key (PEM: PKCS#8, PKCS#1, encrypted or not; or DER) and the
+    /// WWDR intermediate (PEM or DER).
+    public init(certificate: Data, privateKey: Data, passphrase: Passphrase? = nil, wwdr: Data) throws {
+        try self.init(
+            certificate: try Self.certificate(from: certificate, role: "the Pass Type ID certificate"),
+            privateKeyDER: try Self.privateKeyDER(from: privateKey, passphrase: passphrase),
+            intermediates: [try Self.certificate(from: wwdr, role: "the WWDR certificate")])
+    }
+
+    /// Loads a `.p12` bundle (its leaf certificate and key; any other certificates in it become intermediates)
+    /// and the WWDR intermediate.
+    public init(pkcs12: Data, passphrase: Passphrase, wwdr: Data?) throws {
+        let bundle: NIOSSLPKCS12Bundle
+        do {
+            bundle = try NIOSSLPKCS12Bundle(buffer: [UInt8](pkcs12), passphrase: [UInt8](passphrase.utf8))
+        } catch {
+            throw WalletPassesError.unreadableKey("the .p12 cannot be opened: wrong passphrase or not a PKCS#12 file")
+        }
+        guard let leaf = bundle.certificateChain.first else {
+            throw WalletPassesError.unreadableCertificate("the .p12 holds no certificate")
+        }
+        var intermediates = try bundle.certificateChain.dropFirst().map {
+            try Certificate(derEncoded: try $0.toDERBytes())
+        }
+        if let wwdr {
+            let wwdrCertificate = try Self.certificate(from: wwdr, role: "the WWDR certificate")
+            if !intermediates.contains(wwdrCertificate) { intermediates.insert(wwdrCertificate, at: 0) }
+        }
+        try self.init(
+            certificate: try Certificate(derEncoded: try leaf.toDERBytes()),
+            privateKeyDER: Data(try bundle.privateKey.derBytes), intermediates: intermediates)
+    }
+
+    /// The private key as DER (PKCS#1), for keeping in Coffer's secret store. Treat the result as a secret.
+    public func privateKeyDER() -> Data {
+        rsaKey.derRepresentation
+    }
+
+    /// The pass type identifier the certificate is for (its subject's UID), if it names one.
+    public var passTypeIdentifier: String? {
+        Self.attribute(Self.userIDOID, of: certificate.subject)
+    }
+
+    /// The team identifier the certificate is for (its subject's OU), if it names one.
+    public var teamIdentifier: String? {
+        Self.attribute(.RDNAttributeType.organizationalUnitName, of: certificate.subject)
+    }
+
+    /// Throws ``WalletPassesError/identityMismatch(expected:found:)`` unless the certificate is for this pass type
+    /// and team.
+    public func check(passTypeIdentifier expectedPassType: String, teamIdentifier expectedTeam: String) throws {
+        guard passTypeIdentifier == expectedPassType, teamIdentifier == expectedTeam else {
+            throw WalletPassesError.identityMismatch(
+                expected: "\(expectedPassType) (team \(expectedTeam))",
+                found: "\(passTypeIdentifier ?? "no pass type") (team \(teamIdentifier ?? "none"))")
+        }
+    }
+
+    /// The certificate's subject; the key is never shown.
+    public var description: String { "SigningIdentity(\(certificate.subject))" }
+
+    // MARK: Parsing
+
+    /// The OID of the `UID` attribute (0.9.2342.19200300.100.1.1) where Apple puts the pass type identifier.
+    static let userIDOID: ASN1ObjectIdentifier = [0, 9, 2342, 19_200_300, 100, 1, 1]
+
+    static func attribute(_ type: ASN1ObjectIdentifier, of name: DistinguishedName) -> String? {
+        for rdn in name {
+            for attribute in rdn where attribute.type == type {
+                return String(attribute.value)
+            }
+        }
+        return nil
+    }
+
+    /// Parses one certificate from PEM or DER.
+    public static func certificate(from data: Data, role: String) throws -> Certificate {
+        do {
+            if let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN") {
+                return try Certificate(pemEncoded: text)
+            }
+            return try Certificate(derEncoded: [UInt8](data))
+        } catch {
+            throw WalletPassesError.unreadableCertificate("\(role) is neither a PEM nor a DER X.509 certificate")
+        }
+    }
+
+    /// Parses a private key from PEM or DER (PKCS#8, PKCS#1, or encrypted PEM with `passphrase`) into DER.
+    static func privateKeyDER(from data: Data, passphrase: Passphrase?) throws -> Data {
+        let isPEM = String(data: data, encoding: .utf8)?.contains("-----BEGIN") == true
+        do {
+            let key: NIOSSLPrivateKey
+            if let passphrase {
+                key = try NIOSSLPrivateKey(bytes: [UInt8](data), format: isPEM ? .pem : .der) { setter in
+                    setter([UInt8](passphrase.utf8))
+                }
+            } else {
+                key = try NIOSSLPrivateKey(bytes: [UInt8](data), format: isPEM ? .pem : .der)
+            }
+            return Data(try key.derBytes)
+        } catch {
+            let encrypted = String(data: data, encoding: .utf8)?.contains("ENCRYPTED") == true
+            throw WalletPassesError.unreadableKey(
+                encrypted
+                    ? (passphrase == nil ? "the key is encrypted: give its passphrase" : "the passphrase is wrong")
+                    : "not a PEM or DER private key")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A problem found in a pass before it is signed, with the `pass.json` key or package file it concerns.
+public struct PassValidationIssue: Hashable, Sendable, CustomStringConvertible {
+    /// The key path in `pass.json` (`eventTicket.primaryFields[0].key`) or the file name (`icon.png`).
+    public var key: String
+    /// What is wrong and what Wallet expects instead.
+    public var message: String
+
+    /// Creates an issue.
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+
+    /// `key: message`.
+    public var description: String { "\(key): \(message)" }
+}
+
+/// The errors of the `WalletPasses` module.
+public enum WalletPassesError: Error, Hashable, Sendable {
+    /// The pass has problems Wallet would reject; each issue names its key.
+    case invalidPass([PassValidationIssue])
+    /// `pass.json` cannot be parsed.
+    case malformedPassJSON(String)
+    /// A file path in a package is unsafe or not allowed (absolute, `..`, hidden, reserved).
+    case invalidFilePath(String, reason: String)
+    /// A file or archive is larger than allowed.
+    case tooLarge(what: String, limit: Int)
+    /// A certificate cannot be read.
+    case unreadableCertificate(String)
+    /// A private key cannot be read (or the passphrase is wrong).
+    case unreadableKey(String)
+    /// The private key does not belong to the certificate.
+    case keyDoesNotMatchCertificate
+    /// The signing certificate is for another pass type or team.
+    case identityMismatch(expected: String, found: String)
+    /// Creating a signature failed.
+    case signingFailed(String)
+    /// The data is not a readable ZIP archive.
+    case malformedArchive(String)
+    /// A `.pkpass` failed verification; the reason says which check.
+    case verificationFailed(PassVerificationFailure)
+}
+
+/// Which check of a `.pkpass` failed.
+public enum PassVerificationFailure: Hashable, Sendable, CustomStringConvertible {
+    /// A required file (`pass.json`, `manifest.json`, `signature`) is missing.
+    case missingRequiredFile(String)
+    /// `manifest.json` is not a JSON object of file names to SHA-1 hex digests.
+    case malformedManifest(String)
+    /// A file's SHA-1 does not match its manifest entry.
+    case hashMismatch(String)
+    /// The manifest lists a file that is not in the archive.
+    case missingFile(String)
+    /// The archive has a file that the manifest does not list.
+    case unlistedFile(String)
+    /// The signature is not a valid detached CMS signature over the manifest.
+    case invalidSignature(String)
+    /// The signer's certificate does not chain to the given trust root.
+    case untrustedSigner(String)
+
+    /// What failed, naming the file.
+    public var description: String {
+        switch self {
+        case .missingRequiredFile(let name): return "the archive has no \(name)"
+        case .malformedManifest(let reason): return "manifest.json is malformed: \(reason)"
+        case .hashMismatch(let name): return "\(name) does not match its SHA-1 in manifest.json"
+        case .missingFile(let name): return "manifest.json lists \(name), which the archive lacks"
+        case .unlistedFile(let name): return "\(name) is in the archive but not in manifest.json"
+        case .invalidSignature(let reason): return "the signature is not valid for manifest.json: \(reason)"
+        case .untrustedSigner(let reason): return "the signer does not chain to the trust root: \(reason)"
+        }
+    }
+}
+
+extension WalletPassesError: CustomStringConvertible, LocalizedError {
+    /// A message that says what is wrong and what to do; it never contains key material.
+    public var description: String {
+        switch self {
+        case .invalidPass(let issues):
+            return "the pass is not valid: " + issues.map(\.description).joined(separator: "; ")
+        case .malformedPassJSON(let reason): return "pass.json cannot be read: \(reason)"
+        case .invalidFilePath(let path, let reason): return "file '\(path)' is not allowed in a pass: \(reason)"
+        case .tooLarge(let what, let limit): return "\(what) is larger than \(limit) bytes"
+        case .unreadableCertificate(let reason): return "the certificate cannot be read: \(reason)"
+        case .unreadableKey(let reason): return "the private key cannot be read: \(reason)"
+        case .keyDoesNotMatchCertificate:
+            return "the private key does not belong to the certificate: give the key of this Pass Type ID certificate"
+        case .identityMismatch(let expected, let found):
+            return "the signing certificate is for \(found), not \(expected)"
+        case .signingFailed(let reason): return "signing failed: \(reason)"
+        case .malformedArchive(let reason): return "the archive cannot be read: \(reason)"
+        case .verificationFailed(let failure): return "verification failed: \(failure)"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
