@@ -19,6 +19,11 @@ public struct DevelopmentIdentity: Sendable {
     /// The Pass Type ID identity (its certificate, key, and ``wwdr`` as intermediate).
     public let signingIdentity: SigningIdentity
 
+    /// ``root`` in PEM, to hand to a verifier (`--root`, `openssl cms -verify -CAfile`).
+    public var rootPEM: String {
+        get throws { try root.serializeAsPEM().pemString }
+    }
+
     /// The marker in every subject that says the certificates are not Apple's.
     public static let marker = "NOT APPLE - Coffer development"
 

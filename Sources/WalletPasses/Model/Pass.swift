@@ -236,7 +236,15 @@ extension Pass {
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            // W3C/ISO 8601 in UTC; fractional seconds only when the date has them, so dates round-trip exactly.
+            let formatter = ISO8601DateFormatter()
+            if date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate {
+                formatter.formatOptions.insert(.withFractionalSeconds)
+            }
+            var container = encoder.singleValueContainer()
+            try container.encode(formatter.string(from: date))
+        }
         return encoder
     }
 
