@@ -7,7 +7,9 @@ import Testing
 struct IssuerDataTests {
     let signer = PassSigner(identity: Fixtures.identity.signingIdentity)
 
-    func binding(passType: String = Fixtures.passTypeIdentifier, team: String = Fixtures.teamIdentifier) -> IssuerBindingData {
+    func binding(passType: String = Fixtures.passTypeIdentifier, team: String = Fixtures.teamIdentifier)
+        -> IssuerBindingData
+    {
         IssuerBindingData(
             relyingPartyIdentifier: "wallet.example.com", accountHash: "u_8f3kd92", sessionIdentifier: "123",
             callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback",
@@ -20,10 +22,11 @@ struct IssuerDataTests {
         let data = try #require(Data(base64Encoded: signed.issuerData))
         let signature = try #require(Data(base64Encoded: signed.signature))
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        #expect(Set(object.keys) == [
-            "fidoProfile", "creationTimestamp", "sessionIdentifier", "callbackURL", "passTypeIdentifier",
-            "teamIdentifier", "displayableName",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "fidoProfile", "creationTimestamp", "sessionIdentifier", "callbackURL", "passTypeIdentifier",
+                "teamIdentifier", "displayableName",
+            ])
         let fido = object["fidoProfile"] as! [String: Any]
         #expect(fido["relyingPartyIdentifier"] as? String == "wallet.example.com")
         #expect(fido["accountHash"] as? String == "u_8f3kd92")
@@ -44,13 +47,17 @@ struct IssuerDataTests {
 
     @Test("the response pair encodes as {issuer_data, signature}")
     func responseShape() throws {
-        let json = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(try signer.sign(binding()))) as! [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: try JSONEncoder().encode(try signer.sign(binding())))
+            as! [String: Any]
         #expect(Set(json.keys) == ["issuer_data", "signature"])
     }
 
-    @Test("a certificate for another pass type or team does not sign", arguments: [
-        ("pass.com.other", Fixtures.teamIdentifier), (Fixtures.passTypeIdentifier, "OTHERTEAM1"),
-    ])
+    @Test(
+        "a certificate for another pass type or team does not sign",
+        arguments: [
+            ("pass.com.other", Fixtures.teamIdentifier), (Fixtures.passTypeIdentifier, "OTHERTEAM1"),
+        ])
     func mismatch(_ passType: String, _ team: String) {
         #expect { try signer.sign(binding(passType: passType, team: team)) } throws: { error in
             guard case WalletPassesError.identityMismatch = error else { return false }

@@ -49,7 +49,8 @@ struct PassModelTests {
 
     @Test("exactly one style key is required")
     func oneStyle() throws {
-        let base = #""formatVersion":1,"passTypeIdentifier":"pass.a","teamIdentifier":"T","serialNumber":"1","organizationName":"O","description":"D""#
+        let base =
+            #""formatVersion":1,"passTypeIdentifier":"pass.a","teamIdentifier":"T","serialNumber":"1","organizationName":"O","description":"D""#
         #expect(throws: DecodingError.self) { try Pass(json: Data("{\(base)}".utf8)) }
         #expect(throws: DecodingError.self) { try Pass(json: Data(#"{\#(base),"coupon":{},"generic":{}}"#.utf8)) }
         #expect(try Pass(json: Data(#"{\#(base),"storeCard":{}}"#.utf8)).style == .storeCard)
@@ -57,7 +58,8 @@ struct PassModelTests {
 
     @Test("a color that is not rgb(r, g, b) is a decoding error naming the text")
     func badColor() {
-        let json = #"{"formatVersion":1,"passTypeIdentifier":"pass.a","teamIdentifier":"T","serialNumber":"1","organizationName":"O","description":"D","generic":{},"backgroundColor":"rgb(300, 0, 0)"}"#
+        let json =
+            #"{"formatVersion":1,"passTypeIdentifier":"pass.a","teamIdentifier":"T","serialNumber":"1","organizationName":"O","description":"D","generic":{},"backgroundColor":"rgb(300, 0, 0)"}"#
         #expect { try Pass(json: Data(json.utf8)) } throws: { "\($0)".contains("rgb(300, 0, 0)") }
         #expect(PassColor(parsing: "rgb(0,128,255)") == PassColor(red: 0, green: 128, blue: 255))
         #expect(PassColor(parsing: "#ff8000") == PassColor(red: 255, green: 128, blue: 0))
@@ -69,22 +71,26 @@ struct PassModelTests {
         #expect(Fixtures.pass().validationIssues().isEmpty)
     }
 
-    @Test("validation names the offending key", arguments: [
-        Breakage("authenticationToken") { pass in pass.authenticationToken = "short" },
-        Breakage("webServiceURL") { pass in pass.webServiceURL = "http://insecure.example.com" },
-        Breakage("authenticationToken") { pass in pass.authenticationToken = nil },
-        Breakage("serialNumber") { pass in pass.serialNumber = " " },
-        Breakage("passTypeIdentifier") { pass in pass.passTypeIdentifier = "com.example" },
-        Breakage("formatVersion") { pass in pass.formatVersion = 2 },
-        Breakage("eventTicket.secondaryFields[1].key") { pass in pass.fields.secondaryFields![1].key = "date" },
-        Breakage("eventTicket.secondaryFields[1].currencyCode") { pass in pass.fields.secondaryFields![1].currencyCode = "euro" },
-        Breakage("locations[0].latitude") { pass in pass.locations![0].latitude = 91 },
-        Breakage("nfc.message") { pass in pass.nfc = PassNFC(message: String(repeating: "x", count: 65)) },
-        Breakage("boardingPass.transitType") { pass in pass.style = .boardingPass },
-        Breakage("eventTicket.transitType") { pass in pass.fields.transitType = .bus },
-        Breakage("beacons[0].proximityUUID") { pass in pass.beacons = [PassBeacon(proximityUUID: "nope")] },
-        Breakage("issuerBindingData") { pass in pass.issuerBindingData = "xyz" },
-    ])
+    @Test(
+        "validation names the offending key",
+        arguments: [
+            Breakage("authenticationToken") { pass in pass.authenticationToken = "short" },
+            Breakage("webServiceURL") { pass in pass.webServiceURL = "http://insecure.example.com" },
+            Breakage("authenticationToken") { pass in pass.authenticationToken = nil },
+            Breakage("serialNumber") { pass in pass.serialNumber = " " },
+            Breakage("passTypeIdentifier") { pass in pass.passTypeIdentifier = "com.example" },
+            Breakage("formatVersion") { pass in pass.formatVersion = 2 },
+            Breakage("eventTicket.secondaryFields[1].key") { pass in pass.fields.secondaryFields![1].key = "date" },
+            Breakage("eventTicket.secondaryFields[1].currencyCode") { pass in
+                pass.fields.secondaryFields![1].currencyCode = "euro"
+            },
+            Breakage("locations[0].latitude") { pass in pass.locations![0].latitude = 91 },
+            Breakage("nfc.message") { pass in pass.nfc = PassNFC(message: String(repeating: "x", count: 65)) },
+            Breakage("boardingPass.transitType") { pass in pass.style = .boardingPass },
+            Breakage("eventTicket.transitType") { pass in pass.fields.transitType = .bus },
+            Breakage("beacons[0].proximityUUID") { pass in pass.beacons = [PassBeacon(proximityUUID: "nope")] },
+            Breakage("issuerBindingData") { pass in pass.issuerBindingData = "xyz" },
+        ])
     func validationNamesKey(_ breakage: Breakage) {
         var pass = Fixtures.pass()
         breakage.apply(&pass)

@@ -13,7 +13,8 @@ struct PassPackageTests {
         let directory = try TemporaryDirectory()
         for (path, data) in package.files {
             let url = directory.appending(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
         }
         let outcome = try ChildProcess.run(
@@ -27,10 +28,13 @@ struct PassPackageTests {
         #expect(text.contains(#""fr.lproj/pass.strings""#), "slashes must not be escaped")
     }
 
-    @Test("unsafe or reserved paths are refused", arguments: [
-        "../pass.json", "/etc/passwd", "a/b/c.png", "images/logo.png", ".hidden", "fr.lproj/.DS_Store", "manifest.json",
-        "signature", "", "fr.lproj/", "back\\slash.png",
-    ])
+    @Test(
+        "unsafe or reserved paths are refused",
+        arguments: [
+            "../pass.json", "/etc/passwd", "a/b/c.png", "images/logo.png", ".hidden", "fr.lproj/.DS_Store",
+            "manifest.json",
+            "signature", "", "fr.lproj/", "back\\slash.png",
+        ])
     func unsafePaths(_ path: String) throws {
         var package = try Fixtures.package()
         #expect(throws: WalletPassesError.self) { try package.add(Data("x".utf8), at: path) }
@@ -47,7 +51,8 @@ struct PassPackageTests {
         #expect(keys.contains("icon.png"))
         #expect(keys.contains("logo.png"))
         let broken = try PassPackage(files: ["pass.json": Data(#"{"formatVersion": 1, "generic": {}}"#.utf8)])
-        #expect(broken.validationIssues().contains { $0.key == "pass.json" && $0.message.contains("passTypeIdentifier") })
+        #expect(
+            broken.validationIssues().contains { $0.key == "pass.json" && $0.message.contains("passTypeIdentifier") })
     }
 
     @Test("a pass directory is read with its localizations; old manifest and signature files are ignored")
@@ -56,7 +61,8 @@ struct PassPackageTests {
         let source = try Fixtures.package()
         for (path, data) in source.files {
             let url = directory.appending(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
         }
         try Data("stale".utf8).write(to: directory.appending("manifest.json"))
@@ -70,7 +76,8 @@ struct PassPackageTests {
     func symlink() throws {
         let directory = try TemporaryDirectory()
         try Data(#"{}"#.utf8).write(to: directory.appending("pass.json"))
-        try FileManager.default.createSymbolicLink(atPath: directory.appending("icon.png").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appending("icon.png").path, withDestinationPath: "/etc/passwd")
         #expect(throws: WalletPassesError.self) { try PassPackage(directory: directory.url) }
     }
 }

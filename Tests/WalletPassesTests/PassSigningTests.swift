@@ -18,12 +18,14 @@ struct PassSigningTests {
     @Test("openssl cms -verify accepts the signature over manifest.json")
     func opensslVerifiesSignature() throws {
         let signed = try signer.sign(try Fixtures.package())
-        let outcome = try OpenSSL.verify(signature: signed.signature, content: signed.manifest, root: rootPEM, in: directory)
+        let outcome = try OpenSSL.verify(
+            signature: signed.signature, content: signed.manifest, root: rootPEM, in: directory)
         #expect(outcome.status == 0, "\(outcome.errorOutput)")
         #expect(outcome.errorOutput.contains("Verification successful"))
     }
 
-    @Test("the signature is SHA-256 with RSA, carries the pass certificate and the WWDR intermediate, and a signing time")
+    @Test(
+        "the signature is SHA-256 with RSA, carries the pass certificate and the WWDR intermediate, and a signing time")
     func signatureStructure() throws {
         let signed = try signer.sign(try Fixtures.package())
         let url = directory.appending("signature")
@@ -72,7 +74,9 @@ struct PassSigningTests {
         return try PassArchive.zip(entries)
     }
 
-    static let everyFile = ["pass.json", "icon.png", "icon@2x.png", "logo@3x.png", "strip.png", "fr.lproj/pass.strings"]
+    static let everyFile = [
+        "pass.json", "icon.png", "icon@2x.png", "logo@3x.png", "strip.png", "fr.lproj/pass.strings",
+    ]
 
     @Test("a flipped byte in any pass file fails on that file's hash", arguments: everyFile)
     func flippedByte(_ path: String) async throws {
@@ -134,7 +138,8 @@ struct PassSigningTests {
 
     @Test("the wrong trust root fails, for us and for openssl")
     func wrongRoot() async throws {
-        let other = try DevelopmentIdentity.generate(passTypeIdentifier: Fixtures.passTypeIdentifier, teamIdentifier: Fixtures.teamIdentifier)
+        let other = try DevelopmentIdentity.generate(
+            passTypeIdentifier: Fixtures.passTypeIdentifier, teamIdentifier: Fixtures.teamIdentifier)
         let signed = try signer.sign(try Fixtures.package())
         await #expect {
             try await PassVerifier(trustRoots: [other.root]).verify(pkpass: try signed.pkpass())
@@ -143,7 +148,8 @@ struct PassSigningTests {
             return true
         }
         let otherRoot = Data(try other.rootPEM.utf8)
-        let outcome = try OpenSSL.verify(signature: signed.signature, content: signed.manifest, root: otherRoot, in: directory)
+        let outcome = try OpenSSL.verify(
+            signature: signed.signature, content: signed.manifest, root: otherRoot, in: directory)
         #expect(outcome.status != 0)
     }
 
@@ -167,7 +173,9 @@ struct PassSigningTests {
     func invalidPassNotSigned() throws {
         var pass = Fixtures.pass()
         pass.authenticationToken = "short"
-        #expect(throws: WalletPassesError.self) { try signer.sign(try PassPackage(pass: pass, files: Fixtures.files())) }
+        #expect(throws: WalletPassesError.self) {
+            try signer.sign(try PassPackage(pass: pass, files: Fixtures.files()))
+        }
     }
 
     @Test("a .pkpasses bundle holds each pass, and each verifies")
@@ -175,7 +183,9 @@ struct PassSigningTests {
         let passes = try ["A", "B", "C"].map { try signer.sign(try Fixtures.package(serial: $0)) }
         let entries = try PassArchive.unzip(try SignedPass.bundle(passes))
         #expect(entries.keys.sorted() == ["pass-1.pkpass", "pass-2.pkpass", "pass-3.pkpass"])
-        let serials = try await entries.keys.sorted().asyncMap { try await verifier.verify(pkpass: entries[$0]!).pass.serialNumber }
+        let serials = try await entries.keys.sorted().asyncMap {
+            try await verifier.verify(pkpass: entries[$0]!).pass.serialNumber
+        }
         #expect(serials == ["A", "B", "C"])
     }
 }

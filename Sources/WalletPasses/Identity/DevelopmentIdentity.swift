@@ -21,7 +21,7 @@ public struct DevelopmentIdentity: Sendable {
 
     /// ``root`` in PEM, to hand to a verifier (`--root`, `openssl cms -verify -CAfile`).
     public var rootPEM: String {
-        get throws { try root.serializeAsPEM().pemString }
+        get throws { try root.serializeAsPEMString() }
     }
 
     /// The marker in every subject that says the certificates are not Apple's.
@@ -102,14 +102,14 @@ public struct DevelopmentIdentity: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let bundle = try NIOSSLPKCS12Bundle(
             certificateChain: [
-                try NIOSSLCertificate(bytes: try Self.der(signingIdentity.certificate), format: .der),
-                try NIOSSLCertificate(bytes: try Self.der(wwdr), format: .der),
+                try NIOSSLCertificate(bytes: try signingIdentity.certificate.derBytes(), format: .der),
+                try NIOSSLCertificate(bytes: try wwdr.derBytes(), format: .der),
             ],
             privateKey: try NIOSSLPrivateKey(bytes: [UInt8](signingIdentity.privateKeyDER()), format: .der))
         let files: [(String, Data)] = [
-            ("root.pem", Data(try root.serializeAsPEM().pemString.utf8)),
-            ("wwdr.pem", Data(try wwdr.serializeAsPEM().pemString.utf8)),
-            ("pass-type.pem", Data(try signingIdentity.certificate.serializeAsPEM().pemString.utf8)),
+            ("root.pem", Data(try root.serializeAsPEMString().utf8)),
+            ("wwdr.pem", Data(try wwdr.serializeAsPEMString().utf8)),
+            ("pass-type.pem", Data(try signingIdentity.certificate.serializeAsPEMString().utf8)),
             ("pass-type.p12", Data(try bundle.serialize(passphrase: [UInt8](passphrase.utf8)))),
         ]
         for (name, data) in files {
@@ -122,11 +122,5 @@ public struct DevelopmentIdentity: Sendable {
                 FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
             else { throw WalletPassesError.invalidFilePath(url.path, reason: "it cannot be written") }
         }
-    }
-
-    static func der(_ certificate: Certificate) throws -> [UInt8] {
-        var serializer = DER.Serializer()
-        try serializer.serialize(certificate)
-        return serializer.serializedBytes
     }
 }

@@ -10,7 +10,8 @@ enum Fixtures {
 
     /// Bytes that start like a PNG, `size` long.
     static func png(_ seed: UInt8, size: Int = 2048) -> Data {
-        Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<size).map { UInt8(truncatingIfNeeded: $0) ^ seed })
+        Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            + Data((0..<size).map { UInt8(truncatingIfNeeded: $0) ^ seed })
     }
 
     static func pass(serial: String = "TICKET-001") -> Pass {
