@@ -3,7 +3,7 @@ import Foundation
 
 /// The `coffer` command: typed, encrypted credentials from the shell.
 @main
-struct Coffer: ParsableCommand {
+struct Coffer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coffer",
         abstract: "Keep credentials typed, encrypted and portable.",
@@ -12,15 +12,19 @@ struct Coffer: ParsableCommand {
             3 wrong passphrase, wrong key or tampered data; 4 any other failure.
             """,
         version: "0.1.0",
-        subcommands: [SecretsCommand.self]
+        subcommands: [SecretsCommand.self, PassCommand.self]
     )
 
     /// Parses the arguments and runs the command, mapping every failure to a message on standard error and a
     /// documented exit status.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch let failure as CommandFailure {

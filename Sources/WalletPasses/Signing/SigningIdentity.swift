@@ -84,6 +84,11 @@ public struct SigningIdentity: Sendable, CustomStringConvertible {
         Self.attribute(.RDNAttributeType.organizationalUnitName, of: certificate.subject)
     }
 
+    /// The organization the certificate names (its subject's O), if any.
+    public var organizationName: String? {
+        Self.attribute(.RDNAttributeType.organizationName, of: certificate.subject)
+    }
+
     /// Throws ``WalletPassesError/identityMismatch(expected:found:)`` unless the certificate is for this pass type
     /// and team.
     public func check(passTypeIdentifier expectedPassType: String, teamIdentifier expectedTeam: String) throws {

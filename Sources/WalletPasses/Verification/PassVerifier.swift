@@ -26,6 +26,9 @@ public struct PassVerifier: Sendable {
         public let files: [String: Data]
         /// The certificate that signed it.
         public let signer: Certificate
+
+        /// The signer's subject, for display.
+        public var signerSubject: String { signer.subject.description }
     }
 
     /// Verifies a `.pkpass`; throws ``WalletPassesError/verificationFailed(_:)`` naming the check that failed.

@@ -1,4 +1,5 @@
 import Secrets
+import WalletPasses
 
 /// The exit statuses `coffer` documents.
 enum ExitStatus: Int32 {
@@ -34,11 +35,23 @@ struct CommandFailure: Error {
         }
     }
 
-    /// Runs `body`, turning any ``SecretsError`` into a ``CommandFailure``.
+    /// Maps a pass error to its exit status: failed checks and wrong keys are 3, the rest 4.
+    init(_ error: WalletPassesError) {
+        switch error {
+        case .verificationFailed, .unreadableKey, .keyDoesNotMatchCertificate, .identityMismatch:
+            self.init(error.description, status: .authentication)
+        default:
+            self.init(error.description, status: .failure)
+        }
+    }
+
+    /// Runs `body`, turning any ``SecretsError`` or ``WalletPassesError`` into a ``CommandFailure``.
     static func mapping<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let error as SecretsError {
+            throw CommandFailure(error)
+        } catch let error as WalletPassesError {
             throw CommandFailure(error)
         }
     }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Secrets
+import WalletPasses
+
+/// How `coffer pass` commands get a signing identity: a PEM certificate with `--key`, or a `.p12`.
+struct IdentityOptions: ParsableArguments {
+    @Option(help: "The Pass Type ID certificate: PEM/DER (with --key) or a .p12 bundle.")
+    var certificate: String
+
+    @Option(help: "The private key (PEM or DER; PKCS#8 or PKCS#1, encrypted or not) for a PEM/DER certificate.")
+    var key: String?
+
+    @Option(help: "Apple's WWDR intermediate certificate (PEM or DER); optional when the .p12 includes it.")
+    var wwdr: String?
+
+    @Option(help: "The .p12 or encrypted key passphrase (visible in process lists; prefer the file or variable).")
+    var passphrase: String?
+
+    @Option(help: "Read the .p12 or key passphrase from this file's first line (default: $COFFER_P12_PASSPHRASE).")
+    var passphraseFile: String?
+
+    /// Loads the identity the options describe.
+    func load() throws -> SigningIdentity {
+        let certificateData = try Self.read(certificate, what: "certificate")
+        let wwdrData = try wwdr.map { try Self.read($0, what: "WWDR certificate") }
+        let isPKCS12 = certificate.lowercased().hasSuffix(".p12") || certificate.lowercased().hasSuffix(".pfx")
+        return try CommandFailure.mapping {
+            if isPKCS12 {
+                guard key == nil else {
+                    throw CommandFailure("a .p12 holds its own key: leave out --key", status: .usage)
+                }
+                guard let passphrase = try secret() else {
+                    throw CommandFailure(
+                        "a .p12 needs its passphrase: --passphrase-file, $COFFER_P12_PASSPHRASE or --passphrase",
+                        status: .usage)
+                }
+                return try SigningIdentity(pkcs12: certificateData, passphrase: passphrase, wwdr: wwdrData)
+            }
+            guard let key else {
+                throw CommandFailure("a PEM or DER certificate needs --key (or give a .p12)", status: .usage)
+            }
+            guard let wwdrData else {
+                throw CommandFailure("--wwdr is required with a PEM or DER certificate", status: .usage)
+            }
+            return try SigningIdentity(
+                certificate: certificateData, privateKey: try Self.read(key, what: "private key"),
+                passphrase: try secret(), wwdr: wwdrData)
+        }
+    }
+
+    /// The passphrase from `--passphrase-file`, `$COFFER_P12_PASSPHRASE` or `--passphrase`, if any.
+    private func secret() throws -> Passphrase? {
+        if let passphraseFile {
+            return try StoreOptions.passphrase(
+                file: passphraseFile, environmentVariable: "COFFER_P12_PASSPHRASE", prompt: "", confirming: false)
+        }
+        if let value = ProcessInfo.processInfo.environment["COFFER_P12_PASSPHRASE"], !value.isEmpty {
+            return Passphrase(value)
+        }
+        return passphrase.map { Passphrase($0) }
+    }
+
+    /// Reads a file named on the command line, or fails with a message naming it.
+    static func read(_ path: String, what: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: StoreOptions.absoluteURL(path).path) else {
+            throw CommandFailure("cannot read the \(what) file \(path)", status: .failure)
+        }
+        return data
+    }
+}

@@ -1,0 +1,125 @@
+import CofferTestSupport
+import Foundation
+import Testing
+
+@Suite("coffer pass, from a development identity to a verified .pkpass", .serialized)
+struct PassCommandTests {
+    let directory: TemporaryDirectory
+    var identity: URL { directory.appending("identity") }
+    static let examplePass = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/Passes/EventTicket.pass")
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let made = try ChildProcess.run(
+            try ChildProcess.executable(named: "coffer"), ["pass", "dev-identity", identity.path],
+            environment: ["COFFER_P12_PASSPHRASE": "dev-p12-pass"])
+        try #require(made.status == 0, "\(made.errorOutput)")
+    }
+
+    @discardableResult
+    func coffer(_ arguments: String..., p12Passphrase: String? = "dev-p12-pass") throws -> ChildProcess.Outcome {
+        try ChildProcess.run(
+            try ChildProcess.executable(named: "coffer"), arguments,
+            environment: p12Passphrase.map { ["COFFER_P12_PASSPHRASE": $0] } ?? [:])
+    }
+
+    @Test("dev-identity, build and verify work together; openssl agrees")
+    func buildAndVerify() throws {
+        let output = directory.appending("ticket.pkpass").path
+        let build = try coffer(
+            "pass", "build", Self.examplePass.path, "--certificate",
+            identity.appendingPathComponent("pass-type.p12").path,
+            "-o", output)
+        #expect(build.status == 0, "\(build.errorOutput)")
+        let verify = try coffer("pass", "verify", output, "--root", identity.appendingPathComponent("root.pem").path)
+        #expect(verify.status == 0, "\(verify.errorOutput)")
+        #expect(verify.output.contains("serial EXAMPLE-0001"))
+
+        let unzipped = directory.appending("unzipped")
+        _ = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-q", output, "-d", unzipped.path])
+        let openssl = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", unzipped.appendingPathComponent("signature").path,
+                "-content", unzipped.appendingPathComponent("manifest.json").path, "-CAfile",
+                identity.appendingPathComponent("root.pem").path, "-purpose", "any", "-out", "/dev/null",
+            ])
+        #expect(openssl.status == 0, "\(openssl.errorOutput)")
+    }
+
+    @Test("verifying against another root exits 3 and names the failed check")
+    func wrongRoot() throws {
+        let output = directory.appending("ticket.pkpass").path
+        try coffer(
+            "pass", "build", Self.examplePass.path, "--certificate",
+            identity.appendingPathComponent("pass-type.p12").path,
+            "-o", output)
+        let other = directory.appending("other")
+        try coffer("pass", "dev-identity", other.path)
+        let verify = try coffer("pass", "verify", output, "--root", other.appendingPathComponent("root.pem").path)
+        #expect(verify.status == 3)
+        #expect(verify.errorOutput.contains("does not chain to the trust root"))
+    }
+
+    @Test("the PEM certificate with its key works too, and issuer-data prints a verifiable pair")
+    func issuerData() throws {
+        let p12 = identity.appendingPathComponent("pass-type.p12").path
+        let keyPEM = directory.appending("key.pem").path
+        _ = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            ["pkcs12", "-in", p12, "-nocerts", "-nodes", "-passin", "pass:dev-p12-pass", "-out", keyPEM])
+        let result = try coffer(
+            "pass", "issuer-data", "--certificate", identity.appendingPathComponent("pass-type.pem").path, "--key",
+            keyPEM,
+            "--wwdr", identity.appendingPathComponent("wwdr.pem").path, "--session", "tag-42", "--callback",
+            "https://wallet.example.com/api/v2/in_app_provisioning/callback", "--account-hash", "acct-1",
+            p12Passphrase: nil)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let pair = try JSONDecoder().decode([String: String].self, from: result.standardOutput)
+        let data = try #require(pair["issuer_data"].flatMap { Data(base64Encoded: $0) })
+        let binding = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        #expect(binding["sessionIdentifier"] as? String == "tag-42")
+        #expect(
+            (binding["fidoProfile"] as? [String: Any])?["relyingPartyIdentifier"] as? String == "wallet.example.com")
+        try Data(base64Encoded: pair["signature"]!)!.write(to: directory.appending("sig.der"))
+        try data.write(to: directory.appending("issuer.json"))
+        let openssl = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", directory.appending("sig.der").path, "-content",
+                directory.appending("issuer.json").path, "-CAfile", identity.appendingPathComponent("root.pem").path,
+                "-purpose", "any", "-out", "/dev/null",
+            ])
+        #expect(openssl.status == 0, "\(openssl.errorOutput)")
+    }
+
+    @Test("a wrong .p12 passphrase exits 3; a missing one, or a PEM without --key, exits 2")
+    func identityErrors() throws {
+        let p12 = identity.appendingPathComponent("pass-type.p12").path
+        let out = directory.appending("x.pkpass").path
+        #expect(
+            try coffer("pass", "build", Self.examplePass.path, "--certificate", p12, "-o", out, p12Passphrase: "bad")
+                .status == 3)
+        #expect(
+            try coffer("pass", "build", Self.examplePass.path, "--certificate", p12, "-o", out, p12Passphrase: nil)
+                .status == 2)
+        let pem = identity.appendingPathComponent("pass-type.pem").path
+        #expect(try coffer("pass", "build", Self.examplePass.path, "--certificate", pem, "-o", out).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("an invalid pass directory is refused with the offending key, and nothing is written")
+    func invalidPass() throws {
+        let broken = directory.appending("broken.pass")
+        try FileManager.default.copyItem(at: Self.examplePass, to: broken)
+        try FileManager.default.removeItem(at: broken.appendingPathComponent("icon.png"))
+        let out = directory.appending("broken.pkpass").path
+        let result = try coffer(
+            "pass", "build", broken.path, "--certificate", identity.appendingPathComponent("pass-type.p12").path, "-o",
+            out)
+        #expect(result.status == 4)
+        #expect(result.errorOutput.contains("icon.png"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
