@@ -17,7 +17,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Benchmarks/SecretsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -26,7 +28,9 @@ let package = Package(
             name: "coffer-baselines",
             dependencies: [
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Sources/coffer-baselines"
         ),

@@ -22,10 +22,25 @@ openssl_line=$(openssl speed -evp aes-256-gcm -bytes 1048576 -seconds 3 2>/dev/n
 openssl_bytes=$(echo "$openssl_line" | awk '{ v = $NF; sub(/k$/, "", v); printf "%.0f", v * 1000 }')
 echo "openssl-aes-256-gcm-bytes-per-second $openssl_bytes"
 
+# openssl prints "rsa 2048 bits 0.000573s 0.000017s 1745.2 58823.5" (sign/s is the second-to-last column).
+rsa_signs=$(openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $(NF-1) }' | tail -1)
+echo "openssl-rsa2048-signs-per-second $rsa_signs"
+# The same without OpenSSL's AVX-512 IFMA RSA code, which BoringSSL (inside swift-crypto) does not have.
+rsa_signs_no_ifma=$(OPENSSL_ia32cap=":~0x200000" openssl speed -seconds 3 rsa2048 2>/dev/null \
+    | awk '/^rsa 2048 bits/ { print $(NF-1) }' | tail -1)
+echo "openssl-rsa2048-signs-per-second-without-avx512ifma $rsa_signs_no_ifma"
+
 value() { echo "$results" | awk -v key="$1" '$1 == key { print $2 }'; }
 awk -v seal="$(value seal-1MiB-bytes-per-second)" -v warm="$warm" -v openssl="$openssl_bytes" \
     -v coffer="$(value coffer-durable-write-per-second)" -v bare="$(value bare-durable-write-per-second)" 'BEGIN {
     printf "ratio 1 MiB seal / openssl aes-256-gcm:      %.2f  (%.0f MB/s vs %.0f MB/s)\n", seal / openssl, seal / 1e6, openssl / 1e6
     printf "ratio same, buffers reused / openssl:        %.2f  (%.0f MB/s)\n", warm / openssl, warm / 1e6
     printf "ratio durable 64 B save / bare fsync loop:   %.2f  (%.0f/s vs %.0f/s)\n", coffer / bare, coffer, bare
+}'
+awk -v signatures="$(value pass-signatures-per-second)" -v builds="$(value pkpass-builds-per-second)" \
+    -v rsa="$rsa_signs" -v plain="$rsa_signs_no_ifma" -v raw="$(value swift-crypto-rsa2048-signs-per-second)" 'BEGIN {
+    printf "ratio pass signatures / openssl rsa2048 sign: %.2f  (%.0f/s vs %.0f/s)\n", signatures / rsa, signatures, rsa
+    printf "ratio same / openssl without AVX-512 IFMA:    %.2f  (%.0f/s)\n", signatures / plain, plain
+    printf "ratio pass signatures / bare swift-crypto RSA: %.2f  (%.0f/s)\n", signatures / raw, raw
+    printf "ratio .pkpass builds / openssl rsa2048 sign:  %.2f  (%.0f/s)\n", builds / rsa, builds
 }'

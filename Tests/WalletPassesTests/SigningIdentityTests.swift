@@ -182,3 +182,36 @@ struct DevelopmentIdentityTests {
         #expect(throws: WalletPassesError.self) { try Fixtures.identity.write(to: directory.url, passphrase: "") }
     }
 }
+
+@Suite("Signing identities live in Coffer's encrypted store")
+struct StoredIdentityTests {
+    @Test("an identity saved in an encrypted store signs after loading, and its key is not in any file in clear")
+    func roundTripThroughEncryptedStore() throws {
+        let directory = try TemporaryDirectory()
+        let backend = try EncryptedFileBackend(
+            directory: directory.url, key: .passphrase("store pass"), options: .init(iterations: 1_000))
+        let store = AggregateSecretsStore(backend: backend)
+        let identity = Fixtures.identity.signingIdentity
+        try identity.save(to: store, at: "wallet/pass-types/dev")
+        let loaded = try SigningIdentity(from: store, at: "wallet/pass-types/dev")
+        #expect(loaded.certificate == identity.certificate)
+        #expect(loaded.intermediates == identity.intermediates)
+        _ = try PassSigner(identity: loaded).sign(try Fixtures.package())
+        let keyBytes = identity.privateKeyDER()
+        let files = FileManager.default.enumerator(at: directory.url, includingPropertiesForKeys: nil)!
+        for case let file as URL in files
+        where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            let contents = try Data(contentsOf: file)
+            #expect(contents.range(of: keyBytes.prefix(64)) == nil, "\(file.lastPathComponent) holds the key in clear")
+            #expect(contents.range(of: Data(keyBytes.base64EncodedString().prefix(64).utf8)) == nil)
+        }
+    }
+
+    @Test("a missing or foreign item is a typed error")
+    func missing() throws {
+        let store = AggregateSecretsStore(backend: InMemoryBackend())
+        #expect(throws: WalletPassesError.self) { try SigningIdentity(from: store, at: "wallet/none") }
+        try store.saveData(Data("{}".utf8), account: "wallet/junk")
+        #expect(throws: WalletPassesError.self) { try SigningIdentity(from: store, at: "wallet/junk") }
+    }
+}

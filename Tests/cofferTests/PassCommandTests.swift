@@ -109,6 +109,39 @@ struct PassCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test("import-identity keeps the identity in the encrypted store; build --identity signs with it")
+    func storedIdentity() throws {
+        let store = directory.appending("store").path
+        let environment = [
+            "COFFER_P12_PASSPHRASE": "dev-p12-pass", "COFFER_PASSPHRASE": "store-pass",
+            "COFFER_PBKDF2_ITERATIONS": "1000",
+        ]
+        let coffer = try ChildProcess.executable(named: "coffer")
+        let imported = try ChildProcess.run(
+            coffer,
+            [
+                "pass", "import-identity", "wallet/dev", "--certificate",
+                identity.appendingPathComponent("pass-type.p12").path,
+                "--store", store,
+            ],
+            environment: environment)
+        #expect(imported.status == 0, "\(imported.errorOutput)")
+        let output = directory.appending("stored.pkpass").path
+        let build = try ChildProcess.run(
+            coffer,
+            ["pass", "build", Self.examplePass.path, "--identity", "wallet/dev", "--store", store, "-o", output],
+            environment: ["COFFER_PASSPHRASE": "store-pass"])
+        #expect(build.status == 0, "\(build.errorOutput)")
+        let verify = try self.coffer(
+            "pass", "verify", output, "--root", identity.appendingPathComponent("root.pem").path)
+        #expect(verify.status == 0)
+        let wrong = try ChildProcess.run(
+            coffer,
+            ["pass", "build", Self.examplePass.path, "--identity", "wallet/dev", "--store", store, "-o", output + "2"],
+            environment: ["COFFER_PASSPHRASE": "wrong"])
+        #expect(wrong.status == 3)
+    }
+
     @Test("an invalid pass directory is refused with the offending key, and nothing is written")
     func invalidPass() throws {
         let broken = directory.appending("broken.pass")

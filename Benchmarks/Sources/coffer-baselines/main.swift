@@ -3,10 +3,14 @@
 //   coffer-durable-write-per-second  EncryptedFileBackend.save of a 64 B value (temp, fsync, rename, dir fsync)
 //   coffer-read-64B-per-second       EncryptedFileBackend.read of that value
 //   bare-durable-write-per-second    the same file dance with raw system calls and no encryption
+//   pass-signatures-per-second       detached CMS signatures over a manifest (one RSA-2048 signature each)
+//   pkpass-builds-per-second         validate + manifest + signature + zip of a typical pass
 // Usage: coffer-baselines <scratch-directory>
 @_spi(Benchmarking) import Secrets
 import Crypto
+import CryptoExtras
 import Foundation
+import WalletPasses
 
 let scratch = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : NSTemporaryDirectory())
     .appendingPathComponent("coffer-baselines-\(UUID().uuidString)")
@@ -61,4 +65,28 @@ let bareWrites = measure(seconds: 3) {
     close(directoryDescriptor)
 }
 print("bare-durable-write-per-second \(Int(bareWrites))")
+
+// Wallet: one RSA-2048 signature per pass is the ceiling; compare with `openssl speed rsa2048` sign/s.
+let identity = try DevelopmentIdentity.generate()
+let signer = PassSigner(identity: identity.signingIdentity)
+let package = try TypicalPass.package(identity: identity)
+let manifest = try package.manifest()
+let signatures = try measure(seconds: 3) { checksum ^= try signer.signature(for: manifest).last! }
+print("pass-signatures-per-second \(Int(signatures))")
+let builds = try measure(seconds: 3) { checksum ^= try signer.sign(package).pkpass().last! }
+print("pkpass-builds-per-second \(Int(builds))")
+// Where the time goes: the bare RSA signature (swift-crypto's BoringSSL), the manifest, the signed pass, the zip.
+let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+let digest = SHA256.hash(data: manifest)
+let rawSigns = try measure(seconds: 2) {
+    checksum ^= try rsaKey.signature(for: digest, padding: .insecurePKCS1v1_5).rawRepresentation.last!
+}
+print("swift-crypto-rsa2048-signs-per-second \(Int(rawSigns))")
+let manifests = try measure(seconds: 1) { checksum ^= try package.manifest().last! }
+print("manifests-per-second \(Int(manifests))")
+let signedPass = try signer.sign(package)
+let signs = try measure(seconds: 2) { checksum ^= try signer.sign(package).signature.last! }
+print("signed-packages-per-second \(Int(signs))")
+let zips = try measure(seconds: 2) { checksum ^= try signedPass.pkpass().last! }
+print("pkpass-zips-per-second \(Int(zips))")
 print("checksum \(checksum)")

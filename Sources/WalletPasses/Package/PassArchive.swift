@@ -8,7 +8,11 @@ enum PassArchive {
     /// The largest total uncompressed size read from an archive, against ZIP bombs.
     static let maximumUncompressedSize = 64 * 1024 * 1024
 
-    /// Zips `entries` (deflated, in sorted order) in memory.
+    /// Files stored without compression: their formats are compressed already, so deflating them again costs
+    /// time and saves nothing.
+    static let precompressedExtensions: Set<String> = ["png", "jpg", "jpeg", "pkpass", "zip"]
+
+    /// Zips `entries` in memory, in sorted order: text deflated, already-compressed formats stored.
     static func zip(_ entries: [String: Data]) throws -> Data {
         do {
             let archive = try Archive(accessMode: .create)
@@ -17,7 +21,8 @@ enum PassArchive {
                 try archive.addEntry(
                     with: path, type: .file, uncompressedSize: Int64(data.count),
                     modificationDate: Date(timeIntervalSince1970: 1_700_000_000),
-                    compressionMethod: .deflate
+                    compressionMethod: precompressedExtensions.contains(
+                        (path as NSString).pathExtension.lowercased()) ? .none : .deflate
                 ) { position, size in
                     data.subdata(in: Int(position)..<Int(position) + size)
                 }

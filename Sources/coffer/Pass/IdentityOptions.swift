@@ -3,10 +3,17 @@ import Foundation
 import Secrets
 import WalletPasses
 
-/// How `coffer pass` commands get a signing identity: a PEM certificate with `--key`, or a `.p12`.
+/// How `coffer pass` commands get a signing identity: a PEM certificate with `--key`, a `.p12`, or an identity
+/// kept in Coffer's encrypted store (`--identity`, see `coffer pass import-identity`).
 struct IdentityOptions: ParsableArguments {
     @Option(help: "The Pass Type ID certificate: PEM/DER (with --key) or a .p12 bundle.")
-    var certificate: String
+    var certificate: String?
+
+    @Option(help: "The path of an identity in Coffer's encrypted store (unlocked with $COFFER_PASSPHRASE).")
+    var identity: String?
+
+    @Option(help: "The store directory for --identity (default: $COFFER_STORE_DIR or the XDG data directory).")
+    var store: String?
 
     @Option(help: "The private key (PEM or DER; PKCS#8 or PKCS#1, encrypted or not) for a PEM/DER certificate.")
     var key: String?
@@ -22,6 +29,16 @@ struct IdentityOptions: ParsableArguments {
 
     /// Loads the identity the options describe.
     func load() throws -> SigningIdentity {
+        if let identity {
+            guard certificate == nil, key == nil else {
+                throw CommandFailure("give either --identity or --certificate, not both", status: .usage)
+            }
+            let (_, store) = try StoreOptions.parse(store.map { ["--store", $0] } ?? []).openStore(create: false)
+            return try CommandFailure.mapping { try SigningIdentity(from: store, at: identity) }
+        }
+        guard let certificate else {
+            throw CommandFailure("give --certificate (PEM with --key, or .p12) or --identity", status: .usage)
+        }
         let certificateData = try Self.read(certificate, what: "certificate")
         let wwdrData = try wwdr.map { try Self.read($0, what: "WWDR certificate") }
         let isPKCS12 = certificate.lowercased().hasSuffix(".p12") || certificate.lowercased().hasSuffix(".pfx")

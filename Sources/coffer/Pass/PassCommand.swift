@@ -8,7 +8,7 @@ struct PassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pass",
         abstract: "Build, sign and verify Apple Wallet passes and issuer data.",
-        subcommands: [Build.self, Verify.self, IssuerData.self, DevIdentity.self]
+        subcommands: [Build.self, Verify.self, IssuerData.self, DevIdentity.self, ImportIdentity.self]
     )
 }
 
@@ -93,6 +93,31 @@ extension PassCommand {
                 displayableName: displayableName ?? identity.organizationName ?? passType)
             let signed = try CommandFailure.mapping { try PassSigner(identity: identity).sign(binding) }
             try Output.printJSON(signed)
+        }
+    }
+
+    /// `coffer pass import-identity`.
+    struct ImportIdentity: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import-identity",
+            abstract: "Keep a signing identity (certificate, key, WWDR) in Coffer's encrypted store.",
+            discussion: """
+                Afterwards `--identity <path>` replaces --certificate/--key/--wwdr, and the key file can be deleted. \
+                The store is unlocked with $COFFER_PASSPHRASE (or a prompt) and created if needed.
+                """)
+
+        @Argument(help: "Where to keep it in the store, for example wallet/pass-types/ticket.") var path: String
+        @OptionGroup var source: IdentityOptions
+
+        func run() throws {
+            guard source.identity == nil else {
+                throw CommandFailure("import from --certificate, not --identity", status: .usage)
+            }
+            try CommandFailure.mapping { try SecretPath.validate(path: path) }
+            let identity = try source.load()
+            let (_, store) = try StoreOptions.parse(source.store.map { ["--store", $0] } ?? []).openStore(create: true)
+            try CommandFailure.mapping { try identity.save(to: store, at: path) }
+            print("stored \(identity.passTypeIdentifier ?? "the identity") at '\(path)'")
         }
     }
 
