@@ -17,16 +17,30 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Secrets", package: "Coffer"),
-                .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Benchmarks/SecretsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "WalletBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WalletPasses", package: "Coffer"),
+            ],
+            path: "Benchmarks/WalletBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "WalletPasses", package: "Coffer")],
+            path: "Sources/BenchmarkSupport"
+        ),
+        .executableTarget(
             name: "coffer-baselines",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Secrets", package: "Coffer"),
                 .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -10,6 +10,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import BenchmarkSupport
 import WalletPasses
 
 let scratch = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : NSTemporaryDirectory())

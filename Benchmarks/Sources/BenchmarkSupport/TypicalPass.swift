@@ -2,8 +2,9 @@ import Foundation
 import WalletPasses
 
 /// A typical pass for benchmarks: pass.json plus icon, logo and strip images at @1x, @2x and @3x.
-enum TypicalPass {
-    static func package(identity: DevelopmentIdentity) throws -> PassPackage {
+public enum TypicalPass {
+    /// The package of a typical event ticket for `identity`'s pass type.
+    public static func package(identity: DevelopmentIdentity) throws -> PassPackage {
         var files: [String: Data] = [:]
         let sizes = ["icon": 2_000, "logo": 6_000, "strip": 30_000]
         for (name, size) in sizes {

@@ -1,0 +1,27 @@
+import Benchmark
+import Foundation
+import BenchmarkSupport
+import WalletPasses
+
+/// Pass signatures and `.pkpass` builds for a typical pass (pass.json, icon, logo and strip at @1x/@2x/@3x).
+/// `compare-baselines.sh` relates the same two rates to `openssl speed rsa2048`.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000)
+
+    Benchmark("Pass signature (detached CMS, RSA-2048)") { benchmark in
+        let identity = try DevelopmentIdentity.generate()
+        let signer = PassSigner(identity: identity.signingIdentity)
+        let manifest = try TypicalPass.package(identity: identity).manifest()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try signer.signature(for: manifest)) }
+    }
+
+    Benchmark(".pkpass build (validate, manifest, sign, zip)") { benchmark in
+        let identity = try DevelopmentIdentity.generate()
+        let signer = PassSigner(identity: identity.signingIdentity)
+        let package = try TypicalPass.package(identity: identity)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try signer.sign(package).pkpass()) }
+    }
+}
