@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Secrets", targets: ["Secrets"]),
         .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
+        .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
     ],
     dependencies: [
@@ -19,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
     ],
     targets: [
         .target(
@@ -40,6 +45,20 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .target(
+            name: "WalletServer",
+            dependencies: [
+                "Secrets",
+                "WalletPasses",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
             ]
         ),
         .executableTarget(
@@ -71,6 +90,10 @@ let package = Package(
         .testTarget(
             name: "WalletPassesTests",
             dependencies: ["WalletPasses", "Secrets", "CofferTestSupport"]
+        ),
+        .testTarget(
+            name: "WalletServerTests",
+            dependencies: ["WalletServer", "WalletPasses", "Secrets", "CofferTestSupport"]
         ),
         .testTarget(
             name: "cofferTests",

@@ -67,7 +67,7 @@ struct KeyRing: Sendable {
     static func makeDataKey(masterKey: SymmetricKey, storeID: String, algorithm: EncryptionAlgorithm) throws
         -> StoreHeader.DataKey
     {
-        let id = StoreDirectory.randomHex(byteCount: 8)
+        let id = SecureRandom.hex(byteCount: 8)
         let key = SymmetricKey(size: .bits256)
         let wrapped = try key.withUnsafeBytes {
             try algorithm.seal(

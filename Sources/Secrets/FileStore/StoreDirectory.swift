@@ -65,7 +65,7 @@ struct StoreDirectory: Sendable {
     func write(_ data: Data, to relativePath: String) throws {
         let target = url(relativePath)
         let directory = target.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + Self.randomHex(byteCount: 12))
+        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + SecureRandom.hex(byteCount: 12))
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw SecretsError.io(operation: "creating temporary file in", path: directory.path, code: errno)
@@ -160,12 +160,6 @@ struct StoreDirectory: Sendable {
         }
     }
 
-    /// Lowercase hex of `byteCount` random bytes.
-    static func randomHex(byteCount: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<byteCount).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
-            .joined()
-    }
 
     // MARK: Low level
 

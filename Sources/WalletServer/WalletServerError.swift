@@ -1,0 +1,35 @@
+import Foundation
+
+/// The errors of the `WalletServer` module.
+public enum WalletServerError: Error, Hashable, Sendable {
+    /// `DATABASE_URL` (or `--database-url`) is not a usable database address.
+    case invalidDatabaseURL(String)
+    /// The database cannot be reached or stopped answering.
+    case databaseUnavailable(String)
+    /// The database holds a schema newer than this server knows.
+    case schemaTooNew(found: Int, known: Int)
+    /// A record with the same unique key exists.
+    case conflict(String)
+    /// A referenced record does not exist.
+    case notFound(String)
+    /// Stored data cannot be read back.
+    case corruptRecord(String)
+}
+
+extension WalletServerError: CustomStringConvertible, LocalizedError {
+    /// A message for logs and operators; never contains a token or a key.
+    public var description: String {
+        switch self {
+        case .invalidDatabaseURL(let reason): return "the database URL is not usable: \(reason)"
+        case .databaseUnavailable(let reason): return "the database is unavailable: \(reason)"
+        case .schemaTooNew(let found, let known):
+            return "the database schema is at version \(found), newer than this server's \(known): upgrade Coffer"
+        case .conflict(let what): return "\(what) already exists"
+        case .notFound(let what): return "\(what) does not exist"
+        case .corruptRecord(let what): return "\(what) cannot be read back"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
