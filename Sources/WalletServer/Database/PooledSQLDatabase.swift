@@ -1,4 +1,3 @@
-
 import Logging
 import NIOCore
 import SQLKit
@@ -19,7 +18,8 @@ struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source
     var eventLoop: any EventLoop { pool.eventLoopGroup.any() }
     var queryLogLevel: Logger.Level? { .trace }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void>
+    {
         pool.withConnection(logger: logger) { connection in
             makeSQL(connection).execute(sql: query, onRow)
         }

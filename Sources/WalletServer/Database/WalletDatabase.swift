@@ -1,4 +1,3 @@
-
 import Foundation
 import Logging
 import NIOCore
@@ -35,7 +34,8 @@ public final class WalletDatabase: Sendable {
         if url.hasPrefix("sqlite://") {
             let path = String(url.dropFirst("sqlite://".count))
             guard path.hasPrefix("/") else {
-                throw WalletServerError.invalidDatabaseURL("a SQLite URL needs an absolute path: sqlite:///path/db.sqlite")
+                throw WalletServerError.invalidDatabaseURL(
+                    "a SQLite URL needs an absolute path: sqlite:///path/db.sqlite")
             }
             return makeSQLite(storage: .file(path: path), logger: logger)
         }
@@ -91,7 +91,9 @@ public final class WalletDatabase: Sendable {
     }
 
     /// Runs `body` in a transaction on one connection: committed if it returns, rolled back if it throws.
-    public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
+        -> R
+    {
         try await sql.withSession { session in
             try await session.raw("BEGIN").run()
             do {

@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Versioned schema migrations, run on start for both engines.
+///
+/// Applied versions are recorded in `coffer_schema_versions`. Each pending migration runs in its own
+/// transaction together with its version row, so a crash leaves the schema at a recorded version. On PostgreSQL
+/// a transaction-scoped advisory lock keeps two servers starting at once from migrating twice.
+public struct SchemaMigrator: Sendable {
+    /// One schema change.
+    struct Migration: Sendable {
+        let version: Int
+        let name: String
+        let apply: @Sendable (any SQLDatabase) async throws -> Void
+    }
+
+    let database: WalletDatabase
+    let logger: Logger
+
+    /// Creates a migrator for `database`.
+    public init(database: WalletDatabase, logger: Logger = Logger(label: "coffer.database")) {
+        self.database = database
+        self.logger = logger
+    }
+
+    /// The newest schema version this server knows.
+    public static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
+
+    /// The versions already applied.
+    public func appliedVersions() async throws -> [Int] {
+        try await ensureVersionTable(database.sql)
+        return try await database.sql.select().column("version").from("coffer_schema_versions").orderBy("version")
+            .all(decodingColumn: "version", as: Int.self)
+    }
+
+    /// Applies every pending migration; throws ``WalletServerError/schemaTooNew(found:known:)`` when the database is
+    /// ahead of this server.
+    public func migrate() async throws {
+        let engine = database.engine
+        try await ensureVersionTable(database.sql)
+        for migration in Self.migrations.sorted(by: { $0.version < $1.version }) {
+            let applied = try await database.transaction { db -> Bool in
+                if engine == .postgres {
+                    try await db.raw("SELECT pg_advisory_xact_lock(7_260_111)").run()
+                }
+                let current =
+                    try await db.select().column(SQLFunction("MAX", args: SQLIdentifier("version")), as: "version")
+                    .from("coffer_schema_versions").first(decodingColumn: "version", as: Int?.self) ?? nil
+                if let current, current > Self.latestVersion {
+                    throw WalletServerError.schemaTooNew(found: current, known: Self.latestVersion)
+                }
+                guard (current ?? 0) < migration.version else { return false }
+                try await migration.apply(db)
+                try await db.insert(into: "coffer_schema_versions").columns("version", "name", "applied_at")
+                    .values(
+                        SQLBind(migration.version), SQLBind(migration.name),
+                        SQLBind(Int64(Date().timeIntervalSince1970))
+                    )
+                    .run()
+                return true
+            }
+            if applied {
+                logger.info(
+                    "applied schema migration",
+                    metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            }
+        }
+    }
+
+    private func ensureVersionTable(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "coffer_schema_versions").ifNotExists()
+            .column("version", type: .bigint, .primaryKey(autoIncrement: false))
+            .column("name", type: .text, .notNull)
+            .column("applied_at", type: .bigint, .notNull)
+            .run()
+    }
+
+    /// The migrations, oldest first. Never edit a released one: add a new version.
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "initial schema") { db in
+            try await db.create(table: "clients")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("name", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            try await db.create(table: "api_users")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("client_id", type: .text, .notNull, .references("clients", "id"))
+                .column("name", type: .text, .notNull)
+                .column("token_hash", type: .blob, .notNull, .unique)
+                .column("created_at", type: .bigint, .notNull)
+                .column("revoked_at", type: .bigint)
+                .run()
+            try await db.create(table: "users")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("client_id", type: .text, .notNull, .references("clients", "id"))
+                .column("external_reference", type: .text)
+                .column("account_hash", type: .text, .notNull, .unique)
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            try await db.create(table: "pass_types")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("pass_type_identifier", type: .text, .notNull, .unique)
+                .column("team_identifier", type: .text, .notNull)
+                .column("organization_name", type: .text, .notNull)
+                .column("signing_key_path", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            try await db.create(table: "tags")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("client_id", type: .text, .notNull, .references("clients", "id"))
+                .column("user_id", type: .text, .notNull, .references("users", "id"))
+                .column("reference_id", type: .text)
+                .column("pronto_tag_id", type: .text)
+                .column("subscription_id", type: .text)
+                .column("created_at", type: .bigint, .notNull)
+                .unique("client_id", "reference_id")
+                .unique("client_id", "pronto_tag_id")
+                .unique("client_id", "subscription_id")
+                .run()
+            try await db.create(table: "apple_passes")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("tag_id", type: .text, .notNull, .unique, .references("tags", "id"))
+                .column("pass_type_id", type: .text, .notNull, .references("pass_types", "id"))
+                .column("serial_number", type: .text, .notNull)
+                .column("pass_content", type: .blob, .notNull)
+                .column("account_binding_data", type: .blob)
+                .column("issuer_binding_data", type: .text)
+                .column("key_hash", type: .text)
+                .column("updated_at", type: .bigint, .notNull)
+                .unique("pass_type_id", "serial_number")
+                .run()
+            try await db.create(table: "provisioning_sessions")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("pass_id", type: .text, .notNull, .references("apple_passes", "id"))
+                .column("created_at", type: .bigint, .notNull)
+                .column("expires_at", type: .bigint, .notNull)
+                .column("used_at", type: .bigint)
+                .run()
+        }
+    ]
+}

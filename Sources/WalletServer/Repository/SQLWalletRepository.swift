@@ -1,0 +1,328 @@
+import Foundation
+import SQLKit
+
+/// ``WalletRepository`` in SQL, written once over SQLKit for SQLite and PostgreSQL.
+///
+/// Identifiers are stored as text, times as integer milliseconds since 1970, so that both engines store and
+/// compare them identically.
+public struct SQLWalletRepository: WalletRepository {
+    let database: WalletDatabase
+    private var sql: any SQLDatabase { database.sql }
+
+    /// Creates a repository; run ``SchemaMigrator/migrate()`` on the database first.
+    public init(database: WalletDatabase) {
+        self.database = database
+    }
+
+    // MARK: Clients
+
+    /// Creates a client.
+    public func createClient(name: String) async throws -> Client {
+        let client = Client(name: name)
+        try await insert(
+            "clients", ["id": client.id.uuidString, "name": client.name, "created_at": Self.ms(client.createdAt)])
+        return client
+    }
+
+    /// The client with `id`.
+    public func client(id: UUID) async throws -> Client? {
+        try await select("clients", where: ["id": id.uuidString]).first.map(Self.client)
+    }
+
+    /// Every client, oldest first.
+    public func clients() async throws -> [Client] {
+        try await select("clients", orderBy: "created_at").map(Self.client)
+    }
+
+    // MARK: API users
+
+    /// Creates an API user and returns it with its token; only the token's hash is stored.
+    public func createAPIUser(clientID: UUID, name: String) async throws -> (apiUser: APIUser, token: String) {
+        guard try await client(id: clientID) != nil else { throw WalletServerError.notFound("client \(clientID)") }
+        let token = SecretToken.makeAPIToken()
+        let user = APIUser(clientID: clientID, name: name, tokenHash: SecretToken.hash(token))
+        try await insert(
+            "api_users",
+            [
+                "id": user.id.uuidString, "client_id": clientID.uuidString, "name": name, "token_hash": user.tokenHash,
+                "created_at": Self.ms(user.createdAt), "revoked_at": Int64?.none,
+            ])
+        return (user, token)
+    }
+
+    /// The active (not revoked) API user whose token this is.
+    public func apiUser(token: String) async throws -> APIUser? {
+        let hash = SecretToken.hash(token)
+        guard let row = try await select("api_users", where: ["token_hash": hash]).first else { return nil }
+        let user = try Self.apiUser(row)
+        // The lookup matched on the hash already; compare again in constant time before trusting the row.
+        guard SecretToken.constantTimeEquals(user.tokenHash, hash), user.revokedAt == nil else { return nil }
+        return user
+    }
+
+    /// The client's API users (revoked ones included), oldest first.
+    public func apiUsers(clientID: UUID) async throws -> [APIUser] {
+        try await select("api_users", where: ["client_id": clientID.uuidString], orderBy: "created_at").map(
+            Self.apiUser)
+    }
+
+    /// Revokes an API user; returns whether an active one was revoked.
+    public func revokeAPIUser(id: UUID) async throws -> Bool {
+        try await database.transaction { db in
+            let active = try await db.select().column("id").from("api_users").where("id", .equal, id.uuidString)
+                .where("revoked_at", .is, SQLLiteral.null).first()
+            guard active != nil else { return false }
+            try await db.update("api_users").set("revoked_at", to: Self.ms(Date())).where("id", .equal, id.uuidString)
+                .run()
+            return true
+        }
+    }
+
+    // MARK: Users
+
+    /// Creates a user with a fresh account hash.
+    public func createUser(clientID: UUID, externalReference: String?) async throws -> User {
+        guard try await client(id: clientID) != nil else { throw WalletServerError.notFound("client \(clientID)") }
+        let user = User(clientID: clientID, externalReference: externalReference)
+        try await insert(
+            "users",
+            [
+                "id": user.id.uuidString, "client_id": clientID.uuidString, "external_reference": externalReference,
+                "account_hash": user.accountHash, "created_at": Self.ms(user.createdAt),
+            ])
+        return user
+    }
+
+    /// The user with `id`.
+    public func user(id: UUID) async throws -> User? {
+        try await select("users", where: ["id": id.uuidString]).first.map(Self.user)
+    }
+
+    /// The client's users, oldest first.
+    public func users(clientID: UUID) async throws -> [User] {
+        try await select("users", where: ["client_id": clientID.uuidString], orderBy: "created_at").map(Self.user)
+    }
+
+    // MARK: Pass types
+
+    /// Stores a pass type.
+    public func createPassType(_ passType: PassType) async throws {
+        try await insert(
+            "pass_types",
+            [
+                "id": passType.id.uuidString, "pass_type_identifier": passType.passTypeIdentifier,
+                "team_identifier": passType.teamIdentifier, "organization_name": passType.organizationName,
+                "signing_key_path": passType.signingKeyPath, "created_at": Self.ms(passType.createdAt),
+            ])
+    }
+
+    /// The pass type with `id`.
+    public func passType(id: UUID) async throws -> PassType? {
+        try await select("pass_types", where: ["id": id.uuidString]).first.map(Self.passType)
+    }
+
+    /// Every pass type.
+    public func passTypes() async throws -> [PassType] {
+        try await select("pass_types", orderBy: "created_at").map(Self.passType)
+    }
+
+    // MARK: Tags
+
+    /// Stores a tag.
+    public func createTag(_ tag: Tag) async throws {
+        guard let user = try await user(id: tag.userID), user.clientID == tag.clientID else {
+            throw WalletServerError.notFound("user \(tag.userID) of client \(tag.clientID)")
+        }
+        try await insert(
+            "tags",
+            [
+                "id": tag.id.uuidString, "client_id": tag.clientID.uuidString, "user_id": tag.userID.uuidString,
+                "reference_id": tag.referenceID, "pronto_tag_id": tag.prontoTagID,
+                "subscription_id": tag.subscriptionID,
+                "created_at": Self.ms(tag.createdAt),
+            ])
+    }
+
+    /// The client's tag whose `attribute` is `value`.
+    public func tag(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Tag? {
+        try await select("tags", where: ["client_id": clientID.uuidString, attribute.rawValue: value]).first.map(
+            Self.tag)
+    }
+
+    /// The client's tags, oldest first.
+    public func tags(clientID: UUID) async throws -> [Tag] {
+        try await select("tags", where: ["client_id": clientID.uuidString], orderBy: "created_at").map(Self.tag)
+    }
+
+    // MARK: Passes
+
+    /// Stores a pass.
+    public func createPass(_ pass: ApplePass) async throws {
+        try await insert("apple_passes", Self.columns(of: pass))
+    }
+
+    /// The pass of a tag.
+    public func pass(tagID: UUID) async throws -> ApplePass? {
+        try await select("apple_passes", where: ["tag_id": tagID.uuidString]).first.map(Self.pass)
+    }
+
+    /// The pass with `id`.
+    public func pass(id: UUID) async throws -> ApplePass? {
+        try await select("apple_passes", where: ["id": id.uuidString]).first.map(Self.pass)
+    }
+
+    /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
+    public func updatePass(_ pass: ApplePass) async throws {
+        var update = sql.update("apple_passes")
+        for (column, value) in Self.columns(of: pass) where !["id", "tag_id", "pass_type_id"].contains(column) {
+            update = update.set(column, to: value)
+        }
+        try await run { try await update.where("id", .equal, pass.id.uuidString).run() }
+    }
+
+    // MARK: Sessions
+
+    /// Records a provisioning session.
+    public func createSession(_ session: ProvisioningSession) async throws {
+        try await insert(
+            "provisioning_sessions",
+            [
+                "id": session.id, "pass_id": session.passID.uuidString, "created_at": Self.ms(session.createdAt),
+                "expires_at": Self.ms(session.expiresAt), "used_at": session.usedAt.map(Self.ms),
+            ])
+    }
+
+    /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
+    /// when it cannot be used (so a replayed or unknown session is refused).
+    public func consumeSession(id: String, now: Date) async throws -> ProvisioningSession? {
+        try await database.transaction { db in
+            let rows = try await db.select().column("*").from("provisioning_sessions").where("id", .equal, id)
+                .where("used_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, Self.ms(now)).all()
+            guard let row = rows.first else { return nil }
+            try await db.update("provisioning_sessions").set("used_at", to: Self.ms(now)).where("id", .equal, id)
+                .where("used_at", .is, SQLLiteral.null).run()
+            var session = try Self.session(row)
+            session.usedAt = now
+            return session
+        }
+    }
+
+    // MARK: SQL helpers
+
+    private func insert(_ table: String, _ values: [String: any Encodable & Sendable]) async throws {
+        let columns = values.keys.sorted()
+        try await run {
+            try await sql.insert(into: table).columns(columns).values(columns.map { SQLBind(values[$0]!) }).run()
+        }
+    }
+
+    private func select(
+        _ table: String, where conditions: [String: any Encodable & Sendable] = [:], orderBy: String? = nil
+    ) async throws -> [any SQLRow] {
+        var query = sql.select().column("*").from(table)
+        for column in conditions.keys.sorted() {
+            query = query.where(SQLIdentifier(column), .equal, SQLBind(conditions[column]!))
+        }
+        if let orderBy { query = query.orderBy(orderBy) }
+        let finished = query
+        return try await run { try await finished.all() }
+    }
+
+    /// Maps driver errors to typed ones: a unique-constraint violation is a conflict, anything else that is not
+    /// already typed means the database could not do the work.
+    private func run<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch let error as WalletServerError {
+            throw error
+        } catch {
+            let text = String(reflecting: error).lowercased()
+            if text.contains("unique") || text.contains("duplicate key") || text.contains("23505") {
+                throw WalletServerError.conflict("a record with the same key")
+            }
+            if text.contains("foreign key") || text.contains("23503") {
+                throw WalletServerError.notFound("a referenced record")
+            }
+            throw WalletServerError.databaseUnavailable(String(describing: type(of: error)))
+        }
+    }
+
+    static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+
+    private static func uuid(_ row: any SQLRow, _ column: String) throws -> UUID {
+        let text = try row.decode(column: column, as: String.self)
+        guard let id = UUID(uuidString: text) else { throw WalletServerError.corruptRecord("\(column) '\(text)'") }
+        return id
+    }
+
+    private static func client(_ row: any SQLRow) throws -> Client {
+        Client(
+            id: try uuid(row, "id"), name: try row.decode(column: "name", as: String.self),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
+    }
+
+    private static func apiUser(_ row: any SQLRow) throws -> APIUser {
+        APIUser(
+            id: try uuid(row, "id"), clientID: try uuid(row, "client_id"),
+            name: try row.decode(column: "name", as: String.self),
+            tokenHash: try row.decode(column: "token_hash", as: Data.self),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
+            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(date))
+    }
+
+    private static func user(_ row: any SQLRow) throws -> User {
+        User(
+            id: try uuid(row, "id"), clientID: try uuid(row, "client_id"),
+            externalReference: try row.decode(column: "external_reference", as: String?.self),
+            accountHash: try row.decode(column: "account_hash", as: String.self),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
+    }
+
+    private static func passType(_ row: any SQLRow) throws -> PassType {
+        PassType(
+            id: try uuid(row, "id"),
+            passTypeIdentifier: try row.decode(column: "pass_type_identifier", as: String.self),
+            teamIdentifier: try row.decode(column: "team_identifier", as: String.self),
+            organizationName: try row.decode(column: "organization_name", as: String.self),
+            signingKeyPath: try row.decode(column: "signing_key_path", as: String.self),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
+    }
+
+    private static func tag(_ row: any SQLRow) throws -> Tag {
+        Tag(
+            id: try uuid(row, "id"), clientID: try uuid(row, "client_id"), userID: try uuid(row, "user_id"),
+            referenceID: try row.decode(column: "reference_id", as: String?.self),
+            prontoTagID: try row.decode(column: "pronto_tag_id", as: String?.self),
+            subscriptionID: try row.decode(column: "subscription_id", as: String?.self),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
+    }
+
+    private static func pass(_ row: any SQLRow) throws -> ApplePass {
+        ApplePass(
+            id: try uuid(row, "id"), tagID: try uuid(row, "tag_id"), passTypeID: try uuid(row, "pass_type_id"),
+            serialNumber: try row.decode(column: "serial_number", as: String.self),
+            passContent: try row.decode(column: "pass_content", as: Data.self),
+            accountBindingData: try row.decode(column: "account_binding_data", as: Data?.self),
+            issuerBindingData: try row.decode(column: "issuer_binding_data", as: String?.self),
+            keyHash: try row.decode(column: "key_hash", as: String?.self),
+            updatedAt: date(try row.decode(column: "updated_at", as: Int64.self)))
+    }
+
+    private static func session(_ row: any SQLRow) throws -> ProvisioningSession {
+        ProvisioningSession(
+            id: try row.decode(column: "id", as: String.self), passID: try uuid(row, "pass_id"),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
+            expiresAt: date(try row.decode(column: "expires_at", as: Int64.self)),
+            usedAt: try row.decode(column: "used_at", as: Int64?.self).map(date))
+    }
+
+    private static func columns(of pass: ApplePass) -> [String: any Encodable & Sendable] {
+        [
+            "id": pass.id.uuidString, "tag_id": pass.tagID.uuidString, "pass_type_id": pass.passTypeID.uuidString,
+            "serial_number": pass.serialNumber, "pass_content": pass.passContent,
+            "account_binding_data": pass.accountBindingData, "issuer_binding_data": pass.issuerBindingData,
+            "key_hash": pass.keyHash, "updated_at": ms(pass.updatedAt),
+        ]
+    }
+}

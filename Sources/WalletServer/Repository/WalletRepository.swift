@@ -1,0 +1,57 @@
+import Foundation
+
+/// Everything the provisioning server stores, as one protocol: controllers and the admin commands depend on it,
+/// and ``SQLWalletRepository`` implements it once for SQLite and PostgreSQL.
+public protocol WalletRepository: Sendable {
+    /// Creates a client.
+    func createClient(name: String) async throws -> Client
+    /// The client with `id`.
+    func client(id: UUID) async throws -> Client?
+    /// Every client, oldest first.
+    func clients() async throws -> [Client]
+
+    /// Creates an API user and returns it with its token; only the token's hash is stored.
+    func createAPIUser(clientID: UUID, name: String) async throws -> (apiUser: APIUser, token: String)
+    /// The active (not revoked) API user whose token this is.
+    func apiUser(token: String) async throws -> APIUser?
+    /// The client's API users (revoked ones included), oldest first.
+    func apiUsers(clientID: UUID) async throws -> [APIUser]
+    /// Revokes an API user; returns whether an active one was revoked.
+    func revokeAPIUser(id: UUID) async throws -> Bool
+
+    /// Creates a user with a fresh account hash.
+    func createUser(clientID: UUID, externalReference: String?) async throws -> User
+    /// The user with `id`.
+    func user(id: UUID) async throws -> User?
+    /// The client's users, oldest first.
+    func users(clientID: UUID) async throws -> [User]
+
+    /// Stores a pass type.
+    func createPassType(_ passType: PassType) async throws
+    /// The pass type with `id`.
+    func passType(id: UUID) async throws -> PassType?
+    /// Every pass type.
+    func passTypes() async throws -> [PassType]
+
+    /// Stores a tag.
+    func createTag(_ tag: Tag) async throws
+    /// The client's tag whose `attribute` is `value`.
+    func tag(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Tag?
+    /// The client's tags, oldest first.
+    func tags(clientID: UUID) async throws -> [Tag]
+
+    /// Stores a pass.
+    func createPass(_ pass: ApplePass) async throws
+    /// The pass of a tag.
+    func pass(tagID: UUID) async throws -> ApplePass?
+    /// The pass with `id`.
+    func pass(id: UUID) async throws -> ApplePass?
+    /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
+    func updatePass(_ pass: ApplePass) async throws
+
+    /// Records a provisioning session.
+    func createSession(_ session: ProvisioningSession) async throws
+    /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
+    /// when it cannot be used (so a replayed or unknown session is refused).
+    func consumeSession(id: String, now: Date) async throws -> ProvisioningSession?
+}
