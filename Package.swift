@@ -93,7 +93,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletServerTests",
-            dependencies: ["WalletServer", "WalletPasses", "Secrets", "CofferTestSupport"]
+            dependencies: [
+                "WalletServer", "WalletPasses", "Secrets", "CofferTestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ]
         ),
         .testTarget(
             name: "cofferTests",

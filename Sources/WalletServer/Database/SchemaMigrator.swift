@@ -37,12 +37,22 @@ public struct SchemaMigrator: Sendable {
     /// Applies every pending migration; throws ``WalletServerError/schemaTooNew(found:known:)`` when the database is
     /// ahead of this server.
     public func migrate() async throws {
+        do {
+            try await migratePending()
+        } catch let error as WalletServerError {
+            throw error
+        } catch {
+            throw WalletServerError.databaseUnavailable("migrating the schema failed (\(type(of: error)))")
+        }
+    }
+
+    private func migratePending() async throws {
         let engine = database.engine
         try await ensureVersionTable(database.sql)
         for migration in Self.migrations.sorted(by: { $0.version < $1.version }) {
             let applied = try await database.transaction { db -> Bool in
                 if engine == .postgres {
-                    try await db.raw("SELECT pg_advisory_xact_lock(7_260_111)").run()
+                    try await db.raw("SELECT pg_advisory_xact_lock(7260111)").run()
                 }
                 let current =
                     try await db.select().column(SQLFunction("MAX", args: SQLIdentifier("version")), as: "version")

@@ -1,0 +1,191 @@
+import CofferTestSupport
+import Foundation
+import SQLKit
+import Testing
+import WalletServer
+
+@Suite("The SQL repository stores the server's data on SQLite and PostgreSQL")
+struct RepositoryTests {
+    /// Runs `body` against a fresh migrated database of `engine`, shutting it down afterwards.
+    func withRepository(
+        _ engine: Engine, _ body: (SQLWalletRepository, WalletDatabase) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let database = try await engine.makeDatabase(in: directory)
+        do {
+            try await body(SQLWalletRepository(database: database), database)
+        } catch {
+            try await database.shutdown()
+            throw error
+        }
+        try await database.shutdown()
+    }
+
+    @Test("migrations record their version and are idempotent", arguments: Engine.available)
+    func migrations(_ engine: Engine) async throws {
+        try await withRepository(engine) { _, database in
+            let migrator = SchemaMigrator(database: database)
+            #expect(try await migrator.appliedVersions() == [SchemaMigrator.latestVersion])
+            try await migrator.migrate()
+            #expect(try await migrator.appliedVersions() == [SchemaMigrator.latestVersion])
+        }
+    }
+
+    @Test(
+        "API tokens are shown once, stored only as hashes, and stop working when revoked", arguments: Engine.available)
+    func apiTokens(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, database in
+            let client = try await repository.createClient(name: "Acme")
+            let (apiUser, token) = try await repository.createAPIUser(clientID: client.id, name: "iOS app")
+            #expect(token.count == 43)
+            #expect(try await repository.apiUser(token: token)?.id == apiUser.id)
+            #expect(try await repository.apiUser(token: token + "x") == nil)
+            let stored = try await database.sql.select().column("*").from("api_users").all()
+            for row in stored {
+                for column in row.allColumns {
+                    let text = (try? row.decode(column: column, as: String.self)) ?? ""
+                    #expect(!text.contains(token), "the token itself is stored in \(column)")
+                }
+            }
+            #expect(try await repository.revokeAPIUser(id: apiUser.id))
+            #expect(try await repository.revokeAPIUser(id: apiUser.id) == false)
+            #expect(try await repository.apiUser(token: token) == nil)
+            #expect(try await repository.apiUsers(clientID: client.id).first?.revokedAt != nil)
+        }
+    }
+
+    @Test("tags are found by each id attribute, only within their client", arguments: Engine.available)
+    func tagLookup(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let acme = try await repository.createClient(name: "Acme")
+            let other = try await repository.createClient(name: "Other")
+            let user = try await repository.createUser(clientID: acme.id, externalReference: "jane@example.com")
+            let tag = Tag(
+                clientID: acme.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "77", subscriptionID: "sub_1")
+            try await repository.createTag(tag)
+            for (attribute, value) in [
+                (TagIDAttribute.referenceID, "PASS-001"), (.prontoTagID, "77"), (.subscriptionID, "sub_1"),
+            ] {
+                #expect(try await repository.tag(clientID: acme.id, attribute: attribute, value: value)?.id == tag.id)
+                #expect(try await repository.tag(clientID: other.id, attribute: attribute, value: value) == nil)
+            }
+            #expect(try await repository.tag(clientID: acme.id, attribute: .prontoTagID, value: "PASS-001") == nil)
+        }
+    }
+
+    @Test("duplicates are conflicts and dangling references are refused", arguments: Engine.available)
+    func constraints(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let acme = try await repository.createClient(name: "Acme")
+            let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
+            try await repository.createTag(Tag(clientID: acme.id, userID: user.id, referenceID: "DUP"))
+            await #expect(throws: WalletServerError.conflict("a record with the same key")) {
+                try await repository.createTag(Tag(clientID: acme.id, userID: user.id, referenceID: "DUP"))
+            }
+            let other = try await repository.createClient(name: "Other")
+            await #expect(throws: WalletServerError.self) {
+                try await repository.createTag(Tag(clientID: other.id, userID: user.id, referenceID: "X"))
+            }
+            await #expect(throws: WalletServerError.self) {
+                _ = try await repository.createAPIUser(clientID: UUID(), name: "ghost")
+            }
+        }
+    }
+
+    @Test("passes round-trip, update in place, and are one per tag", arguments: Engine.available)
+    func passes(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let acme = try await repository.createClient(name: "Acme")
+            let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
+            let tag = Tag(clientID: acme.id, userID: user.id, referenceID: "T1")
+            try await repository.createTag(tag)
+            let passType = PassType(
+                passTypeIdentifier: "pass.com.example", teamIdentifier: "ABCDE12345", organizationName: "Acme",
+                signingKeyPath: "wallet/pass-types/example")
+            try await repository.createPassType(passType)
+            // Times are stored with millisecond precision; use exact ones so the comparison is exact.
+            var pass = ApplePass(
+                tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data("{}".utf8),
+                updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
+            try await repository.createPass(pass)
+            #expect(try await repository.pass(tagID: tag.id) == pass)
+            pass.accountBindingData = Data(#"{"a":1}"#.utf8)
+            pass.issuerBindingData = "0a0b"
+            pass.keyHash = "ff"
+            pass.updatedAt = Date(timeIntervalSince1970: 1_800_000_000.5)
+            try await repository.updatePass(pass)
+            #expect(try await repository.pass(id: pass.id) == pass)
+            await #expect(throws: WalletServerError.self) {
+                try await repository.createPass(
+                    ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S2", passContent: Data()))
+            }
+            #expect(try await repository.passTypes().map(\.id) == [passType.id])
+        }
+    }
+
+    @Test("a session is consumed once, and never after it expires", arguments: Engine.available)
+    func sessions(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let acme = try await repository.createClient(name: "Acme")
+            let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
+            let tag = Tag(clientID: acme.id, userID: user.id, referenceID: "T1")
+            try await repository.createTag(tag)
+            let passType = PassType(
+                passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme",
+                signingKeyPath: "k")
+            try await repository.createPassType(passType)
+            let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
+            try await repository.createPass(pass)
+            let now = Date()
+            try await repository.createSession(
+                ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300))
+            )
+            try await repository.createSession(
+                ProvisioningSession(id: "old", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(-1)))
+            #expect(try await repository.consumeSession(id: "live", now: now)?.passID == pass.id)
+            #expect(try await repository.consumeSession(id: "live", now: now) == nil)
+            #expect(try await repository.consumeSession(id: "old", now: now) == nil)
+            #expect(try await repository.consumeSession(id: "unknown", now: now) == nil)
+        }
+    }
+
+    @Test("concurrent consumers of one session: exactly one wins", arguments: Engine.available)
+    func sessionRace(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let acme = try await repository.createClient(name: "Acme")
+            let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
+            let tag = Tag(clientID: acme.id, userID: user.id, referenceID: "T1")
+            try await repository.createTag(tag)
+            let passType = PassType(
+                passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme",
+                signingKeyPath: "k")
+            try await repository.createPassType(passType)
+            let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
+            try await repository.createPass(pass)
+            let now = Date()
+            try await repository.createSession(
+                ProvisioningSession(id: "race", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300))
+            )
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await repository.consumeSession(id: "race", now: now) != nil }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+        }
+    }
+
+    @Test("an unusable database URL is a typed error")
+    func badURL() {
+        #expect(throws: WalletServerError.self) { try WalletDatabase.open(url: "mysql://nope") }
+        #expect(throws: WalletServerError.self) { try WalletDatabase.open(url: "sqlite://relative/path") }
+    }
+
+    @Test("in CI, PostgreSQL is configured, so its cases really run")
+    func postgresInCI() {
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            #expect(Engine.postgresURL != nil, "COFFER_TEST_POSTGRES_URL must be set by .ci/run")
+        }
+    }
+}

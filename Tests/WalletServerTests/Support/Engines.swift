@@ -1,0 +1,51 @@
+import CofferTestSupport
+import Foundation
+import Testing
+import SQLKit
+import WalletServer
+
+/// The database engines the server tests run on: SQLite always; PostgreSQL when `COFFER_TEST_POSTGRES_URL` names a
+/// server (`.ci/run` starts one on loopback and sets it).
+enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqliteFile
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    static let postgresURL = ProcessInfo.processInfo.environment["COFFER_TEST_POSTGRES_URL"]
+
+    /// The engines available here.
+    static var available: [Engine] { postgresURL == nil ? [.sqliteFile] : allCases }
+
+    /// Migrates `database`, shutting it down if that fails.
+    static func migrated(_ database: WalletDatabase) async throws -> WalletDatabase {
+        do {
+            try await SchemaMigrator(database: database).migrate()
+            return database
+        } catch {
+            try await database.shutdown()
+            throw error
+        }
+    }
+
+    /// A fresh, migrated database; on PostgreSQL a new database per test, so tests do not see each other's rows.
+    func makeDatabase(in directory: TemporaryDirectory) async throws -> WalletDatabase {
+        switch self {
+        case .sqliteFile:
+            return try await Self.migrated(try WalletDatabase.open(url: WalletDatabase.sqliteURL(in: directory.url)))
+        case .postgres:
+            let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let setup = try WalletDatabase.open(url: Self.postgresURL!)
+            do {
+                try await setup.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            } catch {
+                try await setup.shutdown()
+                throw error
+            }
+            try await setup.shutdown()
+            var url = URLComponents(string: Self.postgresURL!)!
+            url.path = "/" + name
+            return try await Self.migrated(try WalletDatabase.open(url: url.string!))
+        }
+    }
+}
