@@ -160,7 +160,6 @@ struct StoreDirectory: Sendable {
         }
     }
 
-
     // MARK: Low level
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
