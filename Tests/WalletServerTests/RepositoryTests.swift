@@ -60,7 +60,7 @@ struct RepositoryTests {
             let acme = try await repository.createClient(name: "Acme")
             let other = try await repository.createClient(name: "Other")
             let user = try await repository.createUser(clientID: acme.id, externalReference: "jane@example.com")
-            let tag = Tag(
+            let tag = ClientTag(
                 clientID: acme.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "77", subscriptionID: "sub_1")
             try await repository.createTag(tag)
             for (attribute, value) in [
@@ -78,13 +78,13 @@ struct RepositoryTests {
         try await withRepository(engine) { repository, _ in
             let acme = try await repository.createClient(name: "Acme")
             let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-            try await repository.createTag(Tag(clientID: acme.id, userID: user.id, referenceID: "DUP"))
+            try await repository.createTag(ClientTag(clientID: acme.id, userID: user.id, referenceID: "DUP"))
             await #expect(throws: WalletServerError.conflict("a record with the same key")) {
-                try await repository.createTag(Tag(clientID: acme.id, userID: user.id, referenceID: "DUP"))
+                try await repository.createTag(ClientTag(clientID: acme.id, userID: user.id, referenceID: "DUP"))
             }
             let other = try await repository.createClient(name: "Other")
             await #expect(throws: WalletServerError.self) {
-                try await repository.createTag(Tag(clientID: other.id, userID: user.id, referenceID: "X"))
+                try await repository.createTag(ClientTag(clientID: other.id, userID: user.id, referenceID: "X"))
             }
             await #expect(throws: WalletServerError.self) {
                 _ = try await repository.createAPIUser(clientID: UUID(), name: "ghost")
@@ -97,7 +97,7 @@ struct RepositoryTests {
         try await withRepository(engine) { repository, _ in
             let acme = try await repository.createClient(name: "Acme")
             let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-            let tag = Tag(clientID: acme.id, userID: user.id, referenceID: "T1")
+            let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
             try await repository.createTag(tag)
             let passType = PassType(
                 passTypeIdentifier: "pass.com.example", teamIdentifier: "ABCDE12345", organizationName: "Acme",
@@ -128,7 +128,7 @@ struct RepositoryTests {
         try await withRepository(engine) { repository, _ in
             let acme = try await repository.createClient(name: "Acme")
             let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-            let tag = Tag(clientID: acme.id, userID: user.id, referenceID: "T1")
+            let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
             try await repository.createTag(tag)
             let passType = PassType(
                 passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme",
@@ -154,7 +154,7 @@ struct RepositoryTests {
         try await withRepository(engine) { repository, _ in
             let acme = try await repository.createClient(name: "Acme")
             let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-            let tag = Tag(clientID: acme.id, userID: user.id, referenceID: "T1")
+            let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
             try await repository.createTag(tag)
             let passType = PassType(
                 passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme",

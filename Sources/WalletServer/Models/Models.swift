@@ -114,7 +114,7 @@ public enum TagIDAttribute: String, Codable, Hashable, Sendable, CaseIterable {
 }
 
 /// A client's tag (a ticket, a membership) for one user; it may have an Apple pass.
-public struct Tag: Codable, Hashable, Sendable, Identifiable {
+public struct ClientTag: Codable, Hashable, Sendable, Identifiable {
     /// The tag's identifier.
     public var id: UUID
     /// The client it belongs to.

@@ -129,7 +129,7 @@ public struct SQLWalletRepository: WalletRepository {
     // MARK: Tags
 
     /// Stores a tag.
-    public func createTag(_ tag: Tag) async throws {
+    public func createTag(_ tag: ClientTag) async throws {
         guard let user = try await user(id: tag.userID), user.clientID == tag.clientID else {
             throw WalletServerError.notFound("user \(tag.userID) of client \(tag.clientID)")
         }
@@ -143,14 +143,19 @@ public struct SQLWalletRepository: WalletRepository {
             ])
     }
 
+    /// The tag with `id`.
+    public func tag(id: UUID) async throws -> ClientTag? {
+        try await select("tags", where: ["id": id.uuidString]).first.map(Self.tag)
+    }
+
     /// The client's tag whose `attribute` is `value`.
-    public func tag(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Tag? {
+    public func tag(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ClientTag? {
         try await select("tags", where: ["client_id": clientID.uuidString, attribute.rawValue: value]).first.map(
             Self.tag)
     }
 
     /// The client's tags, oldest first.
-    public func tags(clientID: UUID) async throws -> [Tag] {
+    public func tags(clientID: UUID) async throws -> [ClientTag] {
         try await select("tags", where: ["client_id": clientID.uuidString], orderBy: "created_at").map(Self.tag)
     }
 
@@ -195,16 +200,14 @@ public struct SQLWalletRepository: WalletRepository {
     /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
     /// when it cannot be used (so a replayed or unknown session is refused).
     public func consumeSession(id: String, now: Date) async throws -> ProvisioningSession? {
-        try await database.transaction { db in
-            let rows = try await db.select().column("*").from("provisioning_sessions").where("id", .equal, id)
-                .where("used_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, Self.ms(now)).all()
-            guard let row = rows.first else { return nil }
-            try await db.update("provisioning_sessions").set("used_at", to: Self.ms(now)).where("id", .equal, id)
-                .where("used_at", .is, SQLLiteral.null).run()
-            var session = try Self.session(row)
-            session.usedAt = now
-            return session
+        // One statement is the gate: only the caller whose UPDATE changes the row gets it back, however many race.
+        let rows = try await run {
+            try await sql.update("provisioning_sessions").set("used_at", to: Self.ms(now))
+                .where("id", .equal, id).where("used_at", .is, SQLLiteral.null)
+                .where("expires_at", .greaterThan, Self.ms(now))
+                .returning("*").all()
         }
+        return try rows.first.map(Self.session)
     }
 
     // MARK: SQL helpers
@@ -289,8 +292,8 @@ public struct SQLWalletRepository: WalletRepository {
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
     }
 
-    private static func tag(_ row: any SQLRow) throws -> Tag {
-        Tag(
+    private static func tag(_ row: any SQLRow) throws -> ClientTag {
+        ClientTag(
             id: try uuid(row, "id"), clientID: try uuid(row, "client_id"), userID: try uuid(row, "user_id"),
             referenceID: try row.decode(column: "reference_id", as: String?.self),
             prontoTagID: try row.decode(column: "pronto_tag_id", as: String?.self),

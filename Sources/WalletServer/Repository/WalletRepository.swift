@@ -34,11 +34,13 @@ public protocol WalletRepository: Sendable {
     func passTypes() async throws -> [PassType]
 
     /// Stores a tag.
-    func createTag(_ tag: Tag) async throws
+    func createTag(_ tag: ClientTag) async throws
+    /// The tag with `id`.
+    func tag(id: UUID) async throws -> ClientTag?
     /// The client's tag whose `attribute` is `value`.
-    func tag(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Tag?
+    func tag(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ClientTag?
     /// The client's tags, oldest first.
-    func tags(clientID: UUID) async throws -> [Tag]
+    func tags(clientID: UUID) async throws -> [ClientTag]
 
     /// Stores a pass.
     func createPass(_ pass: ApplePass) async throws

@@ -55,32 +55,3 @@ enum Fixtures {
     static let identity: DevelopmentIdentity = try! DevelopmentIdentity.generate(
         passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier)
 }
-
-/// The system's `openssl`, the independent verifier.
-enum OpenSSL {
-    static let executable = URL(fileURLWithPath: "/usr/bin/openssl")
-
-    @discardableResult
-    static func run(_ arguments: String..., input: Data = Data()) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(executable, arguments, input: input)
-    }
-
-    /// Verifies a detached signature the way DESIGN.md prescribes; returns the outcome.
-    static func verify(signature: Data, content: Data, root: Data, in directory: TemporaryDirectory) throws
-        -> ChildProcess.Outcome
-    {
-        let name = UUID().uuidString
-        let signatureURL = directory.appending("\(name).sig")
-        let contentURL = directory.appending("\(name).content")
-        let rootURL = directory.appending("\(name)-root.pem")
-        try signature.write(to: signatureURL)
-        try content.write(to: contentURL)
-        try root.write(to: rootURL)
-        return try ChildProcess.run(
-            executable,
-            [
-                "cms", "-verify", "-binary", "-inform", "DER", "-in", signatureURL.path, "-content", contentURL.path,
-                "-CAfile", rootURL.path, "-purpose", "any", "-out", "/dev/null",
-            ])
-    }
-}

@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import Secrets
+import WalletPasses
+
+/// The in-app provisioning flow, independent of HTTP: issuer data for a tag, then the device's callback that
+/// binds the pass and returns it re-signed.
+public struct ProvisioningService: Sendable {
+    /// What the issuer-data endpoint answers.
+    public struct IssuerDataResponse: Codable, Hashable, Sendable {
+        /// Base64 of the exact binding-data bytes that were signed.
+        public let issuerData: String
+        /// Base64 of the DER CMS signature over them.
+        public let signature: String
+        /// The tag's identifier.
+        public let tagID: String
+
+        private enum CodingKeys: String, CodingKey {
+            case issuerData = "issuer_data"
+            case signature
+            case tagID = "tag_id"
+        }
+    }
+
+    /// Why a provisioning step was refused.
+    public enum Failure: Error, Hashable, Sendable {
+        /// The tag, its pass, or the session does not exist for this caller (or is used or expired).
+        case notFound(String)
+        /// The request is malformed.
+        case invalidRequest(String)
+    }
+
+    let repository: any WalletRepository
+    let identities: SigningIdentityCache
+    /// The relying party identifier in `fidoProfile` (the issuer's host).
+    public let relyingPartyIdentifier: String
+    /// The URL devices post the binding to.
+    public let callbackURL: String
+    /// How long a session is accepted after its issuer data was made.
+    public let sessionLifetime: TimeInterval
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// Creates the service.
+    public init(
+        repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
+        callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.provisioning")
+    ) {
+        self.repository = repository
+        self.identities = identities
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        self.callbackURL = callbackURL
+        self.sessionLifetime = sessionLifetime
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Signs binding data for the pass of the client's tag whose `attribute` is `tagID`, records it on the pass,
+    /// and opens a provisioning session.
+    public func issuerData(for apiUser: APIUser, tagID: String, attribute: TagIDAttribute) async throws
+        -> IssuerDataResponse
+    {
+        guard !tagID.isEmpty, tagID.count <= 256 else {
+            throw Failure.invalidRequest("tag_id must be 1–256 characters")
+        }
+        guard let tag = try await repository.tag(clientID: apiUser.clientID, attribute: attribute, value: tagID),
+            var pass = try await repository.pass(tagID: tag.id)
+        else { throw Failure.notFound("no pass for this tag") }
+        guard let passType = try await repository.passType(id: pass.passTypeID),
+            let user = try await repository.user(id: tag.userID)
+        else { throw Failure.notFound("the pass's type or user is missing") }
+        let identity = try await identities.identity(for: passType)
+        let created = now()
+        let session = ProvisioningSession(
+            id: SecureRandom.hex(byteCount: 24), passID: pass.id, createdAt: created,
+            expiresAt: created.addingTimeInterval(sessionLifetime))
+        let binding = IssuerBindingData(
+            relyingPartyIdentifier: relyingPartyIdentifier, accountHash: user.accountHash,
+            sessionIdentifier: session.id,
+            callbackURL: callbackURL, passTypeIdentifier: passType.passTypeIdentifier,
+            teamIdentifier: passType.teamIdentifier, displayableName: passType.organizationName, creationDate: created)
+        let signed = try PassSigner(identity: identity).sign(binding, signingTime: created)
+        pass.accountBindingData = Data(base64Encoded: signed.issuerData)
+        pass.updatedAt = created
+        try await repository.updatePass(pass)
+        try await repository.createSession(session)
+        logger.info("issued binding data", metadata: ["pass": "\(pass.id)", "client": "\(apiUser.clientID)"])
+        return IssuerDataResponse(issuerData: signed.issuerData, signature: signed.signature, tagID: tag.id.uuidString)
+    }
+
+    /// Completes a binding: consumes the session, stores the device's binding, and returns the pass re-signed with
+    /// `issuerBindingData` and `fidoProfile` (including the key hash).
+    public func completeBinding(sessionIdentifier: String, issuerBindingData: String, keyHash: String) async throws
+        -> Data
+    {
+        for (name, value) in [("issuerBindingData", issuerBindingData), ("keyHash", keyHash)] {
+            guard !value.isEmpty, value.count <= 8192, value.count.isMultiple(of: 2), value.allSatisfy(\.isHexDigit)
+            else {
+                throw Failure.invalidRequest("\(name) must be hexadecimal")
+            }
+        }
+        guard let session = try await repository.consumeSession(id: sessionIdentifier, now: now()),
+            var record = try await repository.pass(id: session.passID),
+            let passType = try await repository.passType(id: record.passTypeID),
+            let tag = try await repository.tag(id: record.tagID), let user = try await repository.user(id: tag.userID)
+        else { throw Failure.notFound("no open provisioning session with this identifier") }
+        let identity = try await identities.identity(for: passType)
+        var package = try PassPackage(archive: record.passContent)
+        var pass = try package.pass
+        pass.fidoProfile = FIDOProfile(
+            relyingPartyIdentifier: relyingPartyIdentifier, accountHash: user.accountHash, keyHash: keyHash.lowercased()
+        )
+        pass.issuerBindingData = issuerBindingData.lowercased()
+        try package.setPass(pass)
+        let pkpass = try PassSigner(identity: identity).sign(package, signingTime: now()).pkpass()
+        record.issuerBindingData = pass.issuerBindingData
+        record.keyHash = keyHash.lowercased()
+        record.updatedAt = now()
+        try await repository.updatePass(record)
+        logger.info("bound and re-signed a pass", metadata: ["pass": "\(record.id)"])
+        return pkpass
+    }
+}

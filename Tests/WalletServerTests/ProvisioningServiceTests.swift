@@ -1,0 +1,159 @@
+import CofferTestSupport
+import Foundation
+import Secrets
+import Testing
+import WalletPasses
+import WalletServer
+
+/// One server's worth of data: a client with an API user, a user, a pass type whose identity is in the secret
+/// store, a tag and its pass.
+struct ProvisioningWorld {
+    static let identity = try! DevelopmentIdentity.generate(
+        passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000")
+
+    let directory: TemporaryDirectory
+    let database: WalletDatabase
+    let repository: SQLWalletRepository
+    let apiUser: APIUser
+    let tag: ClientTag
+    let clock: TestClock
+    let service: ProvisioningService
+
+    init(engine: Engine) async throws {
+        directory = try TemporaryDirectory()
+        database = try await engine.makeDatabase(in: directory)
+        repository = SQLWalletRepository(database: database)
+        let secrets = AggregateSecretsStore(backend: InMemoryBackend())
+        try Self.identity.signingIdentity.save(to: secrets, at: "wallet/pass-types/server")
+        let client = try await repository.createClient(name: "Acme")
+        apiUser = try await repository.createAPIUser(clientID: client.id, name: "app").apiUser
+        let user = try await repository.createUser(clientID: client.id, externalReference: "jane@example.com")
+        let passType = PassType(
+            passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", organizationName: "Acme Events",
+            signingKeyPath: "wallet/pass-types/server")
+        try await repository.createPassType(passType)
+        tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "9001")
+        try await repository.createTag(tag)
+        let pass = Pass(
+            passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", serialNumber: "PASS-001",
+            organizationName: "Acme Events", description: "Ticket", style: .eventTicket,
+            fields: PassFields(primaryFields: [.text("event", "Launch", label: "EVENT")]))
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        let package = try PassPackage(pass: pass, files: ["icon.png": png])
+        try await repository.createPass(
+            ApplePass(
+                tagID: tag.id, passTypeID: passType.id, serialNumber: "PASS-001", passContent: try package.archived()))
+        clock = TestClock()
+        let clock = clock
+        service = ProvisioningService(
+            repository: repository, identities: SigningIdentityCache(store: secrets),
+            relyingPartyIdentifier: "wallet.example.com",
+            callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", now: { clock.now })
+    }
+
+    func shutdown() async throws { try await database.shutdown() }
+}
+
+/// A clock tests move by hand.
+final class TestClock: @unchecked Sendable {
+    // Safety: `current` is only read and written while holding `lock`.
+    private let lock = NSLock()
+    private var current = Date()
+    var now: Date { lock.withLock { current } }
+    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+@Suite("The provisioning flow: issuer data, then a one-time callback that binds and re-signs the pass")
+struct ProvisioningServiceTests {
+    func withWorld(_ engine: Engine, _ body: (ProvisioningWorld) async throws -> Void) async throws {
+        let world = try await ProvisioningWorld(engine: engine)
+        do { try await body(world) } catch {
+            try await world.shutdown()
+            throw error
+        }
+        try await world.shutdown()
+    }
+
+    @Test(
+        "issuer data verifies with openssl, is stored on the pass, and the callback returns a bound pass once",
+        arguments: Engine.available)
+    func happyPath(_ engine: Engine) async throws {
+        try await withWorld(engine) { world in
+            let response = try await world.service.issuerData(
+                for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
+            #expect(response.tagID == world.tag.id.uuidString)
+            let data = try #require(Data(base64Encoded: response.issuerData))
+            let binding = try JSONDecoder().decode(IssuerBindingData.self, from: data)
+            #expect(binding.fidoProfile.relyingPartyIdentifier == "wallet.example.com")
+            #expect(binding.callbackURL == "https://wallet.example.com/api/v2/in_app_provisioning/callback")
+            let root = Data(try ProvisioningWorld.identity.rootPEM.utf8)
+            let openssl = try OpenSSL.verify(
+                signature: try #require(Data(base64Encoded: response.signature)), content: data, root: root,
+                in: world.directory)
+            #expect(openssl.status == 0, "\(openssl.errorOutput)")
+            #expect(try await world.repository.pass(tagID: world.tag.id)?.accountBindingData == data)
+
+            let pkpass = try await world.service.completeBinding(
+                sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "0A0B0C", keyHash: "ff00")
+            let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass)
+            #expect(verified.pass.issuerBindingData == "0a0b0c")
+            #expect(verified.pass.fidoProfile?.keyHash == "ff00")
+            #expect(verified.pass.fidoProfile?.accountHash == binding.fidoProfile.accountHash)
+            let stored = try await world.repository.pass(tagID: world.tag.id)
+            #expect(stored?.keyHash == "ff00")
+
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.completeBinding(
+                    sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "0a", keyHash: "ff")
+            }
+        }
+    }
+
+    @Test(
+        "each id attribute finds the tag; unknown tags, other clients' tags and tags without a pass are not found",
+        arguments: Engine.available)
+    func lookups(_ engine: Engine) async throws {
+        try await withWorld(engine) { world in
+            _ = try await world.service.issuerData(for: world.apiUser, tagID: "9001", attribute: .prontoTagID)
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.issuerData(for: world.apiUser, tagID: "missing", attribute: .referenceID)
+            }
+            let other = try await world.repository.createClient(name: "Other")
+            let otherUser = try await world.repository.createAPIUser(clientID: other.id, name: "x").apiUser
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.issuerData(for: otherUser, tagID: "PASS-001", attribute: .referenceID)
+            }
+            let user = try await world.repository.createUser(clientID: world.apiUser.clientID, externalReference: nil)
+            try await world.repository.createTag(
+                ClientTag(clientID: world.apiUser.clientID, userID: user.id, referenceID: "NOPASS"))
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.issuerData(for: world.apiUser, tagID: "NOPASS", attribute: .referenceID)
+            }
+        }
+    }
+
+    @Test(
+        "a session is refused after it expires, and unknown sessions and non-hex input are refused",
+        arguments: Engine.available)
+    func refusals(_ engine: Engine) async throws {
+        try await withWorld(engine) { world in
+            let response = try await world.service.issuerData(
+                for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
+            let binding = try JSONDecoder().decode(
+                IssuerBindingData.self, from: Data(base64Encoded: response.issuerData)!)
+            await #expect(throws: ProvisioningService.Failure.invalidRequest("keyHash must be hexadecimal")) {
+                try await world.service.completeBinding(
+                    sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "00", keyHash: "not hex")
+            }
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.completeBinding(
+                    sessionIdentifier: "unknown", issuerBindingData: "00", keyHash: "00")
+            }
+            world.clock.advance(by: IssuerBindingData.maximumAge + 1)
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.completeBinding(
+                    sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "00", keyHash: "00")
+            }
+        }
+    }
+}
