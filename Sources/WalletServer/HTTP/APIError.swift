@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+
+/// An API error with the stable JSON shape every route answers with:
+/// `{"error": {"status": 404, "code": "not_found", "message": "…"}}`. Messages never echo a token or a key.
+public struct APIError: HTTPResponseError, Sendable {
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// A stable machine-readable code.
+    public let code: String
+    /// A sentence for people.
+    public let message: String
+    /// Extra headers (for example `WWW-Authenticate` on 401).
+    public let headers: HTTPFields
+
+    /// Creates an error.
+    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    /// The response body and headers.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(Body(error: .init(status: status.code, code: code, message: message)))
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private struct Body: Encodable {
+        struct Detail: Encodable {
+            let status: Int
+            let code: String
+            let message: String
+        }
+        let error: Detail
+    }
+
+    /// 401 with a `WWW-Authenticate` challenge.
+    static let unauthorized = APIError(
+        .unauthorized, code: "unauthorized",
+        message: "send HTTP Basic authentication with an API token as the user name",
+        headers: [.wwwAuthenticate: #"Basic realm="coffer""#])
+
+    /// 404.
+    static func notFound(_ message: String) -> APIError { APIError(.notFound, code: "not_found", message: message) }
+
+    /// 400.
+    static func badRequest(_ message: String) -> APIError {
+        APIError(.badRequest, code: "bad_request", message: message)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import Logging
+import WalletPasses
+
+/// The in-app provisioning routes: issuer data (authenticated) and the device callback (unauthenticated,
+/// one-time session).
+struct ProvisioningController: Sendable {
+    let repository: any WalletRepository
+    let service: ProvisioningService
+
+    struct IssuerDataRequest: Decodable {
+        let tagID: String
+        let idAttribute: TagIDAttribute?
+
+        enum CodingKeys: String, CodingKey {
+            case tagID = "tag_id"
+            case idAttribute = "id_attribute"
+        }
+    }
+
+    struct CallbackRequest: Decodable {
+        let issuerBindingData: String
+        let keyHash: String
+    }
+
+    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+        group.post("issuer_data", use: issuerData)
+        group.post("callback", use: callback)
+    }
+
+    @Sendable func issuerData(request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let token = BasicCredentials.userName(from: request.headers),
+            let apiUser = try await repository.apiUser(token: token)
+        else { throw APIError.unauthorized }
+        let body: IssuerDataRequest = try await decode(request, context: context)
+        do {
+            let response = try await service.issuerData(
+                for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID)
+            return try json(response)
+        } catch let failure as ProvisioningService.Failure {
+            throw Self.apiError(failure)
+        }
+    }
+
+    @Sendable func callback(request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let session = request.uri.queryParameters.get("sessionIdentifier"), !session.isEmpty else {
+            throw APIError.badRequest("the sessionIdentifier query parameter is required")
+        }
+        let body: CallbackRequest = try await decode(request, context: context)
+        do {
+            let pkpass = try await service.completeBinding(
+                sessionIdentifier: session, issuerBindingData: body.issuerBindingData, keyHash: body.keyHash)
+            return Response(
+                status: .ok, headers: [.contentType: "application/vnd.apple.pkpass"],
+                body: .init(byteBuffer: ByteBuffer(bytes: pkpass)))
+        } catch let failure as ProvisioningService.Failure {
+            throw Self.apiError(failure)
+        }
+    }
+
+    private func decode<T: Decodable>(_ request: Request, context: BasicRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: 64 * 1024)
+        } catch {
+            throw APIError(.contentTooLarge, code: "too_large", message: "the body is larger than 64 KiB")
+        }
+        guard buffer.readableBytes > 0 else { throw APIError.badRequest("the JSON body is missing") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw APIError.badRequest("'\(key.stringValue)' is required")
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest("'\(context.codingPath.map(\.stringValue).joined(separator: "."))' is not valid")
+        } catch {
+            throw APIError.badRequest("the body is not the expected JSON object")
+        }
+    }
+
+    private func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    static func apiError(_ failure: ProvisioningService.Failure) -> APIError {
+        switch failure {
+        case .notFound(let message): return .notFound(message)
+        case .invalidRequest(let message): return .badRequest(message)
+        }
+    }
+}

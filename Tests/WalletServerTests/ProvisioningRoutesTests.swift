@@ -1,0 +1,173 @@
+import CofferTestSupport
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import Testing
+import WalletPasses
+import WalletServer
+
+@Suite("The provisioning API, in process: the spec's cases and the bad-input ones")
+struct ProvisioningRoutesTests {
+    /// Runs `body` with a test client of the application over a fresh world, and the world's API token.
+    func withClient(
+        _ engine: Engine, _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
+    ) async throws {
+        let world = try await ProvisioningWorld(engine: engine)
+        let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
+        let router = WalletServerApplication.makeRouter(
+            repository: world.repository, service: world.service, logger: Logger(label: "test"))
+        let app = Application(router: router)
+        do {
+            try await app.test(.router) { client in try await body(client, world, token) }
+        } catch {
+            try await world.shutdown()
+            throw error
+        }
+        try await world.shutdown()
+    }
+
+    static func basic(_ token: String) -> HTTPFields {
+        [.authorization: "Basic " + Data((token + ":").utf8).base64EncodedString(), .contentType: "application/json"]
+    }
+
+    static let path = "/api/v2/in_app_provisioning/issuer_data"
+
+    static func json(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    @Test("happy path: issuer data, then the callback answers a signed, bound .pkpass", arguments: Engine.available)
+    func happyPath(_ engine: Engine) async throws {
+        try await withClient(engine) { client, world, token in
+            let issued = try await client.execute(
+                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"PASS-001"}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                return try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
+            }
+            #expect(issued["tag_id"] == world.tag.id.uuidString)
+            let data = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
+            let binding = try JSONDecoder().decode(IssuerBindingData.self, from: data)
+            let openssl = try OpenSSL.verify(
+                signature: try #require(issued["signature"].flatMap { Data(base64Encoded: $0) }), content: data,
+                root: Data(try ProvisioningWorld.identity.rootPEM.utf8), in: world.directory)
+            #expect(openssl.status == 0, "\(openssl.errorOutput)")
+
+            let callback = "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(binding.sessionIdentifier)"
+            let body = #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#
+            let pkpass = try await client.execute(
+                uri: callback, method: .post, headers: [.contentType: "application/json"], body: Self.json(body)
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/vnd.apple.pkpass")
+                return Data(response.body.readableBytesView)
+            }
+            let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass)
+            #expect(verified.pass.fidoProfile?.keyHash == "c0ffee")
+            // Replaying the same callback is refused.
+            try await client.execute(uri: callback, method: .post, body: Self.json(body)) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test(
+        "an invalid, revoked or missing token is 401 with a challenge, and the token is never echoed",
+        arguments: Engine.available)
+    func unauthorized(_ engine: Engine) async throws {
+        try await withClient(engine) { client, world, token in
+            for headers in [
+                Self.basic("not-a-token"), HTTPFields([HTTPField(name: .contentType, value: "application/json")]),
+                Self.basic(""),
+            ] {
+                try await client.execute(
+                    uri: Self.path, method: .post, headers: headers, body: Self.json(#"{"tag_id":"PASS-001"}"#)
+                ) {
+                    response in
+                    #expect(response.status == .unauthorized)
+                    #expect(response.headers[.wwwAuthenticate] != nil)
+                    #expect(!String(buffer: response.body).contains("not-a-token"))
+                }
+            }
+            let revoked = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "old")
+            _ = try await world.repository.revokeAPIUser(id: revoked.apiUser.id)
+            try await client.execute(
+                uri: Self.path, method: .post, headers: Self.basic(revoked.token),
+                body: Self.json(#"{"tag_id":"PASS-001"}"#)
+            ) { response in #expect(response.status == .unauthorized) }
+        }
+    }
+
+    @Test("a missing tag, another client's tag and a tag without a pass are all 404", arguments: Engine.available)
+    func notFound(_ engine: Engine) async throws {
+        try await withClient(engine) { client, world, token in
+            let other = try await world.repository.createClient(name: "Other")
+            let otherToken = try await world.repository.createAPIUser(clientID: other.id, name: "o").token
+            let user = try await world.repository.createUser(clientID: world.apiUser.clientID, externalReference: nil)
+            try await world.repository.createTag(
+                ClientTag(clientID: world.apiUser.clientID, userID: user.id, referenceID: "NOPASS"))
+            let cases: [(String, String)] = [
+                (token, #"{"tag_id":"MISSING"}"#), (otherToken, #"{"tag_id":"PASS-001"}"#),
+                (token, #"{"tag_id":"NOPASS"}"#),
+                (token, #"{"tag_id":"PASS-001","id_attribute":"subscription_id"}"#),
+            ]
+            for (caller, body) in cases {
+                try await client.execute(
+                    uri: Self.path, method: .post, headers: Self.basic(caller), body: Self.json(body)
+                ) {
+                    response in
+                    #expect(response.status == .notFound, "\(body)")
+                    let error =
+                        try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                    #expect((error?["error"] as? [String: Any])?["code"] as? String == "not_found")
+                }
+            }
+        }
+    }
+
+    @Test("a missing or garbled body is 400; so is an unknown id_attribute", arguments: Engine.available)
+    func badRequests(_ engine: Engine) async throws {
+        try await withClient(engine) { client, _, token in
+            for body in [
+                "", "{", #"{"id_attribute":"reference_id"}"#, #"{"tag_id": 5}"#,
+                #"{"tag_id":"A","id_attribute":"email"}"#,
+            ] {
+                try await client.execute(
+                    uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(body)
+                ) {
+                    response in #expect(response.status == .badRequest, "\(body)")
+                }
+            }
+            let callback = "/api/v2/in_app_provisioning/callback"
+            try await client.execute(uri: callback + "?sessionIdentifier=x", method: .post, body: Self.json("{}")) {
+                response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(
+                uri: callback, method: .post, body: Self.json(#"{"issuerBindingData":"00","keyHash":"00"}"#)
+            ) {
+                response in #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test("an unknown callback session is 404", arguments: Engine.available)
+    func unknownSession(_ engine: Engine) async throws {
+        try await withClient(engine) { client, _, _ in
+            try await client.execute(
+                uri: "/api/v2/in_app_provisioning/callback?sessionIdentifier=forged", method: .post,
+                body: Self.json(#"{"issuerBindingData":"00","keyHash":"00"}"#)
+            ) { response in #expect(response.status == .notFound) }
+        }
+    }
+
+    @Test("GET /health answers ok")
+    func health() async throws {
+        try await withClient(.sqliteFile) { client, _, _ in
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == #"{"status":"ok"}"#)
+            }
+        }
+    }
+}
