@@ -21,6 +21,20 @@ struct RepositoryTests {
         try await database.shutdown()
     }
 
+    /// A client, user, tag, pass type and pass: what a provisioning session needs to point at.
+    static func makePass(in repository: SQLWalletRepository) async throws -> ApplePass {
+        let acme = try await repository.createClient(name: "Acme")
+        let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
+        let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
+        try await repository.createTag(tag)
+        let passType = PassType(
+            passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme", signingKeyPath: "k")
+        try await repository.createPassType(passType)
+        let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
+        try await repository.createPass(pass)
+        return pass
+    }
+
     @Test("migrations record their version and are idempotent", arguments: Engine.available)
     func migrations(_ engine: Engine) async throws {
         try await withRepository(engine) { _, database in
@@ -126,16 +140,7 @@ struct RepositoryTests {
     @Test("a session is consumed once, and never after it expires", arguments: Engine.available)
     func sessions(_ engine: Engine) async throws {
         try await withRepository(engine) { repository, _ in
-            let acme = try await repository.createClient(name: "Acme")
-            let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-            let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
-            try await repository.createTag(tag)
-            let passType = PassType(
-                passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme",
-                signingKeyPath: "k")
-            try await repository.createPassType(passType)
-            let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
-            try await repository.createPass(pass)
+            let pass = try await Self.makePass(in: repository)
             let now = Date()
             try await repository.createSession(
                 ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300))
@@ -152,16 +157,7 @@ struct RepositoryTests {
     @Test("concurrent consumers of one session: exactly one wins", arguments: Engine.available)
     func sessionRace(_ engine: Engine) async throws {
         try await withRepository(engine) { repository, _ in
-            let acme = try await repository.createClient(name: "Acme")
-            let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-            let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
-            try await repository.createTag(tag)
-            let passType = PassType(
-                passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme",
-                signingKeyPath: "k")
-            try await repository.createPassType(passType)
-            let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
-            try await repository.createPass(pass)
+            let pass = try await Self.makePass(in: repository)
             let now = Date()
             try await repository.createSession(
                 ProvisioningSession(id: "race", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300))
