@@ -14,6 +14,12 @@ public enum WalletServerError: Error, Hashable, Sendable {
     case notFound(String)
     /// Stored data cannot be read back.
     case corruptRecord(String)
+    /// A value given to an operation is not acceptable (an empty name, a tag without an identifier).
+    case invalidArgument(String)
+    /// A setting (an option or environment variable) has an unusable value.
+    case invalidConfiguration(String)
+    /// The secret store exists but nothing was given that unlocks it.
+    case secretStoreKeyMissing(directory: String)
 }
 
 extension WalletServerError: CustomStringConvertible, LocalizedError {
@@ -27,6 +33,13 @@ extension WalletServerError: CustomStringConvertible, LocalizedError {
         case .conflict(let what): return "\(what) already exists"
         case .notFound(let what): return "\(what) does not exist"
         case .corruptRecord(let what): return "\(what) cannot be read back"
+        case .invalidArgument(let reason): return reason
+        case .invalidConfiguration(let reason): return "the configuration is not usable: \(reason)"
+        case .secretStoreKeyMissing(let directory):
+            return """
+                the secret store at \(directory) is protected by a passphrase or key file: set COFFER_PASSPHRASE or \
+                COFFER_KEY_FILE (or pass --passphrase-file or --key-file)
+                """
         }
     }
 

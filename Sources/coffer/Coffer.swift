@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// The `coffer` command: typed, encrypted credentials from the shell.
+/// The `coffer` command: typed, encrypted credentials, Wallet passes and the provisioning server, from the shell.
 @main
 struct Coffer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +12,7 @@ struct Coffer: AsyncParsableCommand {
             3 wrong passphrase, wrong key or tampered data; 4 any other failure.
             """,
         version: "0.1.0",
-        subcommands: [SecretsCommand.self, PassCommand.self]
+        subcommands: [SecretsCommand.self, PassCommand.self, ServeCommand.self, AdminCommand.self]
     )
 
     /// Parses the arguments and runs the command, mapping every failure to a message on standard error and a

@@ -48,17 +48,25 @@ public struct Configuration: Hashable, Sendable {
     public static func defaultStoreDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
+        dataDirectory(named: "secrets", environment: environment)
+    }
+
+    /// A folder of Coffer's in the user's data directory: `$XDG_DATA_HOME/coffer/<name>`, else
+    /// `~/.local/share/coffer/<name>` (on Apple platforms, `Application Support/Coffer/<name>`).
+    public static func dataDirectory(
+        named name: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
         #if canImport(Darwin)
             let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            if let support { return support.appendingPathComponent("Coffer/secrets", isDirectory: true) }
+            if let support { return support.appendingPathComponent("Coffer/\(name)", isDirectory: true) }
         #endif
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
-            return URL(fileURLWithPath: dataHome).appendingPathComponent("coffer/secrets", isDirectory: true)
+            return URL(fileURLWithPath: dataHome).appendingPathComponent("coffer/\(name)", isDirectory: true)
         }
         let home =
             environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/share/coffer/secrets", isDirectory: true)
+        return home.appendingPathComponent(".local/share/coffer/\(name)", isDirectory: true)
     }
 }
 

@@ -21,7 +21,7 @@ public enum WalletServerApplication {
         return router
     }
 
-    /// The application, listening on `host`:`port`.
+    /// The application, listening on `host`:`port`, over a repository and service the caller owns.
     public static func buildApplication(
         repository: any WalletRepository, service: ProvisioningService, host: String, port: Int,
         logger: Logger = Logger(label: "coffer.server")
@@ -30,36 +30,37 @@ public enum WalletServerApplication {
             router: makeRouter(repository: repository, service: service, logger: logger),
             configuration: .init(address: .hostname(host, port: port), serverName: "coffer"), logger: logger)
     }
-}
 
-/// Logs one line per request: an id, method, path (without the query), status and latency — never headers,
-/// bodies or query strings, which can carry tokens and session identifiers.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        let started = ContinuousClock.now
-        let id = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        var status = 500
-        defer {
-            let elapsed = ContinuousClock.now - started
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            logger.info(
-                "request",
-                metadata: [
-                    "request_id": "\(id)", "method": "\(request.method)", "path": "\(request.uri.path)",
-                    "status": "\(status)", "latency_ms": "\(String(format: "%.2f", milliseconds))",
-                ])
-        }
+    /// The whole server from its configuration: opens (and migrates) its storage, makes the development pass type
+    /// on first start when ``WalletServerConfiguration/createsDevelopmentIdentity`` is set, and closes the storage
+    /// when the application shuts down gracefully.
+    ///
+    /// Run it with `try await application.runService()`, which stops on SIGINT and SIGTERM.
+    public static func buildApplication(
+        configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server")
+    ) async throws -> some ApplicationProtocol {
+        let storage = try await WalletServerStorage.open(configuration: configuration, logger: logger)
         do {
-            let response = try await next(request, context)
-            status = response.status.code
-            return response
-        } catch let error as any HTTPResponseError {
-            status = error.status.code
+            if configuration.createsDevelopmentIdentity {
+                _ = try await WalletAdministration(storage: storage, logger: logger).developmentPassType()
+            }
+        } catch {
+            try? await storage.shutdown()
             throw error
         }
+        let service = ProvisioningService(
+            repository: storage.repository, identities: storage.identities,
+            relyingPartyIdentifier: configuration.relyingPartyIdentifier, callbackURL: configuration.callbackURL,
+            sessionLifetime: configuration.sessionLifetime, logger: logger)
+        logger.info(
+            "provisioning server configured",
+            metadata: [
+                "data_dir": "\(configuration.dataDirectory.path)", "database": "\(storage.database.engine.rawValue)",
+                "public_url": "\(configuration.effectivePublicURL.absoluteString)",
+            ])
+        return Application(
+            router: makeRouter(repository: storage.repository, service: service, logger: logger),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
+            services: [StorageLifecycle(storage: storage)], logger: logger)
     }
 }

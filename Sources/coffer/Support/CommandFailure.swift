@@ -1,5 +1,6 @@
 import Secrets
 import WalletPasses
+import WalletServer
 
 /// The exit statuses `coffer` documents.
 enum ExitStatus: Int32 {
@@ -45,14 +46,43 @@ struct CommandFailure: Error {
         }
     }
 
-    /// Runs `body`, turning any ``SecretsError`` or ``WalletPassesError`` into a ``CommandFailure``.
+    /// Maps a server error to its exit status: missing records are 1, bad input 2, the rest 4.
+    init(_ error: WalletServerError) {
+        switch error {
+        case .notFound:
+            self.init(error.description, status: .notFound)
+        case .invalidArgument, .invalidConfiguration, .invalidDatabaseURL:
+            self.init(error.description, status: .usage)
+        default:
+            self.init(error.description, status: .failure)
+        }
+    }
+
+    /// Runs `body`, turning Coffer's own errors into a ``CommandFailure``.
     static func mapping<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
-        } catch let error as SecretsError {
-            throw CommandFailure(error)
-        } catch let error as WalletPassesError {
-            throw CommandFailure(error)
+        } catch {
+            throw converting(error)
+        }
+    }
+
+    /// Runs async `body`, turning Coffer's own errors into a ``CommandFailure``.
+    static func mapping<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            throw converting(error)
+        }
+    }
+
+    /// `error` as a ``CommandFailure`` when it is one of Coffer's, else unchanged.
+    static func converting(_ error: any Error) -> any Error {
+        switch error {
+        case let error as SecretsError: return CommandFailure(error)
+        case let error as WalletPassesError: return CommandFailure(error)
+        case let error as WalletServerError: return CommandFailure(error)
+        default: return error
         }
     }
 }

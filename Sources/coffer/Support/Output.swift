@@ -1,12 +1,28 @@
 import Foundation
 
-/// Writes command results to standard output.
+/// Writes command results to standard output, and notes for people to standard error.
 enum Output {
-    /// Prints `value` as pretty, key-sorted JSON.
-    static func printJSON(_ value: some Encodable) throws {
+    /// Prints `value` as pretty, key-sorted JSON; with `snakeCaseKeys`, `clientID` becomes `client_id`. Dates are
+    /// ISO 8601.
+    static func printJSON(_ value: some Encodable, snakeCaseKeys: Bool = false) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        if snakeCaseKeys { encoder.keyEncodingStrategy = .convertToSnakeCase }
         write(try encoder.encode(value), endingLine: true)
+    }
+
+    /// Prints rows under a header, each column as wide as its widest cell.
+    static func printTable(_ header: [String], _ rows: [[String]]) {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        for row in [header] + rows {
+            let cells = row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }
+            print(cells.joined(separator: "  "))
+        }
     }
 
     /// Writes raw bytes, adding a newline when asked and the bytes do not end with one.
@@ -15,5 +31,16 @@ enum Output {
         if endingLine && data.last != UInt8(ascii: "\n") {
             FileHandle.standardOutput.write(Data("\n".utf8))
         }
+    }
+
+    /// Writes a note for people to standard error, so that standard output stays fit for scripts.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("coffer: \(text)\n".utf8))
+    }
+
+    /// A date as `2026-11-22 07:33:13Z`.
+    static func format(_ date: Date?) -> String {
+        guard let date else { return "-" }
+        return date.formatted(.iso8601.year().month().day().dateTimeSeparator(.space).time(includingFractionalSeconds: false))
     }
 }

@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import Secrets
+import WalletPasses
+
+/// The operator's side of the server: clients, API users, users, pass types, tags and passes, with the checks
+/// that keep them consistent. `coffer admin` is a thin layer over it, and tests use it to set up data.
+public struct WalletAdministration: Sendable {
+    /// What ``seedDemo(passTypeID:)`` made.
+    public struct DemoSeed: Codable, Hashable, Sendable {
+        /// The new client.
+        public let clientID: UUID
+        /// The new API user's token, shown this once.
+        public let apiToken: String
+        /// The new user.
+        public let userID: UUID
+        /// The pass type the pass is signed for.
+        public let passTypeID: UUID
+        /// The tag's `reference_id`: what the issuer-data request names as `tag_id`.
+        public let tagID: String
+        /// The new pass.
+        public let passID: UUID
+
+        private enum CodingKeys: String, CodingKey {
+            case clientID = "client_id"
+            case apiToken = "api_token"
+            case userID = "user_id"
+            case passTypeID = "pass_type_id"
+            case tagID = "tag_id"
+            case passID = "pass_id"
+        }
+    }
+
+    /// The pass type identifier of the development identity.
+    public static let developmentPassTypeIdentifier = "pass.dev.coffer.local"
+    /// The team identifier of the development identity.
+    public static let developmentTeamIdentifier = "DEVTEAM000"
+
+    /// The storage it works on.
+    public let storage: WalletServerStorage
+    private let logger: Logger
+    private var repository: SQLWalletRepository { storage.repository }
+
+    /// Creates the administration over opened storage.
+    public init(storage: WalletServerStorage, logger: Logger = Logger(label: "coffer.admin")) {
+        self.storage = storage
+        self.logger = logger
+    }
+
+    // MARK: Clients, API users, users
+
+    /// Creates a client named `name` (1–200 characters).
+    public func createClient(name: String) async throws -> Client {
+        try Self.checkName(name, what: "a client name")
+        return try await repository.createClient(name: name)
+    }
+
+    /// Creates an API user for a client and returns it with its token, which is never shown again.
+    public func createAPIUser(clientID: UUID, name: String) async throws -> (apiUser: APIUser, token: String) {
+        try Self.checkName(name, what: "an API user name")
+        return try await repository.createAPIUser(clientID: clientID, name: name)
+    }
+
+    /// Revokes an API user: its token stops authenticating at once.
+    ///
+    /// - Throws: ``WalletServerError/notFound(_:)`` when there is no active API user with `id`.
+    public func revokeAPIUser(id: UUID) async throws {
+        guard try await repository.revokeAPIUser(id: id) else {
+            throw WalletServerError.notFound("an active API user \(id)")
+        }
+    }
+
+    /// Creates a user for a client, with a fresh account hash.
+    public func createUser(clientID: UUID, externalReference: String? = nil) async throws -> User {
+        if let externalReference { try Self.checkName(externalReference, what: "an external reference") }
+        return try await repository.createUser(clientID: clientID, externalReference: externalReference)
+    }
+
+    // MARK: Pass types
+
+    /// Keeps `identity` in the secret store and records its pass type; importing a renewed certificate for a
+    /// pass type that exists replaces the stored identity and keeps the record.
+    ///
+    /// - Parameter organizationName: The name users see; defaults to the certificate's organization.
+    /// - Returns: The pass type, and whether it was new.
+    public func importPassType(_ identity: SigningIdentity, organizationName: String? = nil) async throws
+        -> (passType: PassType, created: Bool)
+    {
+        guard let identifier = identity.passTypeIdentifier, let team = identity.teamIdentifier else {
+            throw WalletPassesError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
+        }
+        let keyPath = "wallet/pass-types/\(identifier)"
+        try SecretPath.validate(path: keyPath)
+        try identity.save(to: storage.secrets, at: keyPath)
+        await storage.identities.forget(path: keyPath)
+        if let existing = try await repository.passTypes().first(where: {
+            $0.passTypeIdentifier == identifier && $0.teamIdentifier == team
+        }) {
+            logger.info("replaced the signing identity of a pass type", metadata: ["pass_type": "\(identifier)"])
+            return (existing, false)
+        }
+        let passType = PassType(
+            passTypeIdentifier: identifier, teamIdentifier: team,
+            organizationName: organizationName ?? identity.organizationName ?? identifier, signingKeyPath: keyPath)
+        try await repository.createPassType(passType)
+        logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
+        return (passType, true)
+    }
+
+    /// The development pass type, made on first use: a certificate hierarchy that is **not Apple's** (passes
+    /// signed with it verify against ``WalletServerConfiguration/developmentRootURL``, not on devices), its identity
+    /// in the secret store, its root certificate written to the data directory.
+    ///
+    /// - Returns: The pass type, and whether this call made it.
+    public func developmentPassType() async throws -> (passType: PassType, created: Bool) {
+        let identifier = Self.developmentPassTypeIdentifier
+        let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
+        if let existing, try storage.secrets.readData(account: existing.signingKeyPath) != nil,
+            FileManager.default.fileExists(atPath: storage.configuration.developmentRootURL.path)
+        {
+            return (existing, false)
+        }
+        let development = try DevelopmentIdentity.generate(
+            passTypeIdentifier: identifier, teamIdentifier: Self.developmentTeamIdentifier,
+            organizationName: "Coffer Development")
+        try Data(try development.rootPEM.utf8).write(to: storage.configuration.developmentRootURL, options: .atomic)
+        let (passType, created) = try await importPassType(development.signingIdentity)
+        logger.notice(
+            "generated a development signing identity (NOT Apple's: passes verify against its root, not on devices)",
+            metadata: [
+                "pass_type": "\(identifier)", "root_certificate": "\(storage.configuration.developmentRootURL.path)",
+            ])
+        return (passType, created || existing == nil)
+    }
+
+    /// The pass type to use when none is named: the only one there is.
+    ///
+    /// - Throws: ``WalletServerError/notFound(_:)`` when there is none, ``WalletServerError/invalidArgument(_:)``
+    ///   when several leave the choice open.
+    public func defaultPassType() async throws -> PassType {
+        let passTypes = try await repository.passTypes()
+        guard passTypes.count <= 1 else {
+            throw WalletServerError.invalidArgument("there are \(passTypes.count) pass types: name one")
+        }
+        guard let only = passTypes.first else {
+            throw WalletServerError.notFound("a pass type (import one, or start the server once to make one)")
+        }
+        return only
+    }
+
+    // MARK: Tags and passes
+
+    /// Creates a tag for a client's user (a new user when `userID` is `nil`); at least one identifier is required,
+    /// and each is unique within the client.
+    public func createTag(
+        clientID: UUID, userID: UUID? = nil, referenceID: String? = nil, prontoTagID: String? = nil,
+        subscriptionID: String? = nil
+    ) async throws -> ClientTag {
+        let identifiers = [referenceID, prontoTagID, subscriptionID].compactMap { $0 }
+        guard !identifiers.isEmpty else {
+            throw WalletServerError.invalidArgument("a tag needs a reference_id, pronto_tag_id or subscription_id")
+        }
+        for identifier in identifiers { try Self.checkName(identifier, what: "a tag identifier", limit: 256) }
+        guard try await repository.client(id: clientID) != nil else {
+            throw WalletServerError.notFound("client \(clientID)")
+        }
+        let owner: UUID
+        if let userID { owner = userID } else { owner = try await createUser(clientID: clientID).id }
+        let tag = ClientTag(
+            clientID: clientID, userID: owner, referenceID: referenceID, prontoTagID: prontoTagID,
+            subscriptionID: subscriptionID)
+        try await repository.createTag(tag)
+        return tag
+    }
+
+    /// Creates the pass of a tag from `template`, signed later for `passTypeID` (the default pass type when `nil`).
+    public func createPass(
+        tagID: UUID, passTypeID: UUID? = nil, template: PassTemplate? = nil, serialNumber: String? = nil
+    ) async throws -> ApplePass {
+        guard let tag = try await repository.tag(id: tagID) else { throw WalletServerError.notFound("tag \(tagID)") }
+        guard try await repository.pass(tagID: tagID) == nil else {
+            throw WalletServerError.conflict("a pass for tag \(tagID)")
+        }
+        let passType: PassType
+        if let passTypeID {
+            guard let named = try await repository.passType(id: passTypeID) else {
+                throw WalletServerError.notFound("pass type \(passTypeID)")
+            }
+            passType = named
+        } else {
+            passType = try await defaultPassType()
+        }
+        let serial = serialNumber ?? tag.referenceID ?? tag.prontoTagID ?? tag.subscriptionID ?? tag.id.uuidString
+        let package = try (template ?? PassTemplate.demoTicket()).package(for: passType, serialNumber: serial)
+        let pass = ApplePass(
+            tagID: tag.id, passTypeID: passType.id, serialNumber: serial, passContent: try package.archived())
+        try await repository.createPass(pass)
+        return pass
+    }
+
+    /// Every pass of a client's tags.
+    public func passes(clientID: UUID) async throws -> [ApplePass] {
+        var passes: [ApplePass] = []
+        for tag in try await repository.tags(clientID: clientID) {
+            if let pass = try await repository.pass(tagID: tag.id) { passes.append(pass) }
+        }
+        return passes
+    }
+
+    // MARK: Demo
+
+    /// Creates a new client with an API user, a user, a tag and its pass (of `passTypeID`, else the development
+    /// pass type), so that the issuer-data API answers at once. Each call makes a separate client.
+    public func seedDemo(passTypeID: UUID? = nil) async throws -> DemoSeed {
+        let passType: PassType
+        if let passTypeID {
+            guard let named = try await repository.passType(id: passTypeID) else {
+                throw WalletServerError.notFound("pass type \(passTypeID)")
+            }
+            passType = named
+        } else {
+            passType = try await developmentPassType().passType
+        }
+        let suffix = SecureRandom.hex(byteCount: 4).uppercased()
+        let client = try await createClient(name: "Demo \(suffix)")
+        let (_, token) = try await createAPIUser(clientID: client.id, name: "demo")
+        let user = try await createUser(clientID: client.id, externalReference: "demo-\(suffix.lowercased())")
+        let tag = try await createTag(clientID: client.id, userID: user.id, referenceID: "DEMO-\(suffix)")
+        let pass = try await createPass(tagID: tag.id, passTypeID: passType.id)
+        return DemoSeed(
+            clientID: client.id, apiToken: token, userID: user.id, passTypeID: passType.id,
+            tagID: tag.referenceID!, passID: pass.id)
+    }
+
+    private static func checkName(_ value: String, what: String, limit: Int = 200) throws {
+        guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, value.count <= limit,
+            !value.contains(where: { $0.isNewline || $0 == "\u{0}" })
+        else {
+            throw WalletServerError.invalidArgument("\(what) must be 1–\(limit) characters on one line")
+        }
+    }
+}

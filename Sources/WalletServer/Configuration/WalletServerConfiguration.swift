@@ -1,0 +1,151 @@
+import Foundation
+import Secrets
+
+/// Everything a provisioning server needs to start: where it listens, where its data lives, and what unlocks the
+/// secret store that holds the signing keys.
+///
+/// The defaults make a zero-configuration start work: 127.0.0.1:8080, a SQLite file and an encrypted secret store
+/// in ``dataDirectory``, unlocked by a key file the first start creates there. ``init(environment:)`` reads the
+/// same settings from environment variables (``Variable``).
+public struct WalletServerConfiguration: Sendable {
+    /// What unlocks the secret store that holds the pass types' signing keys.
+    public enum SecretStoreKey: Sendable {
+        /// A passphrase (`COFFER_PASSPHRASE`), as `coffer secrets` uses.
+        case passphrase(Passphrase)
+        /// A key file of 32 or more random bytes (`COFFER_KEY_FILE`).
+        case keyFile(URL)
+        /// The key file ``WalletServerConfiguration/keyFileURL`` in the data directory, created (mode 0600) when
+        /// neither it nor the store exists yet.
+        case automatic
+    }
+
+    /// The environment variables ``init(environment:)`` reads.
+    public enum Variable {
+        /// The address to listen on (default `127.0.0.1`).
+        public static let host = "COFFER_HOST"
+        /// The port to listen on (default `8080`; `0` picks a free one).
+        public static let port = "COFFER_PORT"
+        /// The data directory (default `$XDG_DATA_HOME/coffer/server`).
+        public static let dataDirectory = "COFFER_DATA_DIR"
+        /// The database: `sqlite:///path`, `sqlite::memory:` or `postgres://…` (default: SQLite in the data
+        /// directory).
+        public static let databaseURL = "DATABASE_URL"
+        /// The URL devices reach the server at; the callback URL and relying party derive from it.
+        public static let publicURL = "COFFER_PUBLIC_URL"
+        /// The secret store's passphrase.
+        public static let passphrase = "COFFER_PASSPHRASE"
+        /// A key file that unlocks the secret store instead of a passphrase.
+        public static let keyFile = "COFFER_KEY_FILE"
+    }
+
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on; `0` asks the system for a free one.
+    public var port: Int
+    /// The directory that holds the SQLite database, the secret store and its key file.
+    public var dataDirectory: URL
+    /// The database URL; `nil` means the SQLite file ``defaultDatabaseURL``.
+    public var databaseURL: String?
+    /// The URL devices reach the server at (behind a proxy, the proxy's); `nil` means `http://host:port`.
+    public var publicURL: URL?
+    /// What unlocks the secret store.
+    public var secretStoreKey: SecretStoreKey
+    /// Whether the server makes a development signing identity (not Apple's) on its first start, so that the API
+    /// answers before any real pass type is imported.
+    public var createsDevelopmentIdentity: Bool
+    /// How long a provisioning session is accepted after its issuer data was made.
+    public var sessionLifetime: TimeInterval
+
+    /// Creates a configuration; every argument has the zero-configuration default.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080,
+        dataDirectory: URL = Configuration.dataDirectory(named: "server"), databaseURL: String? = nil,
+        publicURL: URL? = nil, secretStoreKey: SecretStoreKey = .automatic, createsDevelopmentIdentity: Bool = true,
+        sessionLifetime: TimeInterval = 300
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
+        self.publicURL = publicURL
+        self.secretStoreKey = secretStoreKey
+        self.createsDevelopmentIdentity = createsDevelopmentIdentity
+        self.sessionLifetime = sessionLifetime
+    }
+
+    /// Reads the configuration from environment variables (``Variable``); unset ones keep their defaults.
+    ///
+    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the variable whose value is unusable.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        func value(_ name: String) -> String? {
+            guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+                return nil
+            }
+            return value
+        }
+        self.init(dataDirectory: Configuration.dataDirectory(named: "server", environment: environment))
+        if let host = value(Variable.host) { self.host = host }
+        if let port = value(Variable.port) { self.port = try Self.port(port, from: Variable.port) }
+        if let directory = value(Variable.dataDirectory) {
+            dataDirectory = try Self.absolutePath(directory, from: Variable.dataDirectory)
+        }
+        databaseURL = value(Variable.databaseURL)
+        if let url = value(Variable.publicURL) { publicURL = try Self.publicURL(url, from: Variable.publicURL) }
+        if let keyFile = value(Variable.keyFile) {
+            secretStoreKey = .keyFile(try Self.absolutePath(keyFile, from: Variable.keyFile))
+        } else if let passphrase = environment[Variable.passphrase], !passphrase.isEmpty {
+            secretStoreKey = .passphrase(Passphrase(passphrase))
+        }
+    }
+
+    /// The SQLite database in the data directory.
+    public var defaultDatabaseURL: String { WalletDatabase.sqliteURL(in: dataDirectory) }
+    /// The database the server opens.
+    public var effectiveDatabaseURL: String { databaseURL ?? defaultDatabaseURL }
+    /// The directory of the encrypted secret store.
+    public var secretStoreDirectory: URL { dataDirectory.appendingPathComponent("secrets", isDirectory: true) }
+    /// The key file ``SecretStoreKey/automatic`` uses.
+    public var keyFileURL: URL { dataDirectory.appendingPathComponent("secrets.key") }
+    /// Where the development root certificate is written, for `openssl cms -verify -CAfile` and
+    /// `coffer pass verify --root`.
+    public var developmentRootURL: URL { dataDirectory.appendingPathComponent("development-root.pem") }
+
+    /// The URL devices reach the server at.
+    public var effectivePublicURL: URL {
+        if let publicURL { return publicURL }
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        return URL(string: "http://\(host):\(port)")!
+    }
+
+    /// The callback URL put in issuer data.
+    public var callbackURL: String {
+        effectivePublicURL.appendingPathComponent("api/v2/in_app_provisioning/callback").absoluteString
+    }
+
+    /// The relying party identifier put in `fidoProfile`: the public URL's host.
+    public var relyingPartyIdentifier: String { effectivePublicURL.host ?? host }
+
+    /// Parses a port number, naming `source` when it is not one.
+    public static func port(_ text: String, from source: String) throws -> Int {
+        guard let port = Int(text), (0...65_535).contains(port) else {
+            throw WalletServerError.invalidConfiguration("\(source) must be a port number from 0 to 65535")
+        }
+        return port
+    }
+
+    /// Parses a public URL, naming `source` when it is not an http(s) URL with a host.
+    public static func publicURL(_ text: String, from source: String) throws -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            let host = url.host, !host.isEmpty
+        else { throw WalletServerError.invalidConfiguration("\(source) must be an http(s) URL with a host") }
+        return url
+    }
+
+    private static func absolutePath(_ path: String, from source: String) throws -> URL {
+        guard !path.contains("\u{0}") else {
+            throw WalletServerError.invalidConfiguration("\(source) is not a usable path")
+        }
+        let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        return URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
+    }
+}

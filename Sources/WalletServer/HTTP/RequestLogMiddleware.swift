@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import Logging
+import Secrets
+import WalletPasses
+
+/// Logs one line per request (an id, method, path without the query, status and latency) and turns errors the
+/// routes did not expect into the API's JSON error shape: 503 when the database is unavailable, 500 otherwise.
+///
+/// It never logs headers, bodies or query strings, which can carry tokens and session identifiers.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let started = ContinuousClock.now
+        let id = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        var status = 500
+        defer {
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            logger.info(
+                "request",
+                metadata: [
+                    "request_id": "\(id)", "method": "\(request.method)", "path": "\(request.uri.path)",
+                    "status": "\(status)", "latency_ms": "\(String(format: "%.2f", milliseconds))",
+                ])
+        }
+        do {
+            let response = try await next(request, context)
+            status = response.status.code
+            return response
+        } catch let error as any HTTPResponseError {
+            status = error.status.code
+            throw error
+        } catch {
+            let apiError = Self.apiError(for: error)
+            status = apiError.status.code
+            logger.error(
+                "request failed",
+                metadata: ["request_id": "\(id)", "error": "\(Self.safeDescription(of: error))"])
+            throw apiError
+        }
+    }
+
+    /// The answer for an unexpected error: the database being away is temporary (503), the rest is a fault (500).
+    static func apiError(for error: any Error) -> APIError {
+        if case WalletServerError.databaseUnavailable = error {
+            return APIError(
+                .serviceUnavailable, code: "unavailable", message: "the database is unavailable; try again later")
+        }
+        return APIError(.internalServerError, code: "internal_error", message: "the server could not do this")
+    }
+
+    /// A description of `error` for the log: the text of Coffer's own errors (which never hold secrets), only the
+    /// type of any other.
+    static func safeDescription(of error: any Error) -> String {
+        switch error {
+        case let error as WalletServerError: return error.description
+        case let error as WalletPassesError: return error.description
+        case let error as SecretsError: return error.description
+        default: return String(reflecting: type(of: error))
+        }
+    }
+}

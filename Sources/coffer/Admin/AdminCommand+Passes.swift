@@ -1,0 +1,225 @@
+import ArgumentParser
+import Foundation
+import WalletPasses
+import WalletServer
+
+extension AdminCommand {
+    /// `coffer admin pass-type`.
+    struct PassTypeCommands: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pass-type", abstract: "Import and list pass types and their signing identities.",
+            subcommands: [Import.self, List.self])
+
+        struct Import: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Keep a Pass Type ID identity (PEM or .p12) in the secret store and record its pass type.",
+                discussion: """
+                    The private key is stored encrypted in the server's secret store, never in the database. \
+                    Importing a renewed certificate for a known pass type replaces its identity; a running server \
+                    picks it up within a minute.
+                    """)
+            @OptionGroup var identity: IdentityOptions
+            @Option(help: "The organization name users see (default: the certificate's organization).")
+            var organization: String?
+            @Flag(help: "Print the whole record as JSON.") var json = false
+            @OptionGroup var server: ServerOptions
+
+            func run() async throws {
+                let signingIdentity = try identity.load()
+                let (passType, created) = try await withAdministration(server) {
+                    try await $0.importPassType(signingIdentity, organizationName: organization)
+                }
+                if json { try Output.printJSON(passType, snakeCaseKeys: true) } else { print(passType.id.uuidString) }
+                Output.note(
+                    created
+                        ? "imported \(passType.passTypeIdentifier) (team \(passType.teamIdentifier))"
+                        : "replaced the identity of \(passType.passTypeIdentifier)")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List every pass type.")
+            @Flag(help: "Print JSON.") var json = false
+            @OptionGroup var server: ServerOptions
+
+            func run() async throws {
+                let passTypes = try await withAdministration(server) { try await $0.storage.repository.passTypes() }
+                if json { return try Output.printJSON(passTypes, snakeCaseKeys: true) }
+                Output.printTable(
+                    ["ID", "PASS TYPE", "TEAM", "ORGANIZATION"],
+                    passTypes.map {
+                        [$0.id.uuidString, $0.passTypeIdentifier, $0.teamIdentifier, $0.organizationName]
+                    })
+            }
+        }
+    }
+
+    /// The options that make a pass: which pass type, which template, which serial number.
+    struct PassOptions: ParsableArguments {
+        @Option(help: "The pass type's identifier (default: the only pass type).") var passType: String?
+        @Option(help: "A pass folder (pass.json and images) to start from (default: a demo event ticket).")
+        var template: String?
+        @Option(help: "The serial number (default: the tag's first identifier).") var serial: String?
+
+        func create(for tagID: UUID, with administration: WalletAdministration) async throws -> ApplePass {
+            let passTypeID = try passType.map { try identifier($0, of: "pass type") }
+            let template = try template.map { path in
+                try CommandFailure.mapping {
+                    PassTemplate(package: try PassPackage(directory: StoreOptions.absoluteURL(path)))
+                }
+            }
+            return try await administration.createPass(
+                tagID: tagID, passTypeID: passTypeID, template: template, serialNumber: serial)
+        }
+    }
+
+    /// `coffer admin tag`.
+    struct TagCommands: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tag", abstract: "Create and list tags (a ticket, a membership) and their passes.",
+            subcommands: [Create.self, List.self])
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Create a tag with its pass and print the tag's identifier.",
+                discussion: "Give at least one of --reference-id, --pronto-tag-id and --subscription-id.")
+            @Option(help: "The client's identifier.") var client: String
+            @Option(help: "The user's identifier (default: a new user).") var user: String?
+            @Option(help: "The client's reference (the default id_attribute).") var referenceID: String?
+            @Option(help: "Pronto's tag identifier.") var prontoTagID: String?
+            @Option(help: "A subscription identifier.") var subscriptionID: String?
+            @Flag(help: "Make the tag without a pass.") var noPass = false
+            @OptionGroup var pass: PassOptions
+            @Flag(help: "Print the whole record as JSON.") var json = false
+            @OptionGroup var server: ServerOptions
+
+            func run() async throws {
+                let clientID = try identifier(client, of: "client")
+                let userID = try user.map { try identifier($0, of: "user") }
+                let tag = try await withAdministration(server) { administration in
+                    let tag = try await administration.createTag(
+                        clientID: clientID, userID: userID, referenceID: referenceID, prontoTagID: prontoTagID,
+                        subscriptionID: subscriptionID)
+                    if !noPass { _ = try await pass.create(for: tag.id, with: administration) }
+                    return tag
+                }
+                if json { try Output.printJSON(tag, snakeCaseKeys: true) } else { print(tag.id.uuidString) }
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List a client's tags.")
+            @Option(help: "The client's identifier.") var client: String
+            @Flag(help: "Print JSON.") var json = false
+            @OptionGroup var server: ServerOptions
+
+            func run() async throws {
+                let clientID = try identifier(client, of: "client")
+                let tags = try await withAdministration(server) {
+                    try await $0.storage.repository.tags(clientID: clientID)
+                }
+                if json { return try Output.printJSON(tags, snakeCaseKeys: true) }
+                Output.printTable(
+                    ["ID", "REFERENCE ID", "PRONTO TAG ID", "SUBSCRIPTION ID", "USER"],
+                    tags.map {
+                        [
+                            $0.id.uuidString, $0.referenceID ?? "-", $0.prontoTagID ?? "-", $0.subscriptionID ?? "-",
+                            $0.userID.uuidString,
+                        ]
+                    })
+            }
+        }
+    }
+
+    /// `coffer admin pass`.
+    struct PassCommands: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pass", abstract: "Create and list the Apple passes of tags.",
+            subcommands: [Create.self, List.self])
+
+        /// A pass as listed: its binding state, not its content.
+        struct Summary: Encodable {
+            let id: UUID
+            let tagID: UUID
+            let passTypeID: UUID
+            let serialNumber: String
+            let bound: Bool
+            let updatedAt: Date
+
+            init(_ pass: ApplePass) {
+                (id, tagID, passTypeID, serialNumber) = (pass.id, pass.tagID, pass.passTypeID, pass.serialNumber)
+                bound = pass.issuerBindingData != nil
+                updatedAt = pass.updatedAt
+            }
+        }
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Create the pass of a tag that has none and print its identifier.")
+            @Option(help: "The tag's identifier.") var tag: String
+            @OptionGroup var pass: PassOptions
+            @Flag(help: "Print a summary as JSON.") var json = false
+            @OptionGroup var server: ServerOptions
+
+            func run() async throws {
+                let tagID = try identifier(tag, of: "tag")
+                let created = try await withAdministration(server) { try await pass.create(for: tagID, with: $0) }
+                if json {
+                    try Output.printJSON(Summary(created), snakeCaseKeys: true)
+                } else {
+                    print(created.id.uuidString)
+                }
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the passes of a client's tags.")
+            @Option(help: "The client's identifier.") var client: String
+            @Flag(help: "Print JSON.") var json = false
+            @OptionGroup var server: ServerOptions
+
+            func run() async throws {
+                let clientID = try identifier(client, of: "client")
+                let passes = try await withAdministration(server) { try await $0.passes(clientID: clientID) }
+                if json { return try Output.printJSON(passes.map(Summary.init), snakeCaseKeys: true) }
+                Output.printTable(
+                    ["ID", "SERIAL", "TAG", "BOUND", "UPDATED"],
+                    passes.map {
+                        [
+                            $0.id.uuidString, $0.serialNumber, $0.tagID.uuidString,
+                            $0.issuerBindingData == nil ? "no" : "yes", Output.format($0.updatedAt),
+                        ]
+                    })
+            }
+        }
+    }
+
+    /// `coffer admin seed-demo`.
+    struct SeedDemo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "seed-demo",
+            abstract: "Create a client, API user, user, tag and pass, and print client_id, api_token and tag_id.",
+            discussion: """
+                Uses the given identity (imported as a pass type), else the development one. Each run makes a new, \
+                separate client.
+                """)
+        @OptionGroup var identity: IdentityOptions
+        @Flag(help: "Print a JSON object.") var json = false
+        @OptionGroup var server: ServerOptions
+
+        func run() async throws {
+            let signingIdentity =
+                identity.certificate == nil && identity.identity == nil ? nil : try identity.load()
+            let seed = try await withAdministration(server) { administration in
+                var passTypeID: UUID?
+                if let signingIdentity { passTypeID = try await administration.importPassType(signingIdentity).passType.id }
+                return try await administration.seedDemo(passTypeID: passTypeID)
+            }
+            if json { return try Output.printJSON(seed) }
+            print("client_id: \(seed.clientID.uuidString)")
+            print("api_token: \(seed.apiToken)")
+            print("tag_id: \(seed.tagID)")
+            Output.note("the API token is shown only now and stored only as a hash")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import WalletServer
+
+/// `coffer serve`: the in-app provisioning server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Wallet in-app provisioning server (issuer data and the device callback).",
+        discussion: """
+            With no configuration it listens on 127.0.0.1:8080, keeps a SQLite database and an encrypted secret \
+            store in the data directory, and makes a development signing identity (not Apple's) on first start. \
+            Options fall back to COFFER_HOST, COFFER_PORT, COFFER_PUBLIC_URL, COFFER_DATA_DIR, DATABASE_URL, \
+            COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. SIGINT or SIGTERM stops it after the requests in flight.
+            """)
+
+    @Option(help: "The address to listen on (default: $COFFER_HOST, else 127.0.0.1).") var host: String?
+    @Option(help: "The port to listen on; 0 picks a free one (default: $COFFER_PORT, else 8080).") var port: Int?
+    @Option(help: "The URL devices reach the server at; the callback URL derives from it (default: http://host:port).")
+    var publicURL: String?
+    @OptionGroup var server: ServerOptions
+    @Option(help: "text or json (default: $COFFER_LOG_FORMAT, else text).") var logFormat: LogFormat?
+    @Option(help: "trace, debug, info, notice, warning, error or critical (default: $COFFER_LOG_LEVEL, else info).")
+    var logLevel: Logger.Level?
+    @Flag(help: "Do not make the development signing identity; use this in production.")
+    var noDevelopmentIdentity = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let format = try logFormat ?? LogFormat.parse(environment["COFFER_LOG_FORMAT"], from: "COFFER_LOG_FORMAT")
+        let level = try logLevel ?? Logger.Level.parse(environment["COFFER_LOG_LEVEL"], from: "COFFER_LOG_LEVEL")
+        format.bootstrap(level: level, to: .standardOutput)
+
+        var configuration = try server.configuration()
+        if let host { configuration.host = host }
+        if let port {
+            configuration.port = try CommandFailure.mapping {
+                try WalletServerConfiguration.port(String(port), from: "--port")
+            }
+        }
+        if let publicURL {
+            configuration.publicURL = try CommandFailure.mapping {
+                try WalletServerConfiguration.publicURL(publicURL, from: "--public-url")
+            }
+        }
+        if noDevelopmentIdentity { configuration.createsDevelopmentIdentity = false }
+        let frozen = configuration
+        let application = try await CommandFailure.mapping {
+            try await WalletServerApplication.buildApplication(
+                configuration: frozen, logger: Logger(label: "coffer.server"))
+        }
+        try await application.runService()
+    }
+}
