@@ -4,6 +4,7 @@ import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Testing
 import WalletPasses
 import WalletServer
@@ -12,12 +13,13 @@ import WalletServer
 struct ProvisioningRoutesTests {
     /// Runs `body` with a test client of the application over a fresh world, and the world's API token.
     func withClient(
-        _ engine: Engine, _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
+        _ engine: Engine, logger: Logger = Logger(label: "test"),
+        _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
         let world = try await ProvisioningWorld(engine: engine)
         let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
         let router = WalletServerApplication.makeRouter(
-            repository: world.repository, service: world.service, logger: Logger(label: "test"))
+            repository: world.repository, service: world.service, logger: logger)
         let app = Application(router: router)
         do {
             try await app.test(.router) { client in try await body(client, world, token) }
@@ -170,4 +172,91 @@ struct ProvisioningRoutesTests {
             }
         }
     }
+
+    @Test("a database that went away answers 503 in the API's JSON shape, and /health still answers")
+    func databaseGone() async throws {
+        try await withClient(.sqliteFile) { client, world, token in
+            try await world.database.shutdown()
+            try await client.execute(
+                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"PASS-001"}"#)
+            ) { response in
+                #expect(response.status == .serviceUnavailable)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
+                #expect(body.error.status == 503)
+                #expect(body.error.code == "unavailable")
+            }
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test(
+        "a PostgreSQL database dropped under the server answers 503, promptly, request after request",
+        .enabled(if: Engine.postgresURL != nil))
+    func postgresDropped() async throws {
+        try await withClient(.postgres) { client, world, token in
+            let name = try #require(URLComponents(string: world.databaseURL)?.path.dropFirst())
+            try await Engine.withServer {
+                try await $0.sql.raw("DROP DATABASE \(unsafeRaw: String(name)) WITH (FORCE)").run()
+            }
+            for _ in 0..<3 {
+                try await client.execute(
+                    uri: Self.path, method: .post, headers: Self.basic(token),
+                    body: Self.json(#"{"tag_id":"PASS-001"}"#)
+                ) { response in
+                    #expect(response.status == .serviceUnavailable)
+                }
+            }
+        }
+    }
+
+    @Test("JSON request logs carry id, path, status and latency, and never a token or a session identifier")
+    func requestLogs() async throws {
+        let lines = LogLines()
+        let logger = Logger(label: "test") { label in JSONLogHandler(label: label) { lines.append($0) } }
+        try await withClient(.sqliteFile, logger: logger) { client, world, token in
+            let issued = try await client.execute(
+                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"PASS-001"}"#)
+            ) { response in
+                try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
+            }
+            let data = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
+            let session = try JSONDecoder().decode(IssuerBindingData.self, from: data).sessionIdentifier
+            try await client.execute(
+                uri: "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(session)", method: .post,
+                body: Self.json(#"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
+            ) { #expect($0.status == .ok) }
+
+            let requests = try lines.all.map { try JSONDecoder().decode([String: String].self, from: $0) }
+                .filter { $0["message"] == "request" }
+            #expect(requests.map { $0["status"] } == ["200", "200"])
+            #expect(requests.map { $0["path"] } == [Self.path, "/api/v2/in_app_provisioning/callback"])
+            for request in requests {
+                #expect(request["request_id"]?.isEmpty == false)
+                #expect(request["latency_ms"].flatMap(Double.init) != nil)
+                #expect(request["level"] == "info")
+            }
+            let everything = String(decoding: lines.all.joined(), as: UTF8.self)
+            #expect(!everything.contains(token))
+            #expect(!everything.contains(session))
+        }
+    }
+
+    struct ErrorBody: Decodable {
+        struct Detail: Decodable {
+            let status: Int
+            let code: String
+            let message: String
+        }
+        let error: Detail
+    }
+}
+
+/// Log lines collected from a handler.
+final class LogLines: @unchecked Sendable {
+    // Safety: `stored` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var stored: [Data] = []
+
+    func append(_ line: Data) { lock.withLock { stored.append(line) } }
+    var all: [Data] { lock.withLock { stored } }
 }

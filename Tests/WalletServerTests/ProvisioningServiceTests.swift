@@ -12,6 +12,7 @@ struct ProvisioningWorld {
         passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000")
 
     let directory: TemporaryDirectory
+    let databaseURL: String
     let database: WalletDatabase
     let repository: SQLWalletRepository
     let apiUser: APIUser
@@ -21,7 +22,8 @@ struct ProvisioningWorld {
 
     init(engine: Engine) async throws {
         directory = try TemporaryDirectory()
-        database = try await engine.makeDatabase(in: directory)
+        databaseURL = try await engine.makeDatabaseURL(in: directory)
+        database = try await Engine.migrated(try WalletDatabase.open(url: databaseURL))
         repository = SQLWalletRepository(database: database)
         let secrets = AggregateSecretsStore(backend: InMemoryBackend())
         try Self.identity.signingIdentity.save(to: secrets, at: "wallet/pass-types/server")

@@ -27,7 +27,8 @@ public struct IssuerBindingData: Codable, Hashable, Sendable {
         passTypeIdentifier: String, teamIdentifier: String, displayableName: String, creationDate: Date = Date()
     ) {
         self.fidoProfile = FIDOProfile(relyingPartyIdentifier: relyingPartyIdentifier, accountHash: accountHash)
-        self.creationTimestamp = ISO8601DateFormatter().string(from: creationDate)
+        self.creationTimestamp = W3CDate.string(
+            from: Date(timeIntervalSince1970: creationDate.timeIntervalSince1970.rounded(.down)))
         self.sessionIdentifier = sessionIdentifier
         self.callbackURL = callbackURL
         self.passTypeIdentifier = passTypeIdentifier
@@ -36,7 +37,7 @@ public struct IssuerBindingData: Codable, Hashable, Sendable {
     }
 
     /// The creation time, if ``creationTimestamp`` is valid ISO 8601.
-    public var creationDate: Date? { ISO8601DateFormatter().date(from: creationTimestamp) }
+    public var creationDate: Date? { W3CDate.date(from: creationTimestamp) }
 
     /// The serialized form that is signed: JSON with sorted keys and unescaped slashes. Serialize once and sign
     /// and send exactly these bytes.

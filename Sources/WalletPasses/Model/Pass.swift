@@ -238,12 +238,8 @@ extension Pass {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             // W3C/ISO 8601 in UTC; fractional seconds only when the date has them, so dates round-trip exactly.
-            let formatter = ISO8601DateFormatter()
-            if date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate {
-                formatter.formatOptions.insert(.withFractionalSeconds)
-            }
             var container = encoder.singleValueContainer()
-            try container.encode(formatter.string(from: date))
+            try container.encode(W3CDate.string(from: date))
         }
         return encoder
     }
@@ -253,10 +249,7 @@ extension Pass {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            let formatter = ISO8601DateFormatter()
-            if let date = formatter.date(from: text) { return date }
-            formatter.formatOptions.insert(.withFractionalSeconds)
-            if let date = formatter.date(from: text) { return date }
+            if let date = W3CDate.date(from: text) { return date }
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 date"))
         }

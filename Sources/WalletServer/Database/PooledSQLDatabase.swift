@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOPosix
 import SQLKit
 import SQLiteKit
 
@@ -15,17 +16,23 @@ struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source
     let makeSQL: @Sendable (Source.Connection) -> any SQLDatabase
 
     private var pool: EventLoopGroupConnectionPool<Source> { shared.pool }
+    private static var closedError: WalletServerError { .databaseUnavailable("the database has been shut down") }
     var eventLoop: any EventLoop { pool.eventLoopGroup.any() }
     var queryLogLevel: Logger.Level? { .trace }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void>
     {
-        pool.withConnection(logger: logger) { connection in
+        // A closed pool's event loops may be gone: answer on a loop that lives as long as the process.
+        guard !shared.isClosed else {
+            return MultiThreadedEventLoopGroup.singleton.any().makeFailedFuture(Self.closedError)
+        }
+        return pool.withConnection(logger: logger) { connection in
             makeSQL(connection).execute(sql: query, onRow)
         }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        guard !shared.isClosed else { throw Self.closedError }
         let connection = try await pool.requestConnection(logger: logger).get()
         defer { pool.releaseConnection(connection, logger: logger) }
         return try await closure(makeSQL(connection))

@@ -6,7 +6,8 @@ import SQLKit
 ///
 /// Applied versions are recorded in `coffer_schema_versions`. Each pending migration runs in its own
 /// transaction together with its version row, so a crash leaves the schema at a recorded version. On PostgreSQL
-/// a transaction-scoped advisory lock keeps two servers starting at once from migrating twice.
+/// a transaction-scoped advisory lock keeps two servers starting at once from migrating twice. A SQLite file is
+/// switched to write-ahead logging.
 public struct SchemaMigrator: Sendable {
     /// One schema change.
     struct Migration: Sendable {
@@ -48,6 +49,10 @@ public struct SchemaMigrator: Sendable {
 
     private func migratePending() async throws {
         let engine = database.engine
+        if engine == .sqlite {
+            // Write-ahead logging lets `coffer admin` write while `coffer serve` reads (the setting is kept in the file).
+            try await database.sql.raw("PRAGMA journal_mode=WAL").run()
+        }
         try await ensureVersionTable(database.sql)
         for migration in Self.migrations.sorted(by: { $0.version < $1.version }) {
             let applied = try await database.transaction { db -> Bool in

@@ -49,11 +49,12 @@ public final class WalletDatabase: Sendable {
             let pool = SharedPool(
                 EventLoopGroupConnectionPool(
                     source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,
-                    requestTimeout: .seconds(10), logger: logger, on: MultiThreadedEventLoopGroup.singleton))
+                    requestTimeout: .seconds(10), logger: logger, on: MultiThreadedEventLoopGroup.singleton),
+                closeEventLoopGroup: false)
             let database = PooledSQLDatabase(shared: pool, dialect: PostgresDialect(), logger: logger) { connection in
                 connection.sql()
             }
-            return WalletDatabase(engine: .postgres, sql: database) { try await pool.pool.shutdownAsync() }
+            return WalletDatabase(engine: .postgres, sql: database, shutdown: pool.close)
         }
         throw WalletServerError.invalidDatabaseURL("use sqlite:///path, sqlite::memory: or postgres://…")
     }
@@ -64,19 +65,27 @@ public final class WalletDatabase: Sendable {
     }
 
     private static func makeSQLite(storage: SQLiteConfiguration.Storage, logger: Logger) -> WalletDatabase {
-        // One connection: SQLite has one writer at a time, and a session then owns the database for a transaction.
+        // In write-ahead-log mode readers do not wait for the writer, and writers queue on SQLite's lock
+        // (transactions begin IMMEDIATE, see `transaction(_:)`). A shared-cache in-memory database locks whole
+        // tables between connections instead: it gets one.
+        let connections: Int
+        if case .file = storage { connections = 4 } else { connections = 1 }
+        // A thread per connection: a connection waiting for the write lock blocks its thread, and must never take
+        // the thread the lock holder needs to finish.
+        let threads = NIOThreadPool(numberOfThreads: connections)
+        threads.start()
+        let source = SQLiteFileSource(
+            base: SQLiteConnectionSource(
+                configuration: .init(storage: storage, enableForeignKeys: true), threadPool: threads))
         let pool = SharedPool(
             EventLoopGroupConnectionPool(
-                source: SQLiteConnectionSource(configuration: .init(storage: storage, enableForeignKeys: true)),
-                maxConnectionsPerEventLoop: 1, requestTimeout: .seconds(30), logger: logger,
-                on: MultiThreadedEventLoopGroup(numberOfThreads: 1)))
+                source: source, maxConnectionsPerEventLoop: connections, requestTimeout: .seconds(30), logger: logger,
+                on: MultiThreadedEventLoopGroup(numberOfThreads: 1)),
+            closeEventLoopGroup: true, threadPool: threads)
         let database = PooledSQLDatabase(shared: pool, dialect: SQLiteDialect(), logger: logger) { connection in
             connection.sql()
         }
-        return WalletDatabase(engine: .sqlite, sql: database) {
-            try await pool.pool.shutdownAsync()
-            try await pool.pool.eventLoopGroup.shutdownGracefully()
-        }
+        return WalletDatabase(engine: .sqlite, sql: database, shutdown: pool.close)
     }
 
     private init(engine: Engine, sql: any SQLDatabase, shutdown: @escaping @Sendable () async throws -> Void) {
@@ -85,17 +94,22 @@ public final class WalletDatabase: Sendable {
         self.shutdownPool = shutdown
     }
 
-    /// Closes every connection.
+    /// Closes every connection; afterwards every query fails at once with
+    /// ``WalletServerError/databaseUnavailable(_:)``. Calling it again does nothing.
     public func shutdown() async throws {
         try await shutdownPool()
     }
 
     /// Runs `body` in a transaction on one connection: committed if it returns, rolled back if it throws.
+    ///
+    /// On SQLite the transaction takes the write lock when it begins (`BEGIN IMMEDIATE`), so two transactions that
+    /// read and then write cannot deadlock each other.
     public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws
         -> R
     {
-        try await sql.withSession { session in
-            try await session.raw("BEGIN").run()
+        let begin = engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        return try await sql.withSession { session in
+            try await session.raw(SQLQueryString(begin)).run()
             do {
                 let result = try await body(session)
                 try await session.raw("COMMIT").run()

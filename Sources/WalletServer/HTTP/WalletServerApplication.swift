@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 
 /// Builds the provisioning server's HTTP application.
 public enum WalletServerApplication {
@@ -48,19 +49,27 @@ public enum WalletServerApplication {
             try? await storage.shutdown()
             throw error
         }
+        // With port 0 the system picks the port; the callback URL (when not given) names the one it picked.
+        let listening = NIOLockedValueBox(configuration)
         let service = ProvisioningService(
             repository: storage.repository, identities: storage.identities,
-            relyingPartyIdentifier: configuration.relyingPartyIdentifier, callbackURL: configuration.callbackURL,
+            relyingPartyIdentifier: configuration.relyingPartyIdentifier,
+            callbackAddress: { listening.withLockedValue { $0.callbackURL } },
             sessionLifetime: configuration.sessionLifetime, logger: logger)
         logger.info(
             "provisioning server configured",
             metadata: [
                 "data_dir": "\(configuration.dataDirectory.path)", "database": "\(storage.database.engine.rawValue)",
-                "public_url": "\(configuration.effectivePublicURL.absoluteString)",
             ])
         return Application(
             router: makeRouter(repository: storage.repository, service: service, logger: logger),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
-            services: [StorageLifecycle(storage: storage)], logger: logger)
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
+            services: [StorageLifecycle(storage: storage)],
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port { listening.withLockedValue { $0.port = port } }
+                let callbackURL = listening.withLockedValue { $0.callbackURL }
+                logger.info("devices call back at this URL", metadata: ["callback_url": "\(callbackURL)"])
+            }, logger: logger)
     }
 }

@@ -35,7 +35,8 @@ public struct ProvisioningService: Sendable {
     /// The relying party identifier in `fidoProfile` (the issuer's host).
     public let relyingPartyIdentifier: String
     /// The URL devices post the binding to.
-    public let callbackURL: String
+    public var callbackURL: String { callbackAddress() }
+    private let callbackAddress: @Sendable () -> String
     /// How long a session is accepted after its issuer data was made.
     public let sessionLifetime: TimeInterval
     let now: @Sendable () -> Date
@@ -47,10 +48,21 @@ public struct ProvisioningService: Sendable {
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.provisioning")
     ) {
+        self.init(
+            repository: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
+            callbackAddress: { callbackURL }, sessionLifetime: sessionLifetime, now: now, logger: logger)
+    }
+
+    /// Creates the service with a callback URL known only once the server listens (on a port the system chose).
+    init(
+        repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
+        callbackAddress: @escaping @Sendable () -> String, sessionLifetime: TimeInterval,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+    ) {
         self.repository = repository
         self.identities = identities
         self.relyingPartyIdentifier = relyingPartyIdentifier
-        self.callbackURL = callbackURL
+        self.callbackAddress = callbackAddress
         self.sessionLifetime = sessionLifetime
         self.now = now
         self.logger = logger
@@ -83,8 +95,7 @@ public struct ProvisioningService: Sendable {
         let signed = try PassSigner(identity: identity).sign(binding, signingTime: created)
         pass.accountBindingData = Data(base64Encoded: signed.issuerData)
         pass.updatedAt = created
-        try await repository.updatePass(pass)
-        try await repository.createSession(session)
+        try await repository.recordIssuance(pass, session: session)
         logger.info("issued binding data", metadata: ["pass": "\(pass.id)", "client": "\(apiUser.clientID)"])
         return IssuerDataResponse(issuerData: signed.issuerData, signature: signed.signature, tagID: tag.id.uuidString)
     }

@@ -178,7 +178,11 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
     public func updatePass(_ pass: ApplePass) async throws {
-        var update = sql.update("apple_passes")
+        try await update(pass, on: sql)
+    }
+
+    private func update(_ pass: ApplePass, on db: any SQLDatabase) async throws {
+        var update = db.update("apple_passes")
         for (column, value) in Self.columns(of: pass) where !["id", "tag_id", "pass_type_id"].contains(column) {
             update = update.set(column, to: value)
         }
@@ -189,12 +193,26 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Records a provisioning session.
     public func createSession(_ session: ProvisioningSession) async throws {
+        try await insert(session, on: sql)
+    }
+
+    /// Stores the pass's new binding data and opens its session in one transaction (one commit, one sync).
+    public func recordIssuance(_ pass: ApplePass, session: ProvisioningSession) async throws {
+        try await run {
+            try await database.transaction { db in
+                try await update(pass, on: db)
+                try await insert(session, on: db)
+            }
+        }
+    }
+
+    private func insert(_ session: ProvisioningSession, on db: any SQLDatabase) async throws {
         try await insert(
             "provisioning_sessions",
             [
                 "id": session.id, "pass_id": session.passID.uuidString, "created_at": Self.ms(session.createdAt),
                 "expires_at": Self.ms(session.expiresAt), "used_at": session.usedAt.map(Self.ms),
-            ])
+            ], on: db)
     }
 
     /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
@@ -212,10 +230,13 @@ public struct SQLWalletRepository: WalletRepository {
 
     // MARK: SQL helpers
 
-    private func insert(_ table: String, _ values: [String: any Encodable & Sendable]) async throws {
+    private func insert(
+        _ table: String, _ values: [String: any Encodable & Sendable], on db: (any SQLDatabase)? = nil
+    ) async throws {
         let columns = values.keys.sorted()
+        let db = db ?? sql
         try await run {
-            try await sql.insert(into: table).columns(columns).values(columns.map { SQLBind(values[$0]!) }).run()
+            try await db.insert(into: table).columns(columns).values(columns.map { SQLBind(values[$0]!) }).run()
         }
     }
 

@@ -212,7 +212,9 @@ extension AdminCommand {
                 identity.certificate == nil && identity.identity == nil ? nil : try identity.load()
             let seed = try await withAdministration(server) { administration in
                 var passTypeID: UUID?
-                if let signingIdentity { passTypeID = try await administration.importPassType(signingIdentity).passType.id }
+                if let signingIdentity {
+                    passTypeID = try await administration.importPassType(signingIdentity).passType.id
+                }
                 return try await administration.seedDemo(passTypeID: passTypeID)
             }
             if json { return try Output.printJSON(seed) }

@@ -41,6 +41,7 @@ enum Output {
     /// A date as `2026-11-22 07:33:13Z`.
     static func format(_ date: Date?) -> String {
         guard let date else { return "-" }
-        return date.formatted(.iso8601.year().month().day().dateTimeSeparator(.space).time(includingFractionalSeconds: false))
+        return date.formatted(
+            .iso8601.year().month().day().dateTimeSeparator(.space).time(includingFractionalSeconds: false))
     }
 }

@@ -79,8 +79,10 @@ public enum ChildProcess {
     }
 
     /// The environment children start from: this process's, minus anything that would change Coffer's behaviour.
-    private static var baseEnvironment: [String: String] {
-        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("COFFER_") && !$0.key.hasPrefix("KEYCHAIN_") }
+    static var baseEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("COFFER_") && !$0.key.hasPrefix("KEYCHAIN_") && $0.key != "DATABASE_URL"
+        }
     }
 
     private final class Locked: @unchecked Sendable {

@@ -30,22 +30,32 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// A fresh, migrated database; on PostgreSQL a new database per test, so tests do not see each other's rows.
     func makeDatabase(in directory: TemporaryDirectory) async throws -> WalletDatabase {
+        try await Self.migrated(try WalletDatabase.open(url: try await makeDatabaseURL(in: directory)))
+    }
+
+    /// The URL of a fresh, empty database: a SQLite file in `directory`, or a new PostgreSQL database.
+    func makeDatabaseURL(in directory: TemporaryDirectory) async throws -> String {
         switch self {
         case .sqliteFile:
-            return try await Self.migrated(try WalletDatabase.open(url: WalletDatabase.sqliteURL(in: directory.url)))
+            return WalletDatabase.sqliteURL(in: directory.url)
         case .postgres:
             let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let setup = try WalletDatabase.open(url: Self.postgresURL!)
-            do {
-                try await setup.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
-            } catch {
-                try await setup.shutdown()
-                throw error
-            }
-            try await setup.shutdown()
+            try await Self.withServer { try await $0.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
             var url = URLComponents(string: Self.postgresURL!)!
             url.path = "/" + name
-            return try await Self.migrated(try WalletDatabase.open(url: url.string!))
+            return url.string!
         }
+    }
+
+    /// Runs `body` on a connection to the PostgreSQL server's own database (to create or drop databases).
+    static func withServer(_ body: (WalletDatabase) async throws -> Void) async throws {
+        let server = try WalletDatabase.open(url: postgresURL!)
+        do {
+            try await body(server)
+        } catch {
+            try await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
     }
 }

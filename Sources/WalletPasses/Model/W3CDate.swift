@@ -1,0 +1,19 @@
+import Foundation
+
+/// The W3C (ISO 8601) dates of `pass.json` and issuer data, formatted and parsed with Foundation's format styles,
+/// which cost a fraction of a microsecond (an `ISO8601DateFormatter` costs tens of microseconds to create).
+enum W3CDate {
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
+    private static let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// `date` in UTC, e.g. `2026-11-22T07:39:59Z`; with milliseconds only when the date has a fraction of a second.
+    static func string(from date: Date) -> String {
+        let hasFraction = date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
+        return hasFraction ? fractionalSeconds.format(date) : wholeSeconds.format(date)
+    }
+
+    /// Parses a date with a `Z` or `±hh:mm` offset, with or without fractional seconds.
+    static func date(from text: String) -> Date? {
+        (try? fractionalSeconds.parse(text)) ?? (try? wholeSeconds.parse(text))
+    }
+}

@@ -1,0 +1,22 @@
+import Logging
+import NIOCore
+import SQLiteKit
+
+/// SQLite connections that wait (up to ``busyTimeoutMilliseconds``) for another connection's write to finish
+/// instead of spinning, so that in a pool of several, readers run side by side while writers take turns.
+///
+/// SQLiteNIO installs a busy handler that retries at once, forever; `PRAGMA busy_timeout` replaces it with
+/// SQLite's own sleeping back-off and a limit, after which the statement fails (and the request answers 503).
+struct SQLiteFileSource: ConnectionPoolSource {
+    /// How long a statement waits for the write lock before it fails.
+    static let busyTimeoutMilliseconds = 10_000
+
+    let base: SQLiteConnectionSource
+
+    func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
+        base.makeConnection(logger: logger, on: eventLoop).flatMap { connection in
+            connection.query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)").map { _ in connection }
+                .flatMapError { error in connection.close().flatMapThrowing { throw error } }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CofferTestSupport
+import Foundation
+import Secrets
+import Testing
+import WalletServer
+
+@Suite("Server configuration: zero-configuration defaults, environment variables, and what unlocks the secret store")
+struct ServerConfigurationTests {
+    @Test("with nothing set: 127.0.0.1:8080, SQLite and secrets in $XDG_DATA_HOME/coffer/server, automatic key")
+    func defaults() throws {
+        let configuration = try WalletServerConfiguration(environment: ["XDG_DATA_HOME": "/data"])
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.dataDirectory.path == "/data/coffer/server")
+        #expect(configuration.effectiveDatabaseURL == "sqlite:///data/coffer/server/coffer-wallet.sqlite")
+        #expect(configuration.secretStoreDirectory.path == "/data/coffer/server/secrets")
+        #expect(configuration.callbackURL == "http://127.0.0.1:8080/api/v2/in_app_provisioning/callback")
+        #expect(configuration.relyingPartyIdentifier == "127.0.0.1")
+        #expect(configuration.createsDevelopmentIdentity)
+        guard case .automatic = configuration.secretStoreKey else {
+            Issue.record("expected the automatic key file")
+            return
+        }
+    }
+
+    @Test("every variable is read; the public URL sets the callback URL and the relying party")
+    func environment() throws {
+        let configuration = try WalletServerConfiguration(environment: [
+            "COFFER_HOST": "0.0.0.0", "COFFER_PORT": "9090", "COFFER_DATA_DIR": "/srv/coffer",
+            "DATABASE_URL": "postgres://u:p@db:5432/wallet", "COFFER_PUBLIC_URL": "https://wallet.example.com/base",
+            "COFFER_PASSPHRASE": "correct horse",
+        ])
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.port == 9090)
+        #expect(configuration.dataDirectory.path == "/srv/coffer")
+        #expect(configuration.effectiveDatabaseURL == "postgres://u:p@db:5432/wallet")
+        #expect(configuration.callbackURL == "https://wallet.example.com/base/api/v2/in_app_provisioning/callback")
+        #expect(configuration.relyingPartyIdentifier == "wallet.example.com")
+        guard case .passphrase(let passphrase) = configuration.secretStoreKey else {
+            Issue.record("expected the passphrase")
+            return
+        }
+        #expect(passphrase.utf8 == Data("correct horse".utf8))
+        #expect(!"\(configuration.secretStoreKey)".contains("correct horse"))
+    }
+
+    @Test("a key file wins over a passphrase, and relative paths are made absolute")
+    func keyFileAndRelativePaths() throws {
+        let configuration = try WalletServerConfiguration(environment: [
+            "COFFER_KEY_FILE": "keys/server.key", "COFFER_PASSPHRASE": "ignored", "COFFER_DATA_DIR": "data",
+        ])
+        let here = FileManager.default.currentDirectoryPath
+        #expect(configuration.dataDirectory.path == URL(fileURLWithPath: here).appendingPathComponent("data").path)
+        guard case .keyFile(let url) = configuration.secretStoreKey else {
+            Issue.record("expected the key file")
+            return
+        }
+        #expect(url.path == URL(fileURLWithPath: here).appendingPathComponent("keys/server.key").path)
+    }
+
+    @Test(
+        "unusable values are refused with the variable's name",
+        arguments: [
+            ("COFFER_PORT", "80a"), ("COFFER_PORT", "70000"), ("COFFER_PORT", "-1"),
+            ("COFFER_PUBLIC_URL", "ftp://example.com"), ("COFFER_PUBLIC_URL", "not a url"),
+            ("COFFER_PUBLIC_URL", "https://"),
+        ])
+    func refusals(_ variable: String, _ value: String) throws {
+        #expect {
+            try WalletServerConfiguration(environment: [variable: value])
+        } throws: { error in
+            guard case WalletServerError.invalidConfiguration(let reason) = error else { return false }
+            return reason.contains(variable)
+        }
+    }
+
+    @Test("port 0 is accepted: the system picks one when the server starts")
+    func portZero() throws {
+        #expect(try WalletServerConfiguration(environment: ["COFFER_PORT": "0"]).port == 0)
+    }
+}
+
+@Suite("Server storage: the data directory, its key file, and the secret store it unlocks")
+struct ServerStorageTests {
+    func configuration(_ directory: TemporaryDirectory, key: WalletServerConfiguration.SecretStoreKey = .automatic)
+        -> WalletServerConfiguration
+    {
+        WalletServerConfiguration(
+            dataDirectory: directory.appending("data"), secretStoreKey: key, createsDevelopmentIdentity: false)
+    }
+
+    func permissions(_ url: URL) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test("the first open makes a 0700 data directory and a 0600 key file; the next open uses that key")
+    func firstOpen() async throws {
+        let directory = try TemporaryDirectory()
+        let configuration = configuration(directory)
+        let storage = try await WalletServerStorage.open(configuration: configuration)
+        try storage.secrets.saveData(Data("kept".utf8), account: "wallet/check")
+        try await storage.shutdown()
+        #expect(try permissions(configuration.dataDirectory) == 0o700)
+        #expect(try permissions(configuration.keyFileURL) == 0o600)
+        #expect(try Data(contentsOf: configuration.keyFileURL).count == 32)
+
+        let reopened = try await WalletServerStorage.open(configuration: configuration)
+        #expect(try reopened.secrets.readData(account: "wallet/check") == Data("kept".utf8))
+        try await reopened.shutdown()
+    }
+
+    @Test("a store whose key file is gone is not replaced: opening fails and names what is missing")
+    func missingKeyFile() async throws {
+        let directory = try TemporaryDirectory()
+        let configuration = configuration(directory)
+        try await WalletServerStorage.open(configuration: configuration).shutdown()
+        try FileManager.default.removeItem(at: configuration.keyFileURL)
+        await #expect(
+            throws: WalletServerError.secretStoreKeyMissing(directory: configuration.secretStoreDirectory.path)
+        ) {
+            try await WalletServerStorage.open(configuration: configuration)
+        }
+        #expect(FileManager.default.fileExists(atPath: configuration.secretStoreDirectory.path))
+    }
+
+    @Test("a passphrase store opens with its passphrase, refuses another, and makes no key file")
+    func passphrase() async throws {
+        let directory = try TemporaryDirectory()
+        let right = configuration(directory, key: .passphrase(Passphrase("right one")))
+        try await WalletServerStorage.open(configuration: right).shutdown()
+        #expect(!FileManager.default.fileExists(atPath: right.keyFileURL.path))
+        try await WalletServerStorage.open(configuration: right).shutdown()
+
+        await #expect(throws: SecretsError.self) {
+            try await WalletServerStorage.open(configuration: configuration(directory, key: .passphrase("wrong one")))
+        }
+        await #expect(throws: WalletServerError.self) {
+            try await WalletServerStorage.open(configuration: configuration(directory))
+        }
+    }
+
+    @Test("an unusable database URL is refused before anything is opened")
+    func badDatabaseURL() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = configuration(directory)
+        configuration.databaseURL = "mysql://nope"
+        await #expect(throws: WalletServerError.self) {
+            try await WalletServerStorage.open(configuration: configuration)
+        }
+    }
+}
