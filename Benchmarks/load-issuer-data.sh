@@ -80,4 +80,5 @@ awk -v r="$requests" -v o="$rsa_signs" -v p="$rsa_signs_plain" 'BEGIN {
     printf "ratio requests/s / openssl sign/s:      %.2f  (%.2f of the same without AVX-512 IFMA)\n", r / o, r / p }'
 echo "non-2xx responses:                      ${non2xx:-0}"
 if [ -n "${non2xx}" ] && [ "${non2xx}" != "0" ]; then echo "FAIL: non-2xx responses"; exit 1; fi
+if ! awk -v r="${requests:-0}" 'BEGIN { exit !(r > 0) }'; then echo "FAIL: no request completed"; exit 1; fi
 if [ -n "$socket_errors" ]; then echo "FAIL: $socket_errors"; exit 1; fi

@@ -137,6 +137,60 @@ struct RepositoryTests {
         }
     }
 
+    @Test(
+        "a provisioning target joins pass, tag, user and pass type, by tag attribute within a client or by pass",
+        arguments: Engine.available)
+    func provisioningTargets(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let pass = try await Self.makePass(in: repository)
+            let tag = try #require(try await repository.tag(id: pass.tagID))
+            let byTag = try #require(
+                try await repository.provisioningTarget(clientID: tag.clientID, attribute: .referenceID, value: "T1"))
+            #expect(byTag.pass.id == pass.id)
+            #expect(byTag.tag.id == tag.id)
+            #expect(byTag.user.id == tag.userID)
+            #expect(byTag.passType.id == pass.passTypeID)
+            #expect(byTag.passType.passTypeIdentifier == "pass.com.example")
+            #expect(try await repository.provisioningTarget(passID: pass.id) == byTag)
+
+            let other = try await repository.createClient(name: "Other")
+            #expect(
+                try await repository.provisioningTarget(clientID: other.id, attribute: .referenceID, value: "T1") == nil
+            )
+            #expect(
+                try await repository.provisioningTarget(clientID: tag.clientID, attribute: .prontoTagID, value: "T1")
+                    == nil)
+            try await repository.createTag(ClientTag(clientID: tag.clientID, userID: tag.userID, referenceID: "BARE"))
+            #expect(
+                try await repository.provisioningTarget(clientID: tag.clientID, attribute: .referenceID, value: "BARE")
+                    == nil)
+            #expect(try await repository.provisioningTarget(passID: UUID()) == nil)
+        }
+    }
+
+    @Test("issuance stores the pass's binding data and its session together", arguments: Engine.available)
+    func issuance(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            var pass = try await Self.makePass(in: repository)
+            pass.accountBindingData = Data("{}".utf8)
+            let now = Date()
+            try await repository.recordIssuance(
+                pass,
+                session: ProvisioningSession(
+                    id: "s1", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300)))
+            #expect(try await repository.pass(id: pass.id)?.accountBindingData == Data("{}".utf8))
+            // A session that cannot be stored (its identifier is taken) leaves the pass as it was.
+            pass.accountBindingData = Data("[]".utf8)
+            await #expect(throws: WalletServerError.self) {
+                try await repository.recordIssuance(
+                    pass,
+                    session: ProvisioningSession(
+                        id: "s1", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300)))
+            }
+            #expect(try await repository.pass(id: pass.id)?.accountBindingData == Data("{}".utf8))
+        }
+    }
+
     @Test("a session is consumed once, and never after it expires", arguments: Engine.available)
     func sessions(_ engine: Engine) async throws {
         try await withRepository(engine) { repository, _ in

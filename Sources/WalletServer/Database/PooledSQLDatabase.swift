@@ -4,20 +4,20 @@ import NIOPosix
 import SQLKit
 import SQLiteKit
 
-/// An `SQLDatabase` over a connection pool: each query borrows a connection, and a session
+/// An `SQLDatabase` over connection pools: each query borrows a connection, and a session
 /// (``withSession(_:)``) keeps one connection for its whole duration, which is what transactions need.
 ///
-/// One mechanism for both engines: SQLite (a pool of one connection, so sessions serialize writers) and
-/// PostgreSQL.
+/// One mechanism for both engines. `SELECT`s borrow from the readers; every other statement and every session
+/// from the writers. On SQLite that is one connection, so writes queue here instead of sleeping on SQLite's lock;
+/// on PostgreSQL both are the same pool.
 struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source.Connection: Sendable {
     let shared: SharedPool<Source>
     let dialect: any SQLDialect
     let logger: Logger
     let makeSQL: @Sendable (Source.Connection) -> any SQLDatabase
 
-    private var pool: EventLoopGroupConnectionPool<Source> { shared.pool }
     private static var closedError: WalletServerError { .databaseUnavailable("the database has been shut down") }
-    var eventLoop: any EventLoop { pool.eventLoopGroup.any() }
+    var eventLoop: any EventLoop { shared.readers.eventLoopGroup.any() }
     var queryLogLevel: Logger.Level? { .trace }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void>
@@ -26,6 +26,7 @@ struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source
         guard !shared.isClosed else {
             return MultiThreadedEventLoopGroup.singleton.any().makeFailedFuture(Self.closedError)
         }
+        let pool = query is SQLSelect ? shared.readers : shared.writers
         return pool.withConnection(logger: logger) { connection in
             makeSQL(connection).execute(sql: query, onRow)
         }
@@ -33,6 +34,7 @@ struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         guard !shared.isClosed else { throw Self.closedError }
+        let pool = shared.writers
         let connection = try await pool.requestConnection(logger: logger).get()
         defer { pool.releaseConnection(connection, logger: logger) }
         return try await closure(makeSQL(connection))

@@ -2,8 +2,8 @@ import Logging
 import NIOCore
 import SQLiteKit
 
-/// SQLite connections that wait (up to ``busyTimeoutMilliseconds``) for another connection's write to finish
-/// instead of spinning, so that in a pool of several, readers run side by side while writers take turns.
+/// SQLite connections that wait (up to ``busyTimeoutMilliseconds``) for a write in progress elsewhere (another
+/// process, such as `coffer admin` beside `coffer serve`) instead of spinning.
 ///
 /// SQLiteNIO installs a busy handler that retries at once, forever; `PRAGMA busy_timeout` replaces it with
 /// SQLite's own sleeping back-off and a limit, after which the statement fails (and the request answers 503).

@@ -4,22 +4,30 @@ import NIOCore
 import NIOPosix
 import SQLiteKit
 
-/// A connection pool shared between tasks, which refuses work once it is closed.
+/// The connection pools of one database, shared between tasks: one for reads, one for writes and transactions
+/// (the same pool when the engine has no single-writer rule), refusing work once closed.
 ///
 /// `EventLoopGroupConnectionPool` is not marked `Sendable`, but it is built to be shared: its only mutable state
 /// (`didShutdown`) is guarded by an `NIOLock`, its per-loop pools are created once and never replaced, and each
 /// per-loop pool hops onto its own event loop (`eventLoop.execute`) before touching its state. Vapor shares one
 /// such pool between every request in the same way.
 final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
-    let pool: EventLoopGroupConnectionPool<Source>
+    /// The connections plain `SELECT`s use.
+    let readers: EventLoopGroupConnectionPool<Source>
+    /// The connections every other statement, and every session, uses.
+    let writers: EventLoopGroupConnectionPool<Source>
     private let closed = NIOLockedValueBox(false)
     private let closeEventLoopGroup: Bool
     private let threadPool: NIOThreadPool?
 
-    /// Shares `pool`; ``close()`` also shuts down the pool's own event loop group when `closeEventLoopGroup` is set,
-    /// and `threadPool`, the connections' own threads, when given.
-    init(_ pool: EventLoopGroupConnectionPool<Source>, closeEventLoopGroup: Bool, threadPool: NIOThreadPool? = nil) {
-        self.pool = pool
+    /// Shares the pools; ``close()`` also shuts down their event loop group when `closeEventLoopGroup` is set, and
+    /// `threadPool`, the connections' own threads, when given.
+    init(
+        readers: EventLoopGroupConnectionPool<Source>, writers: EventLoopGroupConnectionPool<Source>? = nil,
+        closeEventLoopGroup: Bool, threadPool: NIOThreadPool? = nil
+    ) {
+        self.readers = readers
+        self.writers = writers ?? readers
         self.closeEventLoopGroup = closeEventLoopGroup
         self.threadPool = threadPool
     }
@@ -34,8 +42,9 @@ final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
             return !wasClosed
         }
         guard first else { return }
-        try await pool.shutdownAsync()
-        if closeEventLoopGroup { try await pool.eventLoopGroup.shutdownGracefully() }
+        if writers !== readers { try await writers.shutdownAsync() }
+        try await readers.shutdownAsync()
+        if closeEventLoopGroup { try await readers.eventLoopGroup.shutdownGracefully() }
         try await threadPool?.shutdownGracefully()
     }
 }

@@ -47,7 +47,7 @@ public final class WalletDatabase: Sendable {
                 throw WalletServerError.invalidDatabaseURL("not a postgres://user:password@host:port/database URL")
             }
             let pool = SharedPool(
-                EventLoopGroupConnectionPool(
+                readers: EventLoopGroupConnectionPool(
                     source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,
                     requestTimeout: .seconds(10), logger: logger, on: MultiThreadedEventLoopGroup.singleton),
                 closeEventLoopGroup: false)
@@ -65,27 +65,31 @@ public final class WalletDatabase: Sendable {
     }
 
     private static func makeSQLite(storage: SQLiteConfiguration.Storage, logger: Logger) -> WalletDatabase {
-        // In write-ahead-log mode readers do not wait for the writer, and writers queue on SQLite's lock
-        // (transactions begin IMMEDIATE, see `transaction(_:)`). A shared-cache in-memory database locks whole
-        // tables between connections instead: it gets one.
-        let connections: Int
-        if case .file = storage { connections = 4 } else { connections = 1 }
-        // A thread per connection: a connection waiting for the write lock blocks its thread, and must never take
-        // the thread the lock holder needs to finish.
-        let threads = NIOThreadPool(numberOfThreads: connections)
+        // In write-ahead-log mode readers do not wait for the writer: a file gets three reading connections and one
+        // writing one. A shared-cache in-memory database locks whole tables between connections: it gets one.
+        let readers: Int
+        if case .file = storage { readers = 3 } else { readers = 0 }
+        // A thread per connection: a connection waiting for another process's write blocks its thread, and must
+        // never take the thread that another connection needs to finish.
+        let threads = NIOThreadPool(numberOfThreads: readers + 1)
         threads.start()
         let source = SQLiteFileSource(
             base: SQLiteConnectionSource(
                 configuration: .init(storage: storage, enableForeignKeys: true), threadPool: threads))
-        let pool = SharedPool(
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        func pool(_ connections: Int) -> EventLoopGroupConnectionPool<SQLiteFileSource> {
             EventLoopGroupConnectionPool(
                 source: source, maxConnectionsPerEventLoop: connections, requestTimeout: .seconds(30), logger: logger,
-                on: MultiThreadedEventLoopGroup(numberOfThreads: 1)),
-            closeEventLoopGroup: true, threadPool: threads)
-        let database = PooledSQLDatabase(shared: pool, dialect: SQLiteDialect(), logger: logger) { connection in
+                on: eventLoops)
+        }
+        let writers = pool(1)
+        let shared = SharedPool(
+            readers: readers > 0 ? pool(readers) : writers, writers: writers, closeEventLoopGroup: true,
+            threadPool: threads)
+        let database = PooledSQLDatabase(shared: shared, dialect: SQLiteDialect(), logger: logger) { connection in
             connection.sql()
         }
-        return WalletDatabase(engine: .sqlite, sql: database, shutdown: pool.close)
+        return WalletDatabase(engine: .sqlite, sql: database, shutdown: shared.close)
     }
 
     private init(engine: Engine, sql: any SQLDatabase, shutdown: @escaping @Sendable () async throws -> Void) {

@@ -76,12 +76,12 @@ public struct ProvisioningService: Sendable {
         guard !tagID.isEmpty, tagID.count <= 256 else {
             throw Failure.invalidRequest("tag_id must be 1–256 characters")
         }
-        guard let tag = try await repository.tag(clientID: apiUser.clientID, attribute: attribute, value: tagID),
-            var pass = try await repository.pass(tagID: tag.id)
+        guard
+            let target = try await repository.provisioningTarget(
+                clientID: apiUser.clientID, attribute: attribute, value: tagID)
         else { throw Failure.notFound("no pass for this tag") }
-        guard let passType = try await repository.passType(id: pass.passTypeID),
-            let user = try await repository.user(id: tag.userID)
-        else { throw Failure.notFound("the pass's type or user is missing") }
+        let (tag, passType, user) = (target.tag, target.passType, target.user)
+        var pass = target.pass
         let identity = try await identities.identity(for: passType)
         let created = now()
         let session = ProvisioningSession(
@@ -112,10 +112,10 @@ public struct ProvisioningService: Sendable {
             }
         }
         guard let session = try await repository.consumeSession(id: sessionIdentifier, now: now()),
-            var record = try await repository.pass(id: session.passID),
-            let passType = try await repository.passType(id: record.passTypeID),
-            let tag = try await repository.tag(id: record.tagID), let user = try await repository.user(id: tag.userID)
+            let target = try await repository.provisioningTarget(passID: session.passID)
         else { throw Failure.notFound("no open provisioning session with this identifier") }
+        let (passType, user) = (target.passType, target.user)
+        var record = target.pass
         let identity = try await identities.identity(for: passType)
         var package = try PassPackage(archive: record.passContent)
         var pass = try package.pass

@@ -159,6 +159,67 @@ public struct SQLWalletRepository: WalletRepository {
         try await select("tags", where: ["client_id": clientID.uuidString], orderBy: "created_at").map(Self.tag)
     }
 
+    // MARK: Provisioning targets
+
+    /// The pass of the client's tag whose `attribute` is `value`, with its tag, user and pass type, read together.
+    public func provisioningTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
+        -> ProvisioningTarget?
+    {
+        try await provisioningTarget(
+            where: [
+                SQLColumn("client_id", table: "tags"): clientID.uuidString,
+                SQLColumn(attribute.rawValue, table: "tags"): value,
+            ])
+    }
+
+    /// The pass with `passID`, with its tag, user and pass type, read together.
+    public func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget? {
+        try await provisioningTarget(where: [SQLColumn("id", table: "apple_passes"): passID.uuidString])
+    }
+
+    /// The columns of each table a provisioning target joins, selected as `table__column`.
+    private static let targetColumns: [(table: String, columns: [String])] = [
+        ("tags", ["id", "client_id", "user_id", "reference_id", "pronto_tag_id", "subscription_id", "created_at"]),
+        (
+            "apple_passes",
+            [
+                "id", "tag_id", "pass_type_id", "serial_number", "pass_content", "account_binding_data",
+                "issuer_binding_data", "key_hash", "updated_at",
+            ]
+        ),
+        (
+            "pass_types",
+            ["id", "pass_type_identifier", "team_identifier", "organization_name", "signing_key_path", "created_at"]
+        ),
+        ("users", ["id", "client_id", "external_reference", "account_hash", "created_at"]),
+    ]
+
+    private func provisioningTarget(where conditions: KeyValuePairs<SQLColumn, String>) async throws
+        -> ProvisioningTarget?
+    {
+        var query = sql.select()
+        for (table, columns) in Self.targetColumns {
+            for column in columns { query = query.column(SQLColumn(column, table: table), as: "\(table)__\(column)") }
+        }
+        query = query.from("tags")
+            .join(
+                "apple_passes", on: SQLColumn("tag_id", table: "apple_passes"), .equal, SQLColumn("id", table: "tags")
+            )
+            .join(
+                "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
+                SQLColumn("pass_type_id", table: "apple_passes")
+            )
+            .join("users", on: SQLColumn("id", table: "users"), .equal, SQLColumn("user_id", table: "tags"))
+        for (column, value) in conditions { query = query.where(column, .equal, SQLBind(value)) }
+        let finished = query
+        guard let row = try await run({ try await finished.first() }) else { return nil }
+        return ProvisioningTarget(
+            tag: try Self.tag(PrefixedRow(row: row, prefix: "tags__")),
+            pass: try Self.pass(PrefixedRow(row: row, prefix: "apple_passes__")),
+            passType: try Self.passType(PrefixedRow(row: row, prefix: "pass_types__")),
+            user: try Self.user(PrefixedRow(row: row, prefix: "users__")))
+    }
+
     // MARK: Passes
 
     /// Stores a pass.

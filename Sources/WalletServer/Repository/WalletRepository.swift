@@ -42,6 +42,12 @@ public protocol WalletRepository: Sendable {
     /// The client's tags, oldest first.
     func tags(clientID: UUID) async throws -> [ClientTag]
 
+    /// The pass of the client's tag whose `attribute` is `value`, with its tag, user and pass type, read together.
+    func provisioningTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
+        -> ProvisioningTarget?
+    /// The pass with `passID`, with its tag, user and pass type, read together.
+    func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget?
+
     /// Stores a pass.
     func createPass(_ pass: ApplePass) async throws
     /// The pass of a tag.
