@@ -74,6 +74,7 @@ let package = Package(
                 "WalletPasses",
                 "WalletServer",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -66,6 +66,9 @@ struct ProvisioningRoutesTests {
             }
             let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass)
             #expect(verified.pass.fidoProfile?.keyHash == "c0ffee")
+            let bound = try OpenSSL.verify(
+                pkpass: pkpass, root: Data(try ProvisioningWorld.identity.rootPEM.utf8), in: world.directory)
+            #expect(bound.outcome.status == 0, "\(bound.outcome.errorOutput)")
             // Replaying the same callback is refused.
             try await client.execute(uri: callback, method: .post, body: Self.json(body)) { response in
                 #expect(response.status == .notFound)
@@ -232,6 +235,7 @@ struct ProvisioningRoutesTests {
             #expect(requests.map { $0["path"] } == [Self.path, "/api/v2/in_app_provisioning/callback"])
             for request in requests {
                 #expect(request["request_id"]?.isEmpty == false)
+                #expect(request["route"] == request["path"])
                 #expect(request["latency_ms"].flatMap(Double.init) != nil)
                 #expect(request["level"] == "info")
             }

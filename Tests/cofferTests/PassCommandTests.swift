@@ -36,15 +36,10 @@ struct PassCommandTests {
         #expect(verify.status == 0, "\(verify.errorOutput)")
         #expect(verify.output.contains("serial EXAMPLE-0001"))
 
-        let unzipped = directory.appending("unzipped")
-        _ = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-q", output, "-d", unzipped.path])
-        let openssl = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/openssl"),
-            [
-                "cms", "-verify", "-binary", "-inform", "DER", "-in", unzipped.appendingPathComponent("signature").path,
-                "-content", unzipped.appendingPathComponent("manifest.json").path, "-CAfile",
-                identity.appendingPathComponent("root.pem").path, "-purpose", "any", "-out", "/dev/null",
-            ])
+        let openssl = try OpenSSL.verify(
+            pkpass: try Data(contentsOf: URL(fileURLWithPath: output)),
+            root: try Data(contentsOf: identity.appendingPathComponent("root.pem")), in: directory
+        ).outcome
         #expect(openssl.status == 0, "\(openssl.errorOutput)")
     }
 

@@ -81,6 +81,9 @@ struct ServeCommandTests {
             "-o", pkpass.path, "\(base)/callback?sessionIdentifier=\(session)",
         ])
         #expect(bound.status == 200)
+        let boundSignature = try OpenSSL.verify(
+            pkpass: try Data(contentsOf: pkpass), root: try Data(contentsOf: root), in: directory)
+        #expect(boundSignature.outcome.status == 0, "\(boundSignature.outcome.errorOutput)")
         let verified = try ChildProcess.run(coffer, ["pass", "verify", pkpass.path, "--root", root.path])
         #expect(verified.status == 0, "\(verified.errorOutput)")
         #expect(verified.output.contains("serial TICKET-1"))
@@ -165,6 +168,16 @@ struct ServeCommandTests {
         let wrong = try admin("client", "list", environment: ["COFFER_PASSPHRASE": "wrong pass"])
         #expect(wrong.status == 3)
         let (server, _) = try await startServer(environment: ["COFFER_PASSPHRASE": "server pass"])
+        #expect(try await server.stop() == 0)
+    }
+
+    @Test("a second server on a port in use exits 4 and says so")
+    func portInUse() async throws {
+        let (server, port) = try await startServer()
+        let second = try ChildProcess.run(
+            coffer, ["serve", "--port", port, "--data-dir", directory.appending("second").path])
+        #expect(second.status == 4)
+        #expect(second.errorOutput.contains("the address is in use"))
         #expect(try await server.stop() == 0)
     }
 }

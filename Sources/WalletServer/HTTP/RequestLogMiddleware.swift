@@ -4,7 +4,7 @@ import Logging
 import Secrets
 import WalletPasses
 
-/// Logs one line per request (an id, method, path without the query, status and latency) and turns errors the
+/// Logs one line per request (an id, method, path without the query, route, status and latency) and turns errors the
 /// routes did not expect into the API's JSON error shape: 503 when the database is unavailable, 500 otherwise.
 ///
 /// It never logs headers, bodies or query strings, which can carry tokens and session identifiers.
@@ -24,6 +24,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 "request",
                 metadata: [
                     "request_id": "\(id)", "method": "\(request.method)", "path": "\(request.uri.path)",
+                    // The route pattern the router matched (set while routing), or none for an unknown path.
+                    "route": "\(context.endpointPath ?? "none")",
                     "status": "\(status)", "latency_ms": "\(String(format: "%.2f", milliseconds))",
                 ])
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import WalletServer
 
 /// `coffer serve`: the in-app provisioning server.
@@ -51,6 +52,12 @@ struct ServeCommand: AsyncParsableCommand {
             try await WalletServerApplication.buildApplication(
                 configuration: frozen, logger: Logger(label: "coffer.server"))
         }
-        try await application.runService()
+        do {
+            try await application.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandFailure(
+                "cannot listen on \(frozen.host):\(frozen.port): the address is in use (another server?); choose "
+                    + "another with --port", status: .failure)
+        }
     }
 }

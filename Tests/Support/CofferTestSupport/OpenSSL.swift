@@ -29,4 +29,23 @@ public enum OpenSSL {
                 "-CAfile", rootURL.path, "-purpose", "any", "-out", "/dev/null",
             ])
     }
+
+    /// Unzips a `.pkpass` with unzip(1) and verifies its signature over `manifest.json` with openssl; returns the
+    /// outcome and the manifest.
+    public static func verify(pkpass: Data, root: Data, in directory: TemporaryDirectory) throws
+        -> (outcome: ChildProcess.Outcome, manifest: Data)
+    {
+        let name = UUID().uuidString
+        let archive = directory.appending("\(name).pkpass")
+        let unzipped = directory.appending("\(name)-unzipped")
+        try pkpass.write(to: archive)
+        let unzip = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/unzip"), ["-q", archive.path, "-d", unzipped.path])
+        guard unzip.status == 0 else { return (unzip, Data()) }
+        let manifest = try Data(contentsOf: unzipped.appendingPathComponent("manifest.json"))
+        let outcome = try verify(
+            signature: try Data(contentsOf: unzipped.appendingPathComponent("signature")), content: manifest,
+            root: root, in: directory)
+        return (outcome, manifest)
+    }
 }
