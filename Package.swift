@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        // The client SDK, a package of its own with no dependencies; the root package tests it end to end.
+        .package(path: "ProntoWalletSDK"),
     ],
     targets: [
         .target(
@@ -107,6 +109,18 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "ProntoWalletIntegrationTests",
+            dependencies: [
+                "WalletServer", "WalletPasses", "CofferTestSupport",
+                .product(name: "ProntoWalletSDK", package: "ProntoWalletSDK"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The body of a successful `POST /api/v2/in_app_provisioning/issuer_data`:
+/// `{"issuer_data": "<base64>", "signature": "<base64>", "tag_id": "…"}`.
+struct IssuerDataResponse: Decodable, Sendable {
+    let issuerData: String
+    let signature: String
+    let tagId: String
+
+    enum CodingKeys: String, CodingKey {
+        case issuerData = "issuer_data"
+        case signature
+        case tagId = "tag_id"
+    }
+}
+
+/// The message of an error answer, in the shapes servers use: `{"error": {"message": "…"}}` (WalletServer),
+/// `{"error": "…"}` and `{"message": "…"}` (Rails); `nil` for anything else.
+enum ServerErrorMessage {
+    /// The longest message kept; a longer one is cut, so that a misbehaving server cannot flood an app's logs.
+    static let maximumLength = 500
+
+    static func message(in body: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        let candidates: [Any?] = [
+            (object["error"] as? [String: Any])?["message"], object["error"], object["message"],
+        ]
+        guard let message = candidates.lazy.compactMap({ $0 as? String }).first(where: { !$0.isEmpty }) else {
+            return nil
+        }
+        return message.count > maximumLength ? String(message.prefix(maximumLength)) + "…" : message
+    }
+}
