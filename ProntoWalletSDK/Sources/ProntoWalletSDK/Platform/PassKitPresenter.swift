@@ -48,8 +48,9 @@
 
         /// PassKit's call when the user finished with the sheet: dismisses it and resumes ``addPass(with:)``.
         public nonisolated func addPassesViewControllerDidFinish(_ controller: PKAddPassesViewController) {
-            MainActor.assumeIsolated {
-                controller.dismiss(animated: true) { [self] in finish() }
+            Task { @MainActor in
+                await controller.dismiss(animated: true)
+                self.finish()
             }
         }
 
@@ -66,9 +67,8 @@
                     PKPassLibraryNotificationKey.replacementPassesUserInfoKey.rawValue,
                 ]
                 let changed = keys.contains { (notification.userInfo?[$0] as? [Any])?.isEmpty == false }
-                MainActor.assumeIsolated {
-                    if changed { self?.passWasAdded = true }
-                }
+                guard changed, let presenter = self else { return }
+                Task { @MainActor in presenter.passWasAdded = true }
             }
         }
 
