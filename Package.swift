@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Secrets", targets: ["Secrets"]),
         .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
+        .library(name: "SecretsSecretService", targets: ["SecretsSecretService"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -40,6 +41,12 @@ let package = Package(
             ]
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
+        // libsecret-1, the Secret Service client (Debian: libsecret-1-dev); Linux only.
+        .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .target(
+            name: "SecretsSecretService",
+            dependencies: ["Secrets", .target(name: "CLibSecret", condition: .when(platforms: [.linux]))]
+        ),
         .target(
             name: "WalletPasses",
             dependencies: [
@@ -73,6 +80,7 @@ let package = Package(
             name: "coffer",
             dependencies: [
                 "Secrets",
+                "SecretsSecretService",
                 "WalletPasses",
                 "WalletServer",
                 .product(name: "Logging", package: "swift-log"),
@@ -97,6 +105,10 @@ let package = Package(
             dependencies: [
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
             ]
+        ),
+        .testTarget(
+            name: "SecretsSecretServiceTests",
+            dependencies: ["SecretsSecretService", "Secrets", "SecretsTesting", "CofferTestSupport"]
         ),
         .testTarget(
             name: "WalletPassesTests",
@@ -132,7 +144,7 @@ let package = Package(
 
 // Settings every target shares: Swift 6 language mode is the default of tools 6.x; these upcoming
 // features keep the code ready for the next language mode.
-for target in package.targets where target.type != .plugin {
+for target in package.targets where target.type != .plugin && target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

@@ -33,7 +33,7 @@ struct IdentityOptions: ParsableArguments {
             guard certificate == nil, key == nil else {
                 throw CommandFailure("give either --identity or --certificate, not both", status: .usage)
             }
-            let (_, store) = try StoreOptions.parse(store.map { ["--store", $0] } ?? []).openStore(create: false)
+            let store = try StoreOptions.parse(store.map { ["--store", $0] } ?? []).openStore(create: false)
             return try CommandFailure.mapping { try SigningIdentity(from: store, at: identity) }
         }
         guard let certificate else {

@@ -115,7 +115,7 @@ extension PassCommand {
             }
             try CommandFailure.mapping { try SecretPath.validate(path: path) }
             let identity = try source.load()
-            let (_, store) = try StoreOptions.parse(source.store.map { ["--store", $0] } ?? []).openStore(create: true)
+            let store = try StoreOptions.parse(source.store.map { ["--store", $0] } ?? []).openStore(create: true)
             try CommandFailure.mapping { try identity.save(to: store, at: path) }
             print("stored \(identity.passTypeIdentifier ?? "the identity") at '\(path)'")
         }

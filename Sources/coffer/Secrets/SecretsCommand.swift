@@ -6,10 +6,11 @@ import Secrets
 struct SecretsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "secrets",
-        abstract: "Save, read and manage secrets in an encrypted local store.",
+        abstract: "Save, read and manage secrets in an encrypted local store or the system keyring.",
         discussion: """
-            The passphrase comes from --passphrase-file, $COFFER_PASSPHRASE or a terminal prompt; --key-file \
-            unlocks with a key file instead. Paths are '/'-separated names such as ai/openai.
+            --backend chooses the store: file (default), secret-service (the Linux keyring) or memory. The file \
+            store's passphrase comes from --passphrase-file, $COFFER_PASSPHRASE or a terminal prompt; --key-file \
+            unlocks it with a key file instead. Paths are '/'-separated names such as ai/openai.
             """,
         subcommands: [
             Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self,
@@ -40,7 +41,7 @@ extension SecretsCommand {
         func run() throws {
             try CommandFailure.mapping { try SecretPath.validate(path: path) }
             let data = value.map { Data($0.utf8) } ?? FileHandle.standardInput.readDataToEndOfFile()
-            let (_, store) = try options.openStore(create: true, cipher: cipher)
+            let store = try options.openStore(create: true, cipher: cipher)
             try CommandFailure.mapping { try store.saveData(data, account: path) }
         }
     }
@@ -55,7 +56,7 @@ extension SecretsCommand {
 
         func run() throws {
             try CommandFailure.mapping { try SecretPath.validate(path: path) }
-            let (_, store) = try options.openStore(create: false)
+            let store = try options.openStore(create: false)
             guard let data = try CommandFailure.mapping({ try store.readData(account: path) }) else {
                 throw CommandFailure(
                     "no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
@@ -82,7 +83,7 @@ extension SecretsCommand {
         @Flag(help: "Print a JSON array.") var json = false
 
         func run() throws {
-            let (_, store) = try options.openStore(create: false)
+            let store = try options.openStore(create: false)
             let accounts = try CommandFailure.mapping { try store.listAccounts() }
             if json {
                 try Output.printJSON(accounts)
@@ -101,7 +102,7 @@ extension SecretsCommand {
 
         func run() throws {
             try CommandFailure.mapping { try SecretPath.validate(path: path) }
-            let (_, store) = try options.openStore(create: false)
+            let store = try options.openStore(create: false)
             guard try CommandFailure.mapping({ try store.deleteData(account: path) }) else {
                 throw CommandFailure(
                     "no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
@@ -119,7 +120,7 @@ extension SecretsCommand {
         @Flag(help: "Print the findings as a JSON array.") var json = false
 
         func run() throws {
-            let (_, store) = try options.openStore(create: false)
+            let store = try options.openStore(create: false)
             let findings = SecretsPreflight.run(on: store)
             if json {
                 try Output.printJSON(
@@ -145,7 +146,7 @@ extension SecretsCommand {
         @Option(help: "Also switch the cipher: aes-256-gcm or chacha20-poly1305.") var cipher: EncryptionAlgorithm?
 
         func run() throws {
-            let (backend, _) = try options.openStore(create: false)
+            let (backend, _) = try options.openFileStore(create: false)
             let rotated = try CommandFailure.mapping {
                 try backend.rotateKey(algorithm: cipher) { progress in
                     if progress.total >= 100, progress.completed % 100 == 0 || progress.completed == progress.total {
@@ -171,7 +172,7 @@ extension SecretsCommand {
         @Option(help: "Protect the store with this key file instead of a passphrase.") var newKeyFile: String?
 
         func run() throws {
-            let (backend, _) = try options.openStore(create: false)
+            let (backend, _) = try options.openFileStore(create: false)
             let source: KeySource
             if let newKeyFile {
                 source = .keyFile(StoreOptions.absoluteURL(newKeyFile))

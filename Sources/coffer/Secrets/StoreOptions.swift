@@ -1,9 +1,17 @@
 import ArgumentParser
 import Foundation
 import Secrets
+import SecretsSecretService
 
 /// The options every `coffer secrets` command shares: which store, which service, and what unlocks it.
 struct StoreOptions: ParsableArguments {
+    @Option(
+        help: """
+            Where secrets live: file (the encrypted file store), secret-service (the Linux keyring) or memory \
+            (default: $COFFER_BACKEND, else file).
+            """)
+    var backend: BackendChoice?
+
     @Option(help: "The store directory (default: $COFFER_STORE_DIR, else $XDG_DATA_HOME/coffer/secrets).")
     var store: String?
 
@@ -28,10 +36,29 @@ struct StoreOptions: ParsableArguments {
         return configuration
     }
 
-    /// Opens the store; `create` allows making a new one (asking for the passphrase twice at a terminal).
-    func openStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> (
+    /// Opens the chosen backend's store; for the file store, `create` allows making a new one (asking for the
+    /// passphrase twice at a terminal).
+    func openStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> AggregateSecretsStore {
+        switch try BackendChoice.resolve(backend) {
+        case .file:
+            return try openFileStore(create: create, cipher: cipher).store
+        case .secretService:
+            return AggregateSecretsStore(backend: SecretServiceBackend(), configuration: configuration())
+        case .memory:
+            return AggregateSecretsStore(backend: InMemoryBackend(), configuration: configuration())
+        }
+    }
+
+    /// Opens the encrypted file store, for the commands that work on it alone (`rotate-key`,
+    /// `change-passphrase`); `create` allows making a new one.
+    func openFileStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> (
         backend: EncryptedFileBackend, store: AggregateSecretsStore
     ) {
+        let choice = try BackendChoice.resolve(backend)
+        guard choice == .file else {
+            throw CommandFailure(
+                "this command works on the encrypted file store, not on \(choice.rawValue)", status: .usage)
+        }
         let configuration = configuration()
         for diagnostic in configuration.diagnostics {
             FileHandle.standardError.write(Data("coffer: warning: \(diagnostic)\n".utf8))

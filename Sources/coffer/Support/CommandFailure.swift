@@ -12,6 +12,8 @@ enum ExitStatus: Int32 {
     case authentication = 3
     /// Anything else.
     case failure = 4
+    /// The store is locked or cannot be reached (no Secret Service, a locked keyring, a missing key file).
+    case storeUnavailable = 5
 }
 
 /// A failure that ends the command with a message and an exit status.
@@ -31,6 +33,8 @@ struct CommandFailure: Error {
             self.init(error.description, status: .authentication)
         case .invalidIdentifier:
             self.init(error.description, status: .usage)
+        case .locked, .unavailable:
+            self.init(error.description, status: .storeUnavailable)
         default:
             self.init(error.description, status: .failure)
         }

@@ -1,0 +1,109 @@
+import CofferTestSupport
+import Foundation
+import Secrets
+import SecretsSecretService
+import SecretsTesting
+import Testing
+
+/// Runs against the real Secret Service of the session bus: `.ci/run` starts gnome-keyring under
+/// `dbus-run-session`, unlocked, and sets `COFFER_TEST_SECRET_SERVICE=1`; without it these tests are skipped.
+enum SecretServiceEnvironment {
+    static let isEnabled = ProcessInfo.processInfo.environment["COFFER_TEST_SECRET_SERVICE"] == "1"
+    static let secretTool = URL(fileURLWithPath: "/usr/bin/secret-tool")
+
+    /// A service name no other test uses.
+    static func uniqueService() -> String { "coffer-test-\(UUID().uuidString.lowercased())" }
+
+    /// Runs `secret-tool` with `arguments`, feeding `input` to it.
+    static func secretTool(_ arguments: String..., input: Data = Data()) throws -> ChildProcess.Outcome {
+        try ChildProcess.run(secretTool, arguments, input: input)
+    }
+}
+
+@Suite(
+    "The Secret Service backend on a real gnome-keyring: conformance and interoperability",
+    .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+struct SecretServiceBackendTests {
+    let backend = SecretServiceBackend()
+
+    @Test("the keyring is reachable and unlocked")
+    func reachable() {
+        #expect(SecretServiceBackend.isReachable())
+    }
+
+    @Test(arguments: SecretsBackendConformance.Check.allCases)
+    func conforms(_ check: SecretsBackendConformance.Check) async throws {
+        try await SecretsBackendConformance { SecretServiceBackend() }.run(check)
+    }
+
+    @Test("an item Coffer saves is what `secret-tool lookup service S account A` prints, byte for byte")
+    func readBySecretTool() throws {
+        let service = SecretServiceEnvironment.uniqueService()
+        let value = Data([0x00, 0xFF, 0x41, 0x0A, 0xC3])
+        try backend.save(value, for: SecretQuery<Data>(service: service, account: "api/token"))
+        let lookup = try SecretServiceEnvironment.secretTool("lookup", "service", service, "account", "api/token")
+        #expect(lookup.status == 0, "\(lookup.errorOutput)")
+        #expect(lookup.standardOutput == value)
+        try backend.delete(SecretQuery<Data>(service: service, account: "api/token"))
+    }
+
+    @Test("an item `secret-tool store` saves is read by Coffer, listed, and replaced by a save")
+    func writtenBySecretTool() throws {
+        let service = SecretServiceEnvironment.uniqueService()
+        let store = try SecretServiceEnvironment.secretTool(
+            "store", "--label=from secret-tool", "service", service, "account", "db/password",
+            input: Data("hunter2".utf8))
+        #expect(store.status == 0, "\(store.errorOutput)")
+        let query = SecretQuery<Data>(service: service, account: "db/password")
+        #expect(try backend.read(query) == Data("hunter2".utf8))
+        #expect(try backend.listAccounts(service: service, accessGroup: nil) == ["db/password"])
+        try backend.save(Data("rotated".utf8), for: query)
+        #expect(try backend.read(query) == Data("rotated".utf8), "the save replaced secret-tool's item, not added one")
+        let lookup = try SecretServiceEnvironment.secretTool("lookup", "service", service, "account", "db/password")
+        #expect(lookup.standardOutput == Data("rotated".utf8))
+        #expect(try backend.delete(query))
+        #expect(
+            try SecretServiceEnvironment.secretTool("lookup", "service", service, "account", "db/password").status != 0)
+    }
+
+    @Test("Python keyring's items (service + username) are read with the pythonKeyring attributes")
+    func pythonKeyring() throws {
+        let service = SecretServiceEnvironment.uniqueService()
+        let store = try SecretServiceEnvironment.secretTool(
+            "store", "--label=Password for alice on \(service)", "application", "Python keyring library",
+            "service", service, "username", "alice", input: Data("s3cret".utf8))
+        #expect(store.status == 0, "\(store.errorOutput)")
+        let keyring = SecretServiceBackend(options: .init(attributes: .pythonKeyring))
+        let query = SecretQuery<Data>(service: service, account: "alice")
+        #expect(try keyring.read(query) == Data("s3cret".utf8))
+        #expect(try backend.read(query) == nil, "Coffer's own attributes do not see a username item")
+        #expect(try keyring.delete(query))
+    }
+
+    @Test("two items answering one query are an ambiguous match, not a guess")
+    func ambiguous() throws {
+        let service = SecretServiceEnvironment.uniqueService()
+        for origin in ["one", "two"] {
+            let store = try SecretServiceEnvironment.secretTool(
+                "store", "--label=\(origin)", "service", service, "account", "shared", "origin", origin,
+                input: Data(origin.utf8))
+            #expect(store.status == 0, "\(store.errorOutput)")
+        }
+        #expect(throws: SecretsError.self) { try backend.read(SecretQuery<Data>(service: service, account: "shared")) }
+        do {
+            _ = try backend.read(SecretQuery<Data>(service: service, account: "shared"))
+        } catch let error as SecretsError {
+            guard case .ambiguousMatch = error else { Issue.record("\(error)"); return }
+        }
+        #expect(try backend.delete(SecretQuery<Data>(service: service, account: "shared")))
+        #expect(try backend.read(SecretQuery<Data>(service: service, account: "shared")) == nil)
+    }
+
+    @Test("a value over the limit is refused before anything is written")
+    func tooLarge() throws {
+        let small = SecretServiceBackend(options: .init(maximumValueSize: 16))
+        let query = SecretQuery<Data>(service: SecretServiceEnvironment.uniqueService(), account: "big")
+        #expect(throws: SecretsError.tooLarge(byteCount: 17, limit: 16)) { try small.save(Data(count: 17), for: query) }
+        #expect(try small.read(query) == nil)
+    }
+}

@@ -1,0 +1,108 @@
+import CofferTestSupport
+import Foundation
+import Testing
+
+@Suite("coffer secrets --backend secret-service, against real keyrings")
+struct SecretServiceCommandTests {
+    static let isEnabled = ProcessInfo.processInfo.environment["COFFER_TEST_SECRET_SERVICE"] == "1"
+
+    let service = "coffer-cli-\(UUID().uuidString.lowercased())"
+
+    func coffer(_ arguments: String..., environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
+        try ChildProcess.run(
+            try ChildProcess.executable(named: "coffer"), arguments,
+            environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service].merging(environment) {
+                $1
+            })
+    }
+
+    @Test(
+        "set, get, list and delete in the session's keyring; secret-tool reads what coffer wrote; a miss exits 1",
+        .enabled(if: isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+    func roundTrip() throws {
+        #expect(try coffer("secrets", "set", "ai/openai", "--value", "sk-cli").status == 0)
+        #expect(try coffer("secrets", "get", "ai/openai").output == "sk-cli")
+        #expect(try coffer("secrets", "list").output == "ai/openai\n")
+        let lookup = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/secret-tool"), ["lookup", "service", service, "account", "ai/openai"])
+        #expect(lookup.output == "sk-cli")
+        let missing = try coffer("secrets", "get", "ai/none")
+        #expect(missing.status == 1)
+        #expect(try coffer("secrets", "delete", "ai/openai").status == 0)
+        #expect(try coffer("secrets", "get", "ai/openai").status == 1)
+    }
+
+    @Test("--backend overrides $COFFER_BACKEND, and a bad $COFFER_BACKEND is a usage error")
+    func choosingBackends() throws {
+        let memory = try coffer("secrets", "get", "a/b", "--backend", "memory")
+        #expect(memory.status == 1, "\(memory.errorOutput)")
+        let bad = try coffer("secrets", "list", environment: ["COFFER_BACKEND": "floppy"])
+        #expect(bad.status == 2)
+        #expect(bad.errorOutput.contains("file, secret-service, memory"))
+        let rotate = try coffer("secrets", "rotate-key")
+        #expect(rotate.status == 2)
+        #expect(rotate.errorOutput.contains("encrypted file store"))
+    }
+
+    @Test(
+        "with no session bus, every command exits 5 at once and says the Secret Service is unavailable",
+        .timeLimit(.minutes(1)))
+    func noSessionBus() throws {
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/coffer-bus", "DISPLAY": ""]
+        for arguments in [["secrets", "get", "a/b"], ["secrets", "set", "a/b", "--value", "v"], ["secrets", "list"]] {
+            let outcome = try ChildProcess.run(
+                try ChildProcess.executable(named: "coffer"), arguments,
+                environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service].merging(environment) {
+                    $1
+                })
+            #expect(outcome.status == 5, "\(arguments): \(outcome.errorOutput)")
+            #expect(outcome.errorOutput.contains("unavailable"))
+        }
+    }
+
+    /// A keyring of its own, on a D-Bus session bus of its own, locked halfway: the session's keyring stays unlocked
+    /// for the other tests. (The script starts the bus itself: `dbus-run-session` started from the test process
+    /// does not notice its child's exit and never ends.)
+    @Test(
+        "a locked keyring: reads, misses, writes, deletes and lists exit 5 and say it is locked; nothing is lost",
+        .enabled(if: isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1)))
+    func lockedKeyring() throws {
+        let directory = try TemporaryDirectory()
+        let script = directory.appending("locked.sh")
+        try """
+        mkdir -m 700 "$2/data" "$2/run"
+        dbus-daemon --session --nofork --print-address=3 3>"$2/bus" >/dev/null 2>&1 &
+        bus=$!
+        while [ ! -s "$2/bus" ]; do sleep 0.05; done
+        DBUS_SESSION_BUS_ADDRESS=$(cat "$2/bus")
+        export DBUS_SESSION_BUS_ADDRESS
+        printf '%s' test-password | XDG_DATA_HOME="$2/data" XDG_RUNTIME_DIR="$2/run" \\
+            gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
+        keyring=$!
+        trap 'kill $keyring $bus 2>/dev/null' EXIT
+        gdbus wait --session --timeout 10 org.freedesktop.secrets
+        coffer=$1
+        "$coffer" secrets set app/token --value before-lock; echo "set=$?"
+        gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \\
+            --method org.freedesktop.Secret.Service.Lock "['/org/freedesktop/secrets/aliases/default']" >/dev/null
+        for command in "get app/token" "get app/missing" "set app/token --value after-lock" "delete app/token" "list"; do
+            "$coffer" secrets $command 2>"$2/err"; echo "$command=$? $(cat "$2/err")"
+        done
+        secret-tool search --all service "$KEYCHAIN_SERVICE" account app/token 2>/dev/null | grep -c '^label'
+        """.write(to: script, atomically: true, encoding: .utf8)
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [script.path, try ChildProcess.executable(named: "coffer").path, directory.url.path],
+            environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service])
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "set=0", "\(outcome.output)\(outcome.errorOutput)")
+        for command in [
+            "get app/token", "get app/missing", "set app/token --value after-lock", "delete app/token", "list",
+        ] {
+            let line = lines.first { $0.hasPrefix("\(command)=") }
+            #expect(line?.hasPrefix("\(command)=5 ") == true, "\(line ?? "no line for \(command)")")
+            #expect(line?.contains("locked") == true, "\(line ?? "")")
+        }
+        #expect(lines.last == "1", "the item is still there: \(outcome.output)")
+    }
+}
