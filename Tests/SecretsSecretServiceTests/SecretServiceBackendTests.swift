@@ -99,6 +99,32 @@ struct SecretServiceBackendTests {
         #expect(try backend.read(SecretQuery<Data>(service: service, account: "shared")) == nil)
     }
 
+    @Test("an aggregate store with the keyring as primary moves items out of the encrypted file store as it reads")
+    func migrateOnRead() throws {
+        let directory = try TemporaryDirectory()
+        let file = try EncryptedFileBackend(
+            directory: directory.appending("store"), key: .passphrase("test passphrase"),
+            options: .init(iterations: 1_000))
+        var configuration = Configuration()
+        configuration.service = SecretServiceEnvironment.uniqueService()
+        let legacy = AggregateSecretsStore(backend: file, configuration: configuration)
+        try legacy.saveData(Data("old-token".utf8), account: "ai/openai")
+        try legacy.saveData(Data([0, 1, 2]), account: "keys/binary")
+
+        let store = AggregateSecretsStore(
+            backends: [backend, file], configuration: configuration,
+            options: .init(primaryIndex: 0, migrateOnRead: true, removeAfterMigration: true))
+        #expect(try store.listAccounts() == ["ai/openai", "keys/binary"])
+        #expect(try store.readData(account: "ai/openai") == Data("old-token".utf8))
+        let query = SecretQuery<Data>(service: configuration.service, account: "ai/openai")
+        #expect(try backend.read(query) == Data("old-token".utf8), "now in the keyring")
+        #expect(try file.read(query) == nil, "and gone from the file store")
+        #expect(try file.listAccounts(service: configuration.service, accessGroup: nil) == ["keys/binary"])
+        #expect(try store.readData(account: "keys/binary") == Data([0, 1, 2]))
+        #expect(try file.listAccounts(service: configuration.service, accessGroup: nil).isEmpty)
+        for account in ["ai/openai", "keys/binary"] { try store.deleteData(account: account) }
+    }
+
     @Test("a value over the limit is refused before anything is written")
     func tooLarge() throws {
         let small = SecretServiceBackend(options: .init(maximumValueSize: 16))

@@ -32,6 +32,41 @@ struct SecretServiceCommandTests {
         #expect(try coffer("secrets", "get", "ai/openai").status == 1)
     }
 
+    @Test(
+        "migrate --from file --to secret-service: progress, a summary, secret-tool sees the items, a rerun is a no-op",
+        .enabled(if: isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+    func migrateFromFile() throws {
+        let directory = try TemporaryDirectory()
+        let file = [
+            "COFFER_BACKEND": "file", "COFFER_STORE_DIR": directory.appending("store").path,
+            "COFFER_PASSPHRASE": "test passphrase", "COFFER_PBKDF2_ITERATIONS": "1000",
+        ]
+        let values = (0..<120).map { "item/\($0)" }
+        for path in values {
+            #expect(try coffer("secrets", "set", path, "--value", "v-\(path)", environment: file).status == 0)
+        }
+        let migrated = try coffer("secrets", "migrate", "--from", "file", "--to", "secret-service", environment: file)
+        #expect(migrated.status == 0, "\(migrated.errorOutput)")
+        #expect(migrated.output == "migrated 120, already there 0, conflicts 0\n")
+        #expect(migrated.errorOutput.contains("100/120\n120/120\n"))
+        let lookup = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/secret-tool"), ["lookup", "service", service, "account", "item/42"])
+        #expect(lookup.output == "v-item/42")
+
+        let again = try coffer(
+            "secrets", "migrate", "--from", "file", "--to", "secret-service", "--delete-source", environment: file)
+        #expect(again.output == "migrated 0, already there 120, conflicts 0\n")
+        #expect(try coffer("secrets", "list", environment: file).output.isEmpty)
+        #expect(try coffer("secrets", "list").output.split(separator: "\n").count == 120)
+
+        #expect(try coffer("secrets", "set", "item/7", "--value", "changed", environment: file).status == 0)
+        let conflict = try coffer("secrets", "migrate", "--from", "file", "--to", "secret-service", environment: file)
+        #expect(conflict.status == 4)
+        #expect(conflict.errorOutput.contains("item/7"))
+        #expect(try coffer("secrets", "get", "item/7").output == "v-item/7", "the keyring's copy is left alone")
+        _ = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/secret-tool"), ["clear", "service", service])
+    }
+
     @Test("--backend overrides $COFFER_BACKEND, and a bad $COFFER_BACKEND is a usage error")
     func choosingBackends() throws {
         let memory = try coffer("secrets", "get", "a/b", "--backend", "memory")

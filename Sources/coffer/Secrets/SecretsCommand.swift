@@ -14,7 +14,7 @@ struct SecretsCommand: ParsableCommand {
             """,
         subcommands: [
             Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self,
-            ChangePassphrase.self,
+            ChangePassphrase.self, Migrate.self,
         ]
     )
 }
@@ -146,13 +146,9 @@ extension SecretsCommand {
         @Option(help: "Also switch the cipher: aes-256-gcm or chacha20-poly1305.") var cipher: EncryptionAlgorithm?
 
         func run() throws {
-            let (backend, _) = try options.openFileStore(create: false)
+            let backend = try options.openFileStore()
             let rotated = try CommandFailure.mapping {
-                try backend.rotateKey(algorithm: cipher) { progress in
-                    if progress.total >= 100, progress.completed % 100 == 0 || progress.completed == progress.total {
-                        FileHandle.standardError.write(Data("\(progress.completed)/\(progress.total)\n".utf8))
-                    }
-                }
+                try backend.rotateKey(algorithm: cipher) { Output.progress($0.completed, of: $0.total) }
             }
             print("re-encrypted \(rotated) secret(s) under a new data key (\(backend.algorithm.rawValue))")
         }
@@ -172,7 +168,7 @@ extension SecretsCommand {
         @Option(help: "Protect the store with this key file instead of a passphrase.") var newKeyFile: String?
 
         func run() throws {
-            let (backend, _) = try options.openFileStore(create: false)
+            let backend = try options.openFileStore()
             let source: KeySource
             if let newKeyFile {
                 source = .keyFile(StoreOptions.absoluteURL(newKeyFile))

@@ -39,26 +39,34 @@ struct StoreOptions: ParsableArguments {
     /// Opens the chosen backend's store; for the file store, `create` allows making a new one (asking for the
     /// passphrase twice at a terminal).
     func openStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> AggregateSecretsStore {
-        switch try BackendChoice.resolve(backend) {
-        case .file:
-            return try openFileStore(create: create, cipher: cipher).store
-        case .secretService:
-            return AggregateSecretsStore(backend: SecretServiceBackend(), configuration: configuration())
-        case .memory:
-            return AggregateSecretsStore(backend: InMemoryBackend(), configuration: configuration())
-        }
+        AggregateSecretsStore(
+            backend: try openBackend(try BackendChoice.resolve(backend), create: create, cipher: cipher),
+            configuration: configuration())
     }
 
     /// Opens the encrypted file store, for the commands that work on it alone (`rotate-key`,
-    /// `change-passphrase`); `create` allows making a new one.
-    func openFileStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> (
-        backend: EncryptedFileBackend, store: AggregateSecretsStore
-    ) {
+    /// `change-passphrase`).
+    func openFileStore() throws -> EncryptedFileBackend {
         let choice = try BackendChoice.resolve(backend)
         guard choice == .file else {
             throw CommandFailure(
                 "this command works on the encrypted file store, not on \(choice.rawValue)", status: .usage)
         }
+        return try openFileBackend(create: false)
+    }
+
+    /// Opens `choice`'s backend; for the file store, `create` allows making a new one.
+    func openBackend(_ choice: BackendChoice, create: Bool, cipher: EncryptionAlgorithm? = nil) throws
+        -> any SecretsBackend
+    {
+        switch choice {
+        case .file: return try openFileBackend(create: create, cipher: cipher)
+        case .secretService: return SecretServiceBackend()
+        case .memory: return InMemoryBackend()
+        }
+    }
+
+    private func openFileBackend(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> EncryptedFileBackend {
         let configuration = configuration()
         for diagnostic in configuration.diagnostics {
             FileHandle.standardError.write(Data("coffer: warning: \(diagnostic)\n".utf8))
@@ -82,7 +90,7 @@ struct StoreOptions: ParsableArguments {
         if !exists {
             FileHandle.standardError.write(Data("coffer: created a new encrypted store at \(directory.path)\n".utf8))
         }
-        return (backend, AggregateSecretsStore(backend: backend, configuration: configuration))
+        return backend
     }
 
     /// What unlocks the store: `--key-file`, `--passphrase-file`, `$COFFER_PASSPHRASE`, or a terminal prompt.

@@ -33,6 +33,14 @@ enum Output {
         }
     }
 
+    /// Reports progress through a long job on standard error: every 100th item, and the last, of jobs of 100 or
+    /// more.
+    static func progress(_ completed: Int, of total: Int) {
+        if total >= 100, completed % 100 == 0 || completed == total {
+            FileHandle.standardError.write(Data("\(completed)/\(total)\n".utf8))
+        }
+    }
+
     /// Writes a note for people to standard error, so that standard output stays fit for scripts.
     static func note(_ text: String) {
         FileHandle.standardError.write(Data("coffer: \(text)\n".utf8))
