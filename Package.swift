@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Secrets", targets: ["Secrets"]),
         .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
         .library(name: "SecretsSecretService", targets: ["SecretsSecretService"]),
+        .library(name: "SecretsKeychain", targets: ["SecretsKeychain"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -41,6 +42,7 @@ let package = Package(
             ]
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
+        .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
         // libsecret-1, the Secret Service client (Debian: libsecret-1-dev); Linux only.
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(
@@ -105,6 +107,10 @@ let package = Package(
             dependencies: [
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
             ]
+        ),
+        .testTarget(
+            name: "SecretsKeychainTests",
+            dependencies: ["SecretsKeychain", "Secrets", "SecretsTesting"]
         ),
         .testTarget(
             name: "SecretsSecretServiceTests",

@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "SecretsSecretService", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/SecretsBenchmarks",
@@ -36,6 +37,14 @@ let package = Package(
             name: "BenchmarkSupport",
             dependencies: [.product(name: "WalletPasses", package: "Coffer")],
             path: "Sources/BenchmarkSupport"
+        ),
+        .executableTarget(
+            name: "secret-service-baseline",
+            dependencies: [
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "SecretsSecretService", package: "Coffer"),
+            ],
+            path: "Sources/secret-service-baseline"
         ),
         .executableTarget(
             name: "coffer-baselines",

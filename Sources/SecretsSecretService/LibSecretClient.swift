@@ -47,6 +47,18 @@
             }
         }
 
+        func lookup(_ attributes: [String: String]) throws -> Data? {
+            try Self.connection.withLock { connection in
+                let service = try Self.connect(&connection, timeout: timeout)
+                let table = GHashTableBox(attributes)
+                let value = try call("look up") { cancellable, error in
+                    secret_service_lookup_sync(service, nil, table.table, cancellable, error)
+                }
+                defer { if let value { secret_value_unref(UnsafeMutableRawPointer(value)) } }
+                return value.map(Self.bytes)
+            }
+        }
+
         func store(_ value: Data, attributes: [String: String], label: String) throws {
             try Self.connection.withLock { connection in
                 let service = try Self.connect(&connection, timeout: timeout)

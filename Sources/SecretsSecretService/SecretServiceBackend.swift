@@ -129,6 +129,14 @@ public final class SecretServiceBackend: SecretsBackend {
         try client.lockDefaultCollection()
     }
 
+    /// libsecret's own `secret_service_lookup_sync` for an item, over the same connection and without Coffer's
+    /// checks: the floor a ``read(_:)`` is compared with in `Benchmarks/`.
+    @_spi(Benchmarking)
+    public func libsecretLookup<Value>(_ query: SecretQuery<Value>) throws -> Data? {
+        try client.lookup(
+            options.attributes.item(service: query.service, account: query.account, accessGroup: query.accessGroup))
+    }
+
     private func requireUnlocked() throws {
         if try client.isDefaultCollectionLocked() {
             throw SecretsError.locked("the Secret Service's default collection")

@@ -17,6 +17,9 @@ struct SecretServiceItem: Sendable {
 protocol SecretServiceClient: Sendable {
     /// The items whose attributes include `attributes`, with their values when `loadSecrets` is set.
     func search(_ attributes: [String: String], loadSecrets: Bool) throws -> [SecretServiceItem]
+    /// libsecret's own lookup of the first item whose attributes include `attributes`: the baseline a read is
+    /// measured against.
+    func lookup(_ attributes: [String: String]) throws -> Data?
     /// Stores `value` in the default collection under exactly `attributes`, replacing an item with the same ones.
     func store(_ value: Data, attributes: [String: String], label: String) throws
     /// Deletes the items whose attributes include `attributes` and satisfy `isMatch`; returns how many.

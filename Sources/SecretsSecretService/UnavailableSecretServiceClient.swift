@@ -8,6 +8,7 @@ struct UnavailableSecretServiceClient: SecretServiceClient {
     }
 
     func search(_ attributes: [String: String], loadSecrets: Bool) throws -> [SecretServiceItem] { throw unavailable }
+    func lookup(_ attributes: [String: String]) throws -> Data? { throw unavailable }
     func store(_ value: Data, attributes: [String: String], label: String) throws { throw unavailable }
     func delete(_ attributes: [String: String], where isMatch: ([String: String]) -> Bool) throws -> Int {
         throw unavailable

@@ -2,8 +2,11 @@ import Benchmark
 import Crypto
 import Foundation
 import Secrets
+import SecretsSecretService
 
-/// Read and durable write of 64 B, 4 KiB and 1 MiB values, in memory and in the encrypted file store.
+/// Read and durable write of 64 B, 4 KiB and 1 MiB values, in memory and in the encrypted file store; and, when a
+/// Secret Service answers on the session bus (run under `dbus-run-session -- sh .ci/secret-service.sh …`), read
+/// and write of a 64 B value in the keyring.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(3), maxIterations: 10_000)
@@ -45,4 +48,22 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark.teardown = { try? FileManager.default.removeItem(at: directory) }
+
+    if SecretServiceBackend.isReachable() {
+        let keyring = SecretServiceBackend()
+        let query = SecretQuery<Data>(service: "coffer-bench-\(UUID().uuidString.lowercased())", account: "value/64")
+        let value = Data(repeating: 7, count: 64)
+        Benchmark("SecretService write 64 B") { benchmark in
+            for _ in benchmark.scaledIterations { try keyring.save(value, for: query) }
+        }
+        Benchmark("SecretService read 64 B") { benchmark in
+            try keyring.save(value, for: query)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try keyring.read(query)) }
+        }
+        Benchmark.teardown = {
+            try? FileManager.default.removeItem(at: directory)
+            _ = try? keyring.delete(query)
+        }
+    }
 }

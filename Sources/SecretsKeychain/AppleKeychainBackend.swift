@@ -1,0 +1,202 @@
+import Foundation
+import Secrets
+
+/// A ``Secrets/SecretsBackend`` over the Apple Keychain: generic-password items keyed by service (the query's
+/// service), account (the secret's path) and access group, with the query's synchronizability, accessibility and
+/// access-control flags, in the data-protection keychain on macOS too.
+///
+/// It talks to the Keychain through a ``SecItemClient``: ``LiveSecItemClient`` on Apple platforms,
+/// ``SecItemEmulator`` in tests and elsewhere.
+///
+/// Semantics the Keychain leaves open, made exact:
+/// - A query without an access group means the app's *default* group (found once, by adding and reading back a
+///   probe item), never "any group", so the same path in two groups is two items.
+/// - Saving updates the item in place when it exists (whatever its synchronizability) and adds it otherwise; it
+///   never deletes first, so a failed save loses nothing.
+/// - Reads match synchronizable and local items alike; two of them for one path are an ambiguous match.
+/// - Statuses map to ``Secrets/SecretsError``: not found is `nil`/`false`; interaction not allowed (a locked
+///   device) and a cancelled prompt are `locked`; a missing entitlement is `unavailable`, naming the group; a
+///   failed authentication is `authenticationFailed`; invalid attribute combinations are `unsupported`.
+public final class AppleKeychainBackend: SecretsBackend {
+    /// The service of the probe item that finds the default access group.
+    static let probeService = "dev.coffer.default-access-group-probe"
+
+    private let client: any SecItemClient
+    /// The largest value accepted, in bytes.
+    public let maximumValueSize: Int
+    private let defaultGroup = Locked<String?>(nil)
+
+    /// Creates a backend over `client`.
+    public init(client: any SecItemClient, maximumValueSize: Int = 4 * 1024 * 1024) {
+        self.client = client
+        self.maximumValueSize = maximumValueSize
+    }
+
+    #if canImport(Security)
+        /// Creates a backend over the device's Keychain.
+        public convenience init() {
+            self.init(client: LiveSecItemClient())
+        }
+    #endif
+
+    /// Saves `data`, updating the item in place or adding it.
+    public func save<Value>(_ data: Data, for query: SecretQuery<Value>) throws {
+        try query.validate()
+        guard data.count <= maximumValueSize else {
+            throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
+        }
+        let policy = query.accessPolicy
+        if query.synchronizable && (policy.accessibility.isThisDeviceOnly || !policy.accessControl.isEmpty) {
+            throw SecretsError.unsupported(
+                "an item that is \(policy.accessibility.rawValue) or access-controlled cannot sync over iCloud; "
+                    + "set synchronizable to false or choose a syncing accessibility")
+        }
+        var match = try itemQuery(query)
+        match.synchronizable = .any
+        let changes = KeychainQuery(
+            synchronizable: query.synchronizable ? .synchronizable : .notSynchronizable,
+            accessibility: policy.accessibility, accessControl: policy.accessControl, data: data)
+        // Update first: an existing item keeps its place; only a missing one is added.
+        for _ in 0..<2 {
+            switch client.update(match, with: changes) {
+            case .success:
+                return
+            case .itemNotFound:
+                var item = changes
+                item.service = match.service
+                item.account = match.account
+                item.accessGroup = match.accessGroup
+                let status = client.add(item)
+                // Added by someone else between the two calls: update that one.
+                if status == .duplicateItem { continue }
+                try check(status, "save", query)
+                return
+            case let status:
+                try check(status, "save", query)
+            }
+        }
+        try check(client.update(match, with: changes), "save", query)
+    }
+
+    /// Returns the item's bytes, or `nil`.
+    public func read<Value>(_ query: SecretQuery<Value>) throws -> Data? {
+        try query.validate()
+        var match = try itemQuery(query)
+        match.synchronizable = .any
+        match.matchLimit = .all
+        match.returnAttributes = true
+        let items = try found(client.copyMatching(match), "read", query)
+        guard let item = items.first else { return nil }
+        guard items.count == 1 else {
+            throw SecretsError.ambiguousMatch("\(items.count) Keychain items for \(Self.describe(query))")
+        }
+        var exact = try itemQuery(query)
+        exact.synchronizable = item.synchronizable ? .synchronizable : .notSynchronizable
+        exact.matchLimit = .one
+        exact.returnData = true
+        guard let data = try found(client.copyMatching(exact), "read", query).first?.data else { return nil }
+        return data
+    }
+
+    /// Deletes the item (local and synchronizable alike); returns whether there was one.
+    @discardableResult
+    public func delete<Value>(_ query: SecretQuery<Value>) throws -> Bool {
+        try query.validate()
+        var match = try itemQuery(query)
+        match.synchronizable = .any
+        let status = client.delete(match)
+        if status == .itemNotFound { return false }
+        try check(status, "delete", query)
+        return true
+    }
+
+    /// The accounts stored under `service` in `accessGroup` (`nil`: the default group), sorted.
+    public func listAccounts(service: String, accessGroup: String?) throws -> [String] {
+        let query = KeychainQuery(
+            service: service, accessGroup: try accessGroup ?? defaultAccessGroup(), synchronizable: .any,
+            matchLimit: .all, returnAttributes: true)
+        let items = try found(client.copyMatching(query), "list", SecretQuery<Data>(service: service, account: "*"))
+        return Set(items.map(\.account)).sorted()
+    }
+
+    /// The app's default access group: the one an item added without a group lands in.
+    public func defaultAccessGroup() throws -> String {
+        if let known = defaultGroup.withLock({ $0 }) { return known }
+        let probe = KeychainQuery(
+            service: Self.probeService, account: UUID().uuidString, accessibility: .afterFirstUnlockThisDeviceOnly,
+            data: Data())
+        let subject = SecretQuery<Data>(service: Self.probeService, account: "probe")
+        try check(client.add(probe), "find the default access group", subject)
+        defer { _ = client.delete(KeychainQuery(service: probe.service, account: probe.account)) }
+        var lookup = KeychainQuery(service: probe.service, account: probe.account, returnAttributes: true)
+        lookup.matchLimit = .one
+        guard
+            let group = try found(client.copyMatching(lookup), "find the default access group", subject).first?
+                .accessGroup
+        else {
+            throw SecretsError.unavailable("the Keychain lost its probe item while finding the default access group")
+        }
+        defaultGroup.withLock { $0 = group }
+        return group
+    }
+
+    // MARK: Mapping
+
+    private func itemQuery<Value>(_ query: SecretQuery<Value>) throws -> KeychainQuery {
+        KeychainQuery(
+            service: query.service, account: query.account,
+            accessGroup: try query.accessGroup ?? defaultAccessGroup())
+    }
+
+    private func found<Value>(
+        _ result: Result<[KeychainItem], KeychainStatusError>, _ operation: String, _ query: SecretQuery<Value>
+    ) throws -> [KeychainItem] {
+        switch result {
+        case .success(let items): return items
+        case .failure(let error) where error.status == .itemNotFound: return []
+        case .failure(let error):
+            try check(error.status, operation, query)
+            return []
+        }
+    }
+
+    private func check<Value>(_ status: KeychainStatus, _ operation: String, _ query: SecretQuery<Value>) throws {
+        if let error = Self.error(for: status, operation: operation, query: query) { throw error }
+    }
+
+    /// The ``Secrets/SecretsError`` a status stands for, or `nil` for success.
+    static func error<Value>(for status: KeychainStatus, operation: String, query: SecretQuery<Value>)
+        -> SecretsError?
+    {
+        let item = describe(query)
+        switch status {
+        case .success:
+            return nil
+        case .interactionNotAllowed:
+            return .locked("the Keychain (\(operation) \(item): the device is locked or the item needs the user)")
+        case .userCanceled:
+            return .locked("the Keychain item \(item) (the user cancelled the authentication prompt)")
+        case .authFailed:
+            return .authenticationFailed(item: "the Keychain item \(item) (the user's authentication failed)")
+        case .missingEntitlement:
+            let group = query.accessGroup.map { "'\($0)'" } ?? "its default group"
+            return .unavailable(
+                "the app is not entitled to the Keychain access group of \(item): add \(group) to the "
+                    + "keychain-access-groups entitlement")
+        case .notAvailable:
+            return .unavailable("no Keychain is available to \(operation) \(item)")
+        case .param:
+            return .unsupported("the Keychain refused the attributes of \(item) together (errSecParam)")
+        case .decode:
+            return .corruptData("the Keychain item \(item)")
+        case .duplicateItem:
+            return .ambiguousMatch("\(item) (the Keychain reported a duplicate item)")
+        default:
+            return .unavailable("the Keychain failed to \(operation) \(item): \(status)")
+        }
+    }
+
+    private static func describe<Value>(_ query: SecretQuery<Value>) -> String {
+        "\(query.service)/\(query.account)" + (query.accessGroup.map { " in \($0)" } ?? "")
+    }
+}

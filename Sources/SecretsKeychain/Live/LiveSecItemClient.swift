@@ -1,0 +1,133 @@
+#if canImport(Security)
+    import Foundation
+    import Secrets
+    import Security
+
+    /// The Security framework's SecItem functions behind ``SecItemClient``: turns each ``KeychainQuery`` property
+    /// into its `kSec…` key, and the results back into ``KeychainItem``s. Nothing else happens here.
+    public struct LiveSecItemClient: SecItemClient {
+        /// Creates the client.
+        public init() {}
+
+        /// `SecItemAdd`.
+        public func add(_ attributes: KeychainQuery) -> KeychainStatus {
+            KeychainStatus(rawValue: SecItemAdd(Self.dictionary(attributes) as CFDictionary, nil))
+        }
+
+        /// `SecItemCopyMatching`.
+        public func copyMatching(_ query: KeychainQuery) -> Result<[KeychainItem], KeychainStatusError> {
+            var result: CFTypeRef?
+            let status = KeychainStatus(rawValue: SecItemCopyMatching(Self.dictionary(query) as CFDictionary, &result))
+            guard status == .success else { return .failure(KeychainStatusError(status)) }
+            let dictionaries: [[String: Any]]
+            if let many = result as? [[String: Any]] {
+                dictionaries = many
+            } else if let one = result as? [String: Any] {
+                dictionaries = [one]
+            } else if let data = result as? Data {
+                // kSecReturnData alone: the bytes of the one item the query names.
+                return .success([
+                    KeychainItem(
+                        service: query.service ?? "", account: query.account ?? "",
+                        accessGroup: query.accessGroup ?? "",
+                        synchronizable: query.synchronizable == .synchronizable,
+                        accessibility: query.accessibility ?? .whenUnlocked, data: data)
+                ])
+            } else {
+                return .failure(KeychainStatusError(.decode))
+            }
+            return .success(dictionaries.map(Self.item))
+        }
+
+        /// `SecItemUpdate`.
+        public func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus {
+            var attributes = Self.dictionary(changes)
+            attributes.removeValue(forKey: kSecClass as String)
+            attributes.removeValue(forKey: kSecUseDataProtectionKeychain as String)
+            return KeychainStatus(
+                rawValue: SecItemUpdate(Self.dictionary(query) as CFDictionary, attributes as CFDictionary))
+        }
+
+        /// `SecItemDelete`.
+        public func delete(_ query: KeychainQuery) -> KeychainStatus {
+            KeychainStatus(rawValue: SecItemDelete(Self.dictionary(query) as CFDictionary))
+        }
+
+        // MARK: Mapping
+
+        private static func dictionary(_ query: KeychainQuery) -> [String: Any] {
+            var dictionary: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+            if let service = query.service { dictionary[kSecAttrService as String] = service }
+            if let account = query.account { dictionary[kSecAttrAccount as String] = account }
+            if let group = query.accessGroup { dictionary[kSecAttrAccessGroup as String] = group }
+            switch query.synchronizable {
+            case .synchronizable?: dictionary[kSecAttrSynchronizable as String] = kCFBooleanTrue
+            case .notSynchronizable?: dictionary[kSecAttrSynchronizable as String] = kCFBooleanFalse
+            case .any?: dictionary[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
+            case nil: break
+            }
+            if let accessibility = query.accessibility {
+                let protection = constant(for: accessibility)
+                if query.accessControl.isEmpty {
+                    dictionary[kSecAttrAccessible as String] = protection
+                } else if let control = SecAccessControlCreateWithFlags(
+                    nil, protection, flags(for: query.accessControl), nil)
+                {
+                    dictionary[kSecAttrAccessControl as String] = control
+                }
+            }
+            if let data = query.data { dictionary[kSecValueData as String] = data }
+            switch query.matchLimit {
+            case .one?: dictionary[kSecMatchLimit as String] = kSecMatchLimitOne
+            case .all?: dictionary[kSecMatchLimit as String] = kSecMatchLimitAll
+            case nil: break
+            }
+            if query.returnData { dictionary[kSecReturnData as String] = true }
+            if query.returnAttributes { dictionary[kSecReturnAttributes as String] = true }
+            if query.usesDataProtectionKeychain { dictionary[kSecUseDataProtectionKeychain as String] = true }
+            return dictionary
+        }
+
+        private static func item(_ attributes: [String: Any]) -> KeychainItem {
+            let protection = attributes[kSecAttrAccessible as String] as? String
+            return KeychainItem(
+                service: attributes[kSecAttrService as String] as? String ?? "",
+                account: attributes[kSecAttrAccount as String] as? String ?? "",
+                accessGroup: attributes[kSecAttrAccessGroup as String] as? String ?? "",
+                synchronizable: (attributes[kSecAttrSynchronizable as String] as? Bool) ?? false,
+                accessibility: AccessPolicy.Accessibility.allCases.first {
+                    (constant(for: $0) as String) == protection
+                } ?? .whenUnlocked,
+                data: attributes[kSecValueData as String] as? Data)
+        }
+
+        private static func constant(for accessibility: AccessPolicy.Accessibility) -> CFString {
+            switch accessibility {
+            case .whenUnlocked: return kSecAttrAccessibleWhenUnlocked
+            case .whenUnlockedThisDeviceOnly: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+            case .afterFirstUnlock: return kSecAttrAccessibleAfterFirstUnlock
+            case .afterFirstUnlockThisDeviceOnly: return kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            case .whenPasscodeSetThisDeviceOnly: return kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+            // The deprecated classes map to their successors, as Apple advises.
+            case .always: return kSecAttrAccessibleAfterFirstUnlock
+            case .alwaysThisDeviceOnly: return kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            }
+        }
+
+        private static func flags(for control: AccessPolicy.AccessControl) -> SecAccessControlCreateFlags {
+            var flags: SecAccessControlCreateFlags = []
+            if control.contains(.userPresence) { flags.insert(.userPresence) }
+            if control.contains(.biometryAny) { flags.insert(.biometryAny) }
+            if control.contains(.biometryCurrentSet) { flags.insert(.biometryCurrentSet) }
+            if control.contains(.devicePasscode) { flags.insert(.devicePasscode) }
+            #if os(macOS)
+                if control.contains(.watch) { flags.insert(.watch) }
+            #endif
+            if control.contains(.or) { flags.insert(.or) }
+            if control.contains(.and) { flags.insert(.and) }
+            if control.contains(.applicationPassword) { flags.insert(.applicationPassword) }
+            if control.contains(.privateKeyUsage) { flags.insert(.privateKeyUsage) }
+            return flags
+        }
+    }
+#endif

@@ -1,0 +1,99 @@
+import Foundation
+import Secrets
+
+/// One SecItem attribute dictionary of the generic-password class, typed: what Coffer passes to
+/// `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete`.
+///
+/// A `nil` property is an attribute left out of the dictionary. The live client turns each property into its
+/// `kSec…` key; the emulator reads them directly.
+public struct KeychainQuery: Hashable, Sendable {
+    /// `kSecAttrSynchronizable`.
+    public enum Synchronizability: Hashable, Sendable {
+        /// `true`: the item syncs over iCloud Keychain.
+        case synchronizable
+        /// `false`: the item stays on this device's keychain.
+        case notSynchronizable
+        /// `kSecAttrSynchronizableAny`, in queries only: match both.
+        case any
+    }
+
+    /// `kSecMatchLimit`.
+    public enum MatchLimit: Hashable, Sendable {
+        /// `kSecMatchLimitOne`.
+        case one
+        /// `kSecMatchLimitAll`.
+        case all
+    }
+
+    /// `kSecAttrService`.
+    public var service: String?
+    /// `kSecAttrAccount`.
+    public var account: String?
+    /// `kSecAttrAccessGroup`.
+    public var accessGroup: String?
+    /// `kSecAttrSynchronizable`; absent, a query matches only items that do not sync, and an added item does not.
+    public var synchronizable: Synchronizability?
+    /// `kSecAttrAccessible` (or, with ``accessControl``, the protection of `kSecAttrAccessControl`).
+    public var accessibility: AccessPolicy.Accessibility?
+    /// The flags of `kSecAttrAccessControl`; empty for none.
+    public var accessControl: AccessPolicy.AccessControl
+    /// `kSecValueData`.
+    public var data: Data?
+    /// `kSecMatchLimit`.
+    public var matchLimit: MatchLimit?
+    /// `kSecReturnData`.
+    public var returnData: Bool
+    /// `kSecReturnAttributes`.
+    public var returnAttributes: Bool
+    /// `kSecUseDataProtectionKeychain` (macOS: the iOS-style keychain rather than the legacy file keychain).
+    public var usesDataProtectionKeychain: Bool
+
+    /// Creates an attribute dictionary; every attribute is absent unless given.
+    public init(
+        service: String? = nil, account: String? = nil, accessGroup: String? = nil,
+        synchronizable: Synchronizability? = nil, accessibility: AccessPolicy.Accessibility? = nil,
+        accessControl: AccessPolicy.AccessControl = [], data: Data? = nil, matchLimit: MatchLimit? = nil,
+        returnData: Bool = false, returnAttributes: Bool = false, usesDataProtectionKeychain: Bool = true
+    ) {
+        self.service = service
+        self.account = account
+        self.accessGroup = accessGroup
+        self.synchronizable = synchronizable
+        self.accessibility = accessibility
+        self.accessControl = accessControl
+        self.data = data
+        self.matchLimit = matchLimit
+        self.returnData = returnData
+        self.returnAttributes = returnAttributes
+        self.usesDataProtectionKeychain = usesDataProtectionKeychain
+    }
+}
+
+/// A generic-password item as `SecItemCopyMatching` returns it.
+public struct KeychainItem: Hashable, Sendable {
+    /// `kSecAttrService`.
+    public var service: String
+    /// `kSecAttrAccount`.
+    public var account: String
+    /// `kSecAttrAccessGroup`.
+    public var accessGroup: String
+    /// `kSecAttrSynchronizable`.
+    public var synchronizable: Bool
+    /// `kSecAttrAccessible`.
+    public var accessibility: AccessPolicy.Accessibility
+    /// `kSecValueData`, when the query asked for it.
+    public var data: Data?
+
+    /// Creates an item description.
+    public init(
+        service: String, account: String, accessGroup: String, synchronizable: Bool,
+        accessibility: AccessPolicy.Accessibility, data: Data? = nil
+    ) {
+        self.service = service
+        self.account = account
+        self.accessGroup = accessGroup
+        self.synchronizable = synchronizable
+        self.accessibility = accessibility
+        self.data = data
+    }
+}
