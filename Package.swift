@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
         .library(name: "SecretsSecretService", targets: ["SecretsSecretService"]),
         .library(name: "SecretsKeychain", targets: ["SecretsKeychain"]),
+        .library(name: "SecretsPlatform", targets: ["SecretsPlatform"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -43,6 +44,12 @@ let package = Package(
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
         .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
+        .target(
+            name: "SecretsPlatform",
+            dependencies: [
+                "Secrets", "SecretsKeychain", "SecretsSecretService", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // libsecret-1, the Secret Service client (Debian: libsecret-1-dev); Linux only.
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(
@@ -83,6 +90,7 @@ let package = Package(
             dependencies: [
                 "Secrets",
                 "SecretsSecretService",
+                "SecretsPlatform",
                 "WalletPasses",
                 "WalletServer",
                 .product(name: "Logging", package: "swift-log"),
@@ -114,7 +122,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SecretsSecretServiceTests",
-            dependencies: ["SecretsSecretService", "Secrets", "SecretsTesting", "CofferTestSupport"]
+            dependencies: [
+                "SecretsSecretService", "SecretsPlatform", "SecretsKeychain", "Secrets", "SecretsTesting",
+                "CofferTestSupport",
+            ]
         ),
         .testTarget(
             name: "WalletPassesTests",

@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Secrets
+import SecretsPlatform
 import SecretsSecretService
 import SecretsTesting
 import Testing
@@ -123,6 +124,31 @@ struct SecretServiceBackendTests {
         #expect(try store.readData(account: "keys/binary") == Data([0, 1, 2]))
         #expect(try file.listAccounts(service: configuration.service, accessGroup: nil).isEmpty)
         for account in ["ai/openai", "keys/binary"] { try store.deleteData(account: account) }
+    }
+
+    @Test("the platform default on Linux with a keyring is the Secret Service, and it says why")
+    func platformDefault() throws {
+        let selection = try SecretsStack.select()
+        #expect(selection.kind == .secretService)
+        #expect(selection.reason.contains("Secret Service"))
+    }
+
+    @Test("an encrypted file store can keep its key in the keyring instead of behind a passphrase")
+    func fileStoreKeyInKeyring() throws {
+        let directory = try TemporaryDirectory()
+        let keyQuery = SecretQuery<Data>(service: SecretServiceEnvironment.uniqueService(), account: "file-store/key")
+        let store = try EncryptedFileBackend(
+            directory: directory.appending("store"), key: try .stored(in: backend, at: keyQuery, createIfMissing: true))
+        let item = SecretQuery<Data>(service: "app", account: "token")
+        try store.save(Data("t0k3n".utf8), for: item)
+        let lookup = try SecretServiceEnvironment.secretTool(
+            "lookup", "service", keyQuery.service, "account", "file-store/key")
+        #expect(lookup.standardOutput.count == 32)
+        let reopened = try EncryptedFileBackend(
+            directory: directory.appending("store"), key: try .stored(in: backend, at: keyQuery, createIfMissing: false)
+        )
+        #expect(try reopened.read(item) == Data("t0k3n".utf8))
+        try backend.delete(keyQuery)
     }
 
     @Test("a value over the limit is refused before anything is written")

@@ -73,10 +73,36 @@ struct SecretServiceCommandTests {
         #expect(memory.status == 1, "\(memory.errorOutput)")
         let bad = try coffer("secrets", "list", environment: ["COFFER_BACKEND": "floppy"])
         #expect(bad.status == 2)
-        #expect(bad.errorOutput.contains("file, secret-service, memory"))
+        #expect(bad.errorOutput.contains("auto, file, secret-service, memory"))
         let rotate = try coffer("secrets", "rotate-key")
         #expect(rotate.status == 2)
         #expect(rotate.errorOutput.contains("encrypted file store"))
+    }
+
+    @Test(
+        "--backend auto: the keyring when one answers, and says so", .enabled(if: isEnabled, "needs a Secret Service"))
+    func autoWithKeyring() throws {
+        let set = try coffer("secrets", "set", "auto/item", "--value", "v", "--backend", "auto")
+        #expect(set.status == 0, "\(set.errorOutput)")
+        #expect(set.errorOutput.contains("using the secret-service store"))
+        #expect(try coffer("secrets", "get", "auto/item").output == "v")
+        #expect(try coffer("secrets", "delete", "auto/item").status == 0)
+    }
+
+    @Test("--backend auto with no session bus: the encrypted file store, with the passphrase, and says so")
+    func autoWithoutKeyring() throws {
+        let directory = try TemporaryDirectory()
+        let environment = [
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/coffer-bus", "DISPLAY": "",
+            "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
+            "COFFER_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
+        ]
+        let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
+        #expect(set.status == 0, "\(set.errorOutput)")
+        #expect(set.errorOutput.contains("using the encrypted-file store"))
+        #expect(try coffer("secrets", "get", "auto/item", environment: environment).output == "v")
+        let file = environment.merging(["COFFER_BACKEND": "file"]) { $1 }
+        #expect(try coffer("secrets", "get", "auto/item", environment: file).output == "v")
     }
 
     @Test(

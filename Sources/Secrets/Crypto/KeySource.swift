@@ -79,3 +79,30 @@ enum KeyEncryptionKey {
         return SymmetricKey(data: bytes)
     }
 }
+
+extension KeySource {
+    /// A 256-bit key kept in another backend, typically the platform's keychain, so that an encrypted file store
+    /// opens without a passphrase: the key is read from `query` in `backend`, or, with `createIfMissing`, made
+    /// from the system's random generator and saved there first.
+    ///
+    /// - Throws: `unavailable` when there is no key and `createIfMissing` is off (an existing store then cannot be
+    ///   opened: the key was lost), `corruptData` when the stored key is not 32 bytes, and the backend's errors
+    ///   (a locked keyring is `locked`).
+    public static func stored(
+        in backend: any SecretsBackend, at query: SecretQuery<Data>, createIfMissing: Bool
+    ) throws -> KeySource {
+        if let bytes = try backend.read(query) {
+            guard bytes.count == KeyEncryptionKey.keyFileSize else {
+                throw SecretsError.corruptData("the file store key at \(query.service)/\(query.account)")
+            }
+            return .key(SymmetricKey(data: bytes))
+        }
+        guard createIfMissing else {
+            throw SecretsError.unavailable(
+                "there is no file store key at \(query.service)/\(query.account) in the platform store")
+        }
+        let key = SymmetricKey(size: .bits256)
+        try backend.save(key.withUnsafeBytes { Data($0) }, for: query)
+        return .key(key)
+    }
+}

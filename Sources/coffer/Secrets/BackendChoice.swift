@@ -5,6 +5,9 @@ import SecretsSecretService
 
 /// Where `coffer secrets` keeps secrets: `--backend`, else `$COFFER_BACKEND`, else the encrypted file store.
 enum BackendChoice: String, CaseIterable, ExpressibleByArgument {
+    /// The platform's default: the Keychain on Apple platforms; on Linux the Secret Service when one answers,
+    /// else the encrypted file store.
+    case auto
     /// The encrypted file store (the default).
     case file
     /// The Secret Service: the Linux desktop keyring (gnome-keyring, KeePassXC, KWallet).

@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 import Secrets
+import SecretsPlatform
 import SecretsSecretService
 
 /// The options every `coffer secrets` command shares: which store, which service, and what unlocks it.
 struct StoreOptions: ParsableArguments {
     @Option(
         help: """
-            Where secrets live: file (the encrypted file store), secret-service (the Linux keyring) or memory \
-            (default: $COFFER_BACKEND, else file).
+            Where secrets live: file (the encrypted file store), secret-service (the Linux keyring), auto (the \
+            platform's default: the keyring when one answers, else the file store) or memory (default: \
+            $COFFER_BACKEND, else file).
             """)
     var backend: BackendChoice?
 
@@ -60,10 +62,22 @@ struct StoreOptions: ParsableArguments {
         -> any SecretsBackend
     {
         switch choice {
+        case .auto:
+            let selection = try CommandFailure.mapping {
+                try SecretsStack.select(configuration: configuration()) {
+                    try keySource(confirming: !FileManager.default.fileExists(atPath: storeHeaderPath))
+                }
+            }
+            Output.note("using the \(selection.kind) store: \(selection.reason)")
+            return selection.backend
         case .file: return try openFileBackend(create: create, cipher: cipher)
         case .secretService: return SecretServiceBackend()
         case .memory: return InMemoryBackend()
         }
+    }
+
+    private var storeHeaderPath: String {
+        configuration().storeDirectory.appendingPathComponent("store.json").path
     }
 
     private func openFileBackend(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> EncryptedFileBackend {
@@ -72,7 +86,7 @@ struct StoreOptions: ParsableArguments {
             FileHandle.standardError.write(Data("coffer: warning: \(diagnostic)\n".utf8))
         }
         let directory = configuration.storeDirectory
-        let exists = FileManager.default.fileExists(atPath: directory.appendingPathComponent("store.json").path)
+        let exists = FileManager.default.fileExists(atPath: storeHeaderPath)
         guard exists || create else {
             throw CommandFailure(
                 "there is no store at \(directory.path); create one with `coffer secrets set <path> --stdin`",

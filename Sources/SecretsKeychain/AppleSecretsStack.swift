@@ -1,0 +1,22 @@
+import Foundation
+import Secrets
+
+/// Makes the typed store of credential-store.md over the Apple Keychain.
+///
+/// ```swift
+/// let store: any SecretsStoring = AppleSecretsStack.make(configuration: SecretsConfig.resolve())
+/// ```
+public enum AppleSecretsStack {
+    /// A store whose items live in the Keychain `client` reaches, under `configuration`'s service, access group,
+    /// synchronizability and access policy.
+    public static func make(configuration: Configuration, client: any SecItemClient) -> AggregateSecretsStore {
+        AggregateSecretsStore(backend: AppleKeychainBackend(client: client), configuration: configuration)
+    }
+
+    #if canImport(Security)
+        /// A store whose items live in this device's Keychain.
+        public static func make(configuration: Configuration = SecretsConfig.resolve()) -> AggregateSecretsStore {
+            make(configuration: configuration, client: LiveSecItemClient())
+        }
+    #endif
+}

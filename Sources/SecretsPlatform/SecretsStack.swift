@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import Secrets
+import SecretsKeychain
+import SecretsSecretService
+
+/// The platform's default secret store: the Keychain on Apple platforms; on Linux the Secret Service when one
+/// answers on the session bus, and the encrypted file store otherwise. It says which it chose, and why.
+public enum SecretsStack {
+    /// A kind of store ``SecretsStack`` can choose.
+    public enum Kind: String, Sendable, CustomStringConvertible {
+        /// The Apple Keychain (``SecretsKeychain/AppleKeychainBackend``).
+        case keychain
+        /// The Linux Secret Service (``SecretsSecretService/SecretServiceBackend``).
+        case secretService = "secret-service"
+        /// The encrypted file store (``Secrets/EncryptedFileBackend``).
+        case encryptedFile = "encrypted-file"
+
+        /// The kind's name.
+        public var description: String { rawValue }
+    }
+
+    /// The backend chosen, its kind and the reason for the choice.
+    public struct Selection: Sendable {
+        /// The backend.
+        public let backend: any SecretsBackend
+        /// What kind of store it is.
+        public let kind: Kind
+        /// Why it was chosen, for a log line or a note to the user.
+        public let reason: String
+    }
+
+    /// Chooses the platform's store.
+    ///
+    /// - Parameters:
+    ///   - configuration: The store directory for the file store fallback.
+    ///   - fileStoreKey: Called only when the encrypted file store is chosen, for what unlocks it; without it,
+    ///     that choice throws `unavailable`.
+    ///   - secretServiceTimeout: How long the Secret Service may take to answer the first call.
+    /// - Throws: What `fileStoreKey` or opening the file store throws.
+    public static func select(
+        configuration: Configuration = SecretsConfig.resolve(),
+        fileStoreKey: (() throws -> KeySource)? = nil,
+        secretServiceTimeout: TimeInterval = 2
+    ) throws -> Selection {
+        #if canImport(Security)
+            return Selection(
+                backend: AppleKeychainBackend(), kind: .keychain, reason: "the Keychain is the platform's store")
+        #else
+            if SecretServiceBackend.isReachable(timeout: secretServiceTimeout) {
+                return Selection(
+                    backend: SecretServiceBackend(), kind: .secretService,
+                    reason: "a Secret Service answers on the session bus")
+            }
+            guard let fileStoreKey else {
+                throw SecretsError.unavailable(
+                    "no Secret Service answers on the session bus, and no passphrase or key file was given for the "
+                        + "encrypted file store")
+            }
+            let backend = try EncryptedFileBackend(directory: configuration.storeDirectory, key: try fileStoreKey())
+            return Selection(
+                backend: backend, kind: .encryptedFile,
+                reason: "no Secret Service answers on the session bus; using the encrypted file store at "
+                    + configuration.storeDirectory.path)
+        #endif
+    }
+
+    /// The platform's store as a typed store, logging which backend was chosen and why.
+    public static func make(
+        configuration: Configuration = SecretsConfig.resolve(),
+        fileStoreKey: (() throws -> KeySource)? = nil,
+        logger: Logger = Logger(label: "coffer.secrets")
+    ) throws -> AggregateSecretsStore {
+        let selection = try select(configuration: configuration, fileStoreKey: fileStoreKey)
+        logger.info(
+            "secret store chosen", metadata: ["backend": "\(selection.kind)", "reason": "\(selection.reason)"])
+        return AggregateSecretsStore(backend: selection.backend, configuration: configuration)
+    }
+}
