@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SecretsSecretService", targets: ["SecretsSecretService"]),
         .library(name: "SecretsKeychain", targets: ["SecretsKeychain"]),
         .library(name: "SecretsPlatform", targets: ["SecretsPlatform"]),
+        .library(name: "Keychain", targets: ["Keychain"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -44,6 +45,7 @@ let package = Package(
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
         .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
+        .target(name: "Keychain", dependencies: ["Secrets", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "SecretsPlatform",
             dependencies: [
@@ -115,6 +117,10 @@ let package = Package(
             dependencies: [
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
             ]
+        ),
+        .testTarget(
+            name: "KeychainTests",
+            dependencies: ["Keychain", "Secrets", "SecretsKeychain"]
         ),
         .testTarget(
             name: "SecretsKeychainTests",

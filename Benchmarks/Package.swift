@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Secrets", package: "Coffer"),
                 .product(name: "SecretsSecretService", package: "Coffer"),
+                .product(name: "Keychain", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/SecretsBenchmarks",
