@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SecretsKeychain", targets: ["SecretsKeychain"]),
         .library(name: "SecretsPlatform", targets: ["SecretsPlatform"]),
         .library(name: "Keychain", targets: ["Keychain"]),
+        .library(name: "AppSecureStorage", targets: ["AppSecureStorage"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -46,6 +47,13 @@ let package = Package(
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
         .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
         .target(name: "Keychain", dependencies: ["Secrets", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "AppSecureStorage",
+            dependencies: [
+                "Keychain", "Secrets", "SecretsKeychain", "SecretsSecretService",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "SecretsPlatform",
             dependencies: [
@@ -117,6 +125,10 @@ let package = Package(
             dependencies: [
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
             ]
+        ),
+        .testTarget(
+            name: "AppSecureStorageTests",
+            dependencies: ["AppSecureStorage", "Keychain", "Secrets", "SecretsKeychain"]
         ),
         .testTarget(
             name: "KeychainTests",

@@ -56,10 +56,12 @@ public final class KeychainEngine: Sendable {
         return data
     }
 
-    /// Stores `data` at `key`; the cache holds it once the store does.
-    public func write(_ data: Data, _ key: String) throws {
+    /// Stores `data` at `key` (with `accessPolicy`, else the engine's); the cache holds it once the store does.
+    public func write(_ data: Data, _ key: String, accessPolicy: AccessPolicy? = nil) throws {
         try writes.withLock { _ in
-            try backend.save(data, for: query(key))
+            var query = query(key)
+            if let accessPolicy { query.accessPolicy = accessPolicy }
+            try backend.save(data, for: query)
             state.withLock { state in
                 state.cache[key] = data
                 state.generations[key, default: 0] &+= 1

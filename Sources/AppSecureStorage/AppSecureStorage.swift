@@ -1,0 +1,76 @@
+import Foundation
+import Secrets
+
+/// `@AppStorage`'s twin for secrets: a value kept in the Keychain (the Secret Service on Linux), not in
+/// `UserDefaults`.
+///
+/// ```swift
+/// @AppSecureStorage("openaikey") var openAIKey: String?
+/// @AppSecureStorage("session", accessibility: .afterFirstUnlockThisDeviceOnly) var session: Session?
+/// ```
+///
+/// Setting `nil`, or an empty string, deletes the item. Strings are stored as their UTF-8 bytes (so other tools
+/// read them as text); other values as JSON. Every wrapper on the same key and store sees the same value, and a
+/// change through one notifies the others' observers (``SecureStorage/observe(_:onChange:)``); in SwiftUI the
+/// views using the key are updated. Store errors (a locked keychain, say) go to the store's
+/// ``SecureStorage/errorHandler`` instead of being swallowed, and read as `nil`.
+@propertyWrapper
+public struct AppSecureStorage<Value: Codable> {
+    /// The item's key.
+    public let key: String
+    /// When the item may be read.
+    public let accessibility: AccessPolicy.Accessibility
+    /// The store it lives in.
+    public let store: SecureStorage
+    let tracker: ChangeTracker
+
+    /// Creates a wrapper for the value at `key` in `store`, readable per `accessibility` (when unlocked, by
+    /// default).
+    public init(
+        _ key: String, accessibility: AccessPolicy.Accessibility = .whenUnlocked, store: SecureStorage = .standard
+    ) {
+        self.key = key
+        self.accessibility = accessibility
+        self.store = store
+        self.tracker = ChangeTracker(store: store, key: key)
+    }
+
+    /// The value, or `nil` when there is none (or the store failed: see ``SecureStorage/errorHandler``).
+    public var wrappedValue: Value? {
+        get { store.read(key).flatMap(decode) }
+        nonmutating set {
+            do {
+                store.write(try newValue.flatMap(encode), key, accessibility: accessibility)
+            } catch {
+                store.errorHandler(error, key)  // nothing was written: the stored value is kept
+            }
+        }
+    }
+
+    private func decode(_ data: Data) -> Value? {
+        if Value.self == String.self {
+            return String(data: data, encoding: .utf8) as? Value
+        }
+        do {
+            return try JSONDecoder().decode(Value.self, from: data)
+        } catch {
+            store.errorHandler(
+                SecretsError.decodingFailed(account: key, type: "\(Value.self)", reason: "\(error)"), key)
+            return nil
+        }
+    }
+
+    /// The bytes to store, or `nil` to delete (an empty string deletes too).
+    private func encode(_ value: Value) throws -> Data? {
+        if let string = value as? String {
+            return string.isEmpty ? nil : Data(string.utf8)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            return try encoder.encode(value)
+        } catch {
+            throw SecretsError.encodingFailed(type: "\(Value.self)", reason: "\(error)")
+        }
+    }
+}
