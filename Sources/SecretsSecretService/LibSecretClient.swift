@@ -26,23 +26,18 @@
 
         // MARK: Operations
 
-        func search(_ attributes: [String: String], loadSecrets: Bool) throws -> [SecretServiceItem] {
+        func search(_ attributes: [String: String], loadSecrets: Bool, loadAttributes: Bool) throws
+            -> [SecretServiceItem]
+        {
             try Self.connection.withLock { connection in
                 let service = try Self.connect(&connection, timeout: timeout)
-                var flags = SECRET_SEARCH_ALL.rawValue
-                if loadSecrets { flags |= SECRET_SEARCH_LOAD_SECRETS.rawValue }
-                let table = GHashTableBox(attributes)
-                let list = try call("search") { cancellable, error in
-                    secret_service_search_sync(
-                        service, nil, table.table, SecretSearchFlags(rawValue: flags), cancellable, error)
-                }  // NULL without an error: no items
-                defer { g_list_free_full(list, g_object_unref) }
-                return Self.items(in: list).map { item in
-                    let secret = secret_item_get_secret(item)
-                    defer { if let secret { secret_value_unref(UnsafeMutableRawPointer(secret)) } }
-                    return SecretServiceItem(
-                        attributes: Self.attributes(of: item), secret: secret.map(Self.bytes),
-                        isLocked: secret_item_get_locked(item) != 0)
+                let (unlocked, locked) = try paths(matching: attributes, service: service)
+                let secrets = loadSecrets && !unlocked.isEmpty ? try self.secrets(at: unlocked, service: service) : [:]
+                let found = unlocked.map { ($0, false) } + locked.map { ($0, true) }
+                return try found.map { path, isLocked in
+                    SecretServiceItem(
+                        attributes: loadAttributes ? try self.attributes(at: path) : attributes, secret: secrets[path],
+                        isLocked: isLocked)
                 }
             }
         }
@@ -80,14 +75,12 @@
         func delete(_ attributes: [String: String], where isMatch: ([String: String]) -> Bool) throws -> Int {
             try Self.connection.withLock { connection in
                 let service = try Self.connect(&connection, timeout: timeout)
-                let table = GHashTableBox(attributes)
-                let list = try call("search") { cancellable, error in
-                    secret_service_search_sync(service, nil, table.table, SECRET_SEARCH_ALL, cancellable, error)
-                }
-                defer { g_list_free_full(list, g_object_unref) }
+                let (unlocked, locked) = try paths(matching: attributes, service: service)
                 var deleted = 0
-                for item in Self.items(in: list) where isMatch(Self.attributes(of: item)) {
-                    _ = try call("delete") { cancellable, error in secret_item_delete_sync(item, cancellable, error) }
+                for path in unlocked + locked where isMatch(try self.attributes(at: path)) {
+                    _ = try call("delete") { cancellable, error in
+                        secret_service_delete_item_dbus_path_sync(service, path, cancellable, error)
+                    }
                     deleted += 1
                 }
                 return deleted
@@ -97,32 +90,10 @@
         func isDefaultCollectionLocked() throws -> Bool {
             try Self.connection.withLock { connection in
                 _ = try Self.connect(&connection, timeout: timeout)
-                let bus = try Self.required(
-                    "connect to the session bus",
-                    call("connect to the session bus") { cancellable, error in
-                        g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error)
-                    })
-                defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
                 // Asked of the service each time: libsecret's cached property would miss a lock made elsewhere.
-                var arguments = [
-                    g_variant_new_string("org.freedesktop.Secret.Collection"), g_variant_new_string("Locked"),
-                ]
-                let parameters = g_variant_new_tuple(&arguments, gsize(arguments.count))
-                let reply = try Self.required(
-                    "read the default collection's lock state",
-                    call("read the default collection's lock state") { cancellable, error in
-                        g_dbus_connection_call_sync(
-                            bus, "org.freedesktop.secrets", Self.defaultCollectionPath,
-                            "org.freedesktop.DBus.Properties", "Get", parameters, nil, G_DBUS_CALL_FLAGS_NONE,
-                            gint(timeout * 1000), cancellable, error)
-                    })
-                defer { g_variant_unref(reply) }
-                let boxed = g_variant_get_child_value(reply, 0)
-                let value = g_variant_get_variant(boxed)
-                defer {
-                    g_variant_unref(value)
-                    g_variant_unref(boxed)
-                }
+                let value = try property(
+                    "Locked", of: "org.freedesktop.Secret.Collection", at: Self.defaultCollectionPath)
+                defer { g_variant_unref(value) }
                 return g_variant_get_boolean(value) != 0
             }
         }
@@ -142,6 +113,99 @@
                     secret_service_lock_sync(service, list, cancellable, nil, error)
                 }
             }
+        }
+
+        // MARK: D-Bus paths and properties
+
+        /// The object paths of the unlocked and the locked items whose attributes include `attributes`.
+        private func paths(matching attributes: [String: String], service: UnsafeMutablePointer<SecretService>)
+            throws -> (unlocked: [String], locked: [String])
+        {
+            let table = GHashTableBox(attributes)
+            var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+            var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+            _ = try call("search") { cancellable, error in
+                secret_service_search_for_dbus_paths_sync(
+                    service, nil, table.table, cancellable, &unlocked, &locked, error)
+            }
+            defer {
+                g_strfreev(unlocked)
+                g_strfreev(locked)
+            }
+            return (Self.strings(unlocked), Self.strings(locked))
+        }
+
+        /// The values of the items at `paths`, in one call.
+        private func secrets(at paths: [String], service: UnsafeMutablePointer<SecretService>) throws -> [String: Data]
+        {
+            var arguments: [UnsafePointer<gchar>?] = paths.map { UnsafePointer(strdup($0)) } + [nil]
+            defer { arguments.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+            let table = try call("read values") { cancellable, error in
+                secret_service_get_secrets_for_dbus_paths_sync(service, &arguments, cancellable, error)
+            }
+            guard let table else { return [:] }
+            defer { g_hash_table_unref(table) }
+            var secrets: [String: Data] = [:]
+            var iterator = GHashTableIter()
+            g_hash_table_iter_init(&iterator, table)
+            var key: gpointer?
+            var value: gpointer?
+            while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
+                guard let key, let value else { continue }
+                secrets[String(cString: key.assumingMemoryBound(to: CChar.self))] = Self.bytes(of: OpaquePointer(value))
+            }
+            return secrets
+        }
+
+        /// The attributes of the item at `path`.
+        private func attributes(at path: String) throws -> [String: String] {
+            let dictionary = try property("Attributes", of: "org.freedesktop.Secret.Item", at: path)
+            defer { g_variant_unref(dictionary) }
+            var attributes: [String: String] = [:]
+            for index in 0..<g_variant_n_children(dictionary) {
+                let entry = g_variant_get_child_value(dictionary, index)
+                let key = g_variant_get_child_value(entry, 0)
+                let value = g_variant_get_child_value(entry, 1)
+                attributes[String(cString: g_variant_get_string(key, nil))] = String(
+                    cString: g_variant_get_string(value, nil))
+                g_variant_unref(value)
+                g_variant_unref(key)
+                g_variant_unref(entry)
+            }
+            return attributes
+        }
+
+        /// A D-Bus property of an object of the Secret Service, read fresh (the caller unrefs it).
+        private func property(_ name: String, of interface: String, at path: String) throws -> OpaquePointer {
+            let bus = try Self.required(
+                "connect to the session bus",
+                call("connect to the session bus") { cancellable, error in
+                    g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error)
+                })
+            defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+            var arguments = [g_variant_new_string(interface), g_variant_new_string(name)]
+            let parameters = g_variant_new_tuple(&arguments, gsize(arguments.count))
+            let reply = try Self.required(
+                "read \(name)",
+                call("read \(name)") { cancellable, error in
+                    g_dbus_connection_call_sync(
+                        bus, "org.freedesktop.secrets", path, "org.freedesktop.DBus.Properties", "Get", parameters,
+                        nil, G_DBUS_CALL_FLAGS_NONE, gint(timeout * 1000), cancellable, error)
+                })
+            defer { g_variant_unref(reply) }
+            let boxed = g_variant_get_child_value(reply, 0)
+            defer { g_variant_unref(boxed) }
+            return try Self.required("read \(name)", g_variant_get_variant(boxed))
+        }
+
+        private static func strings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
+            var strings: [String] = []
+            var index = 0
+            while let element = array?[index] {
+                strings.append(String(cString: element))
+                index += 1
+            }
+            return strings
         }
 
         // MARK: Connection, timeouts and errors
@@ -202,32 +266,6 @@
         }
 
         // MARK: libsecret values
-
-        private static func items(in list: UnsafeMutablePointer<GList>?) -> [UnsafeMutablePointer<SecretItem>] {
-            var items: [UnsafeMutablePointer<SecretItem>] = []
-            var node = list
-            while let current = node {
-                if let data = current.pointee.data { items.append(data.assumingMemoryBound(to: SecretItem.self)) }
-                node = current.pointee.next
-            }
-            return items
-        }
-
-        private static func attributes(of item: UnsafeMutablePointer<SecretItem>) -> [String: String] {
-            guard let table = secret_item_get_attributes(item) else { return [:] }
-            defer { g_hash_table_unref(table) }
-            var attributes: [String: String] = [:]
-            var iterator = GHashTableIter()
-            g_hash_table_iter_init(&iterator, table)
-            var key: gpointer?
-            var value: gpointer?
-            while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
-                guard let key, let value else { continue }
-                attributes[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(
-                    cString: value.assumingMemoryBound(to: CChar.self))
-            }
-            return attributes
-        }
 
         private static func bytes(of value: OpaquePointer) -> Data {
             var length: gsize = 0

@@ -81,9 +81,11 @@ public final class SecretServiceBackend: SecretsBackend {
     /// - Throws: `locked` when the item or the collection is locked, `ambiguousMatch` when two items answer.
     public func read<Value>(_ query: SecretQuery<Value>) throws -> Data? {
         try query.validate()
+        // With a group, every item found has it (the search matches it); without one, each item's own attributes
+        // tell whether it belongs to another group.
         let found = try client.search(
             options.attributes.item(service: query.service, account: query.account, accessGroup: query.accessGroup),
-            loadSecrets: true
+            loadSecrets: true, loadAttributes: query.accessGroup == nil
         ).filter { options.attributes.matches($0.attributes, accessGroup: query.accessGroup) }
         guard let item = found.first else {
             try requireUnlocked()
@@ -117,7 +119,8 @@ public final class SecretServiceBackend: SecretsBackend {
     public func listAccounts(service: String, accessGroup: String?) throws -> [String] {
         try requireUnlocked()
         let attributes = options.attributes
-        let items = try client.search(attributes.service(service, accessGroup: accessGroup), loadSecrets: false)
+        let items = try client.search(
+            attributes.service(service, accessGroup: accessGroup), loadSecrets: false, loadAttributes: true)
         return Set(
             items.filter { attributes.matches($0.attributes, accessGroup: accessGroup) }
                 .compactMap { $0.attributes[attributes.account] }

@@ -15,8 +15,10 @@ struct SecretServiceItem: Sendable {
 /// On Linux, ``LibSecretClient`` talks to the real service through libsecret; elsewhere there is no Secret
 /// Service and every call throws ``Secrets/SecretsError/unavailable(_:)``.
 protocol SecretServiceClient: Sendable {
-    /// The items whose attributes include `attributes`, with their values when `loadSecrets` is set.
-    func search(_ attributes: [String: String], loadSecrets: Bool) throws -> [SecretServiceItem]
+    /// The items whose attributes include `attributes`, with their values when `loadSecrets` is set and their own
+    /// attributes when `loadAttributes` is (otherwise an item's attributes are reported as `attributes`).
+    func search(_ attributes: [String: String], loadSecrets: Bool, loadAttributes: Bool) throws
+        -> [SecretServiceItem]
     /// libsecret's own lookup of the first item whose attributes include `attributes`: the baseline a read is
     /// measured against.
     func lookup(_ attributes: [String: String]) throws -> Data?
