@@ -92,7 +92,10 @@
                 _ = try Self.connect(&connection, timeout: timeout)
                 // Asked of the service each time: libsecret's cached property would miss a lock made elsewhere.
                 let value = try property(
-                    "Locked", of: "org.freedesktop.Secret.Collection", at: Self.defaultCollectionPath)
+                    "Locked", of: "org.freedesktop.Secret.Collection", at: Self.defaultCollectionPath,
+                    ifMissing: .unavailable(
+                        "the Secret Service has no default collection: create or unlock a keyring (gnome-keyring "
+                            + "makes 'login' when it is first unlocked with a password)"))
                 defer { g_variant_unref(value) }
                 return g_variant_get_boolean(value) != 0
             }
@@ -176,7 +179,9 @@
         }
 
         /// A D-Bus property of an object of the Secret Service, read fresh (the caller unrefs it).
-        private func property(_ name: String, of interface: String, at path: String) throws -> OpaquePointer {
+        private func property(
+            _ name: String, of interface: String, at path: String, ifMissing missing: SecretsError? = nil
+        ) throws -> OpaquePointer {
             let bus = try Self.required(
                 "connect to the session bus",
                 call("connect to the session bus") { cancellable, error in
@@ -187,7 +192,7 @@
             let parameters = g_variant_new_tuple(&arguments, gsize(arguments.count))
             let reply = try Self.required(
                 "read \(name)",
-                call("read \(name)") { cancellable, error in
+                call("read \(name)", ifObjectMissing: missing) { cancellable, error in
                     g_dbus_connection_call_sync(
                         bus, "org.freedesktop.secrets", path, "org.freedesktop.DBus.Properties", "Get", parameters,
                         nil, G_DBUS_CALL_FLAGS_NONE, gint(timeout * 1000), cancellable, error)
@@ -224,10 +229,10 @@
         }
 
         private func call<Result>(
-            _ operation: String,
+            _ operation: String, ifObjectMissing missing: SecretsError? = nil,
             _ body: (UnsafeMutablePointer<GCancellable>, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Result
         ) throws -> Result {
-            try Self.call(operation, timeout: timeout, body)
+            try Self.call(operation, timeout: timeout, ifObjectMissing: missing, body)
         }
 
         /// `value`, or `unavailable` when a call that must answer something answered nothing.
@@ -238,7 +243,7 @@
 
         /// Runs one libsecret call with a cancellable that fires after `timeout`, and maps its `GError`.
         private static func call<Result>(
-            _ operation: String, timeout: TimeInterval,
+            _ operation: String, timeout: TimeInterval, ifObjectMissing missing: SecretsError? = nil,
             _ body: (UnsafeMutablePointer<GCancellable>, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Result
         ) throws -> Result {
             let cancellable = CancellableBox()
@@ -249,9 +254,20 @@
             let result = body(cancellable.pointer, &error)
             if let error {
                 defer { g_error_free(error) }
+                if let missing, isMissingObject(error) { throw missing }
                 throw Self.map(error.pointee, operation: operation, timeout: timeout)
             }
             return result
+        }
+
+        /// Whether the service answered that the object asked about does not exist.
+        private static func isMissingObject(_ error: UnsafeMutablePointer<GError>) -> Bool {
+            guard let name = g_dbus_error_get_remote_error(error) else { return false }
+            defer { g_free(name) }
+            return [
+                "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
+                "org.freedesktop.Secret.Error.NoSuchObject",
+            ].contains(String(cString: name))
         }
 
         private static func map(_ error: GError, operation: String, timeout: TimeInterval) -> SecretsError {

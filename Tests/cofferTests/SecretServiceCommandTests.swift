@@ -121,40 +121,70 @@ struct SecretServiceCommandTests {
         }
     }
 
-    /// A keyring of its own, on a D-Bus session bus of its own, locked halfway: the session's keyring stays unlocked
-    /// for the other tests. (The script starts the bus itself: `dbus-run-session` started from the test process
-    /// does not notice its child's exit and never ends.)
+    @Test(
+        "a Secret Service without a default collection: exit 5, saying there is none and how to make one",
+        .enabled(if: isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1)))
+    func noDefaultCollection() throws {
+        let outcome = try runInPrivateKeyring(
+            unlocked: false,
+            """
+            "$coffer" secrets get app/token 2>&1; echo "get=$?"
+            "$coffer" secrets set app/token --value v 2>&1; echo "set=$?"
+            """)
+        #expect(outcome.output.contains("get=5"), "\(outcome.output)")
+        #expect(outcome.output.contains("set=5"), "\(outcome.output)")
+        #expect(outcome.output.contains("has no default collection"), "\(outcome.output)")
+    }
+
+    /// Runs `body` (a shell script; `$coffer` is the built coffer, `$work` a scratch directory) against a
+    /// gnome-keyring of its own on a D-Bus session bus of its own, so that the session's keyring is untouched.
+    /// `unlocked` starts it with a login keyring (the default collection); without, it has none. The script starts
+    /// the bus itself: `dbus-run-session` started from the test process does not notice its child's exit.
+    func runInPrivateKeyring(unlocked: Bool, _ body: String) throws -> ChildProcess.Outcome {
+        let directory = try TemporaryDirectory()
+        let script = directory.appending("keyring.sh")
+        let start =
+            unlocked
+            ? "printf '%s' test-password | gnome-keyring-daemon --foreground --unlock --components=secrets"
+            : "gnome-keyring-daemon --foreground --components=secrets </dev/null"
+        try """
+        coffer=$1
+        work=$2
+        mkdir -m 700 "$work/data" "$work/run"
+        dbus-daemon --session --nofork --print-address=3 3>"$work/bus" >/dev/null 2>&1 &
+        bus=$!
+        while [ ! -s "$work/bus" ]; do sleep 0.05; done
+        DBUS_SESSION_BUS_ADDRESS=$(cat "$work/bus")
+        export DBUS_SESSION_BUS_ADDRESS
+        export XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work/run"
+        \(start) >/dev/null 2>&1 &
+        keyring=$!
+        trap 'kill $keyring $bus 2>/dev/null' EXIT
+        gdbus wait --session --timeout 10 org.freedesktop.secrets
+        \(body)
+        """.write(to: script, atomically: true, encoding: .utf8)
+        return try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [script.path, try ChildProcess.executable(named: "coffer").path, directory.url.path],
+            environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service])
+    }
+
+    /// A keyring of its own, locked halfway: the session's keyring stays unlocked for the other tests.
     @Test(
         "a locked keyring: reads, misses, writes, deletes and lists exit 5 and say it is locked; nothing is lost",
         .enabled(if: isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1)))
     func lockedKeyring() throws {
-        let directory = try TemporaryDirectory()
-        let script = directory.appending("locked.sh")
-        try """
-        mkdir -m 700 "$2/data" "$2/run"
-        dbus-daemon --session --nofork --print-address=3 3>"$2/bus" >/dev/null 2>&1 &
-        bus=$!
-        while [ ! -s "$2/bus" ]; do sleep 0.05; done
-        DBUS_SESSION_BUS_ADDRESS=$(cat "$2/bus")
-        export DBUS_SESSION_BUS_ADDRESS
-        printf '%s' test-password | XDG_DATA_HOME="$2/data" XDG_RUNTIME_DIR="$2/run" \\
-            gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
-        keyring=$!
-        trap 'kill $keyring $bus 2>/dev/null' EXIT
-        gdbus wait --session --timeout 10 org.freedesktop.secrets
-        coffer=$1
-        "$coffer" secrets set app/token --value before-lock; echo "set=$?"
-        gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \\
-            --method org.freedesktop.Secret.Service.Lock "['/org/freedesktop/secrets/aliases/default']" >/dev/null
-        for command in "get app/token" "get app/missing" "set app/token --value after-lock" "delete app/token" "list"; do
-            "$coffer" secrets $command 2>"$2/err"; echo "$command=$? $(cat "$2/err")"
-        done
-        secret-tool search --all service "$KEYCHAIN_SERVICE" account app/token 2>/dev/null | grep -c '^label'
-        """.write(to: script, atomically: true, encoding: .utf8)
-        let outcome = try ChildProcess.run(
-            URL(fileURLWithPath: "/bin/sh"),
-            [script.path, try ChildProcess.executable(named: "coffer").path, directory.url.path],
-            environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service])
+        let outcome = try runInPrivateKeyring(
+            unlocked: true,
+            """
+            "$coffer" secrets set app/token --value before-lock; echo "set=$?"
+            gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \\
+                --method org.freedesktop.Secret.Service.Lock "['/org/freedesktop/secrets/aliases/default']" >/dev/null
+            for command in "get app/token" "get app/missing" "set app/token --value after-lock" "delete app/token" "list"; do
+                "$coffer" secrets $command 2>"$work/err"; echo "$command=$? $(cat "$work/err")"
+            done
+            secret-tool search --all service "$KEYCHAIN_SERVICE" account app/token 2>/dev/null | grep -c '^label'
+            """)
         let lines = outcome.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "set=0", "\(outcome.output)\(outcome.errorOutput)")
         for command in [
