@@ -42,6 +42,7 @@ let package = Package(
         .executableTarget(
             name: "secret-service-baseline",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Secrets", package: "Coffer"),
                 .product(name: "SecretsSecretService", package: "Coffer"),
             ],

@@ -18,18 +18,6 @@ let scratch = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 
-func measure(seconds: Double, _ body: () throws -> Void) rethrows -> Double {
-    var count = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    var elapsed = 0.0
-    repeat {
-        try body()
-        count += 1
-        elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    } while elapsed < seconds
-    return Double(count) / elapsed
-}
-
 let backend = try EncryptedFileBackend(directory: scratch.appendingPathComponent("store"), key: .passphrase("bench"))
 let mebibyte = Data((0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0) })
 var checksum: UInt8 = 0  // printed, so that no seal can be optimized away

@@ -4,21 +4,10 @@
 //   coffer-read-per-second          SecretServiceBackend.read of that item (lock check on a miss only)
 //   coffer-write-per-second         SecretServiceBackend.save of a 64 B value (lock check + store)
 // Run it inside a session with a keyring: `bash Benchmarks/compare-secret-service.sh`.
+import BenchmarkSupport
 import Foundation
 import Secrets
 @_spi(Benchmarking) import SecretsSecretService
-
-func measure(seconds: Double, _ body: () throws -> Void) rethrows -> Double {
-    var count = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    var elapsed = 0.0
-    repeat {
-        try body()
-        count += 1
-        elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    } while elapsed < seconds
-    return Double(count) / elapsed
-}
 
 let backend = SecretServiceBackend()
 let query = SecretQuery<Data>(service: "coffer-bench-\(UUID().uuidString.lowercased())", account: "bench/small")
