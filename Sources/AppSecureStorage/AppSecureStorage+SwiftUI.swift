@@ -5,7 +5,10 @@
     extension AppSecureStorage: DynamicProperty {
         /// A binding to the value, as `$key` (setting `nil` or an empty string deletes the item).
         public var projectedValue: Binding<Value?> {
-            Binding(get: { wrappedValue }, set: { wrappedValue = $0 })
+            // The closures capture only Sendable parts (SwiftUI's Binding takes Sendable closures).
+            let (store, key, accessibility) = (store, key, accessibility)
+            return Binding(
+                get: { Self.read(key, from: store) }, set: { Self.write($0, key, accessibility, to: store) })
         }
     }
 

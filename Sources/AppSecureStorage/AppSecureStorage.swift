@@ -37,17 +37,13 @@ public struct AppSecureStorage<Value: Codable> {
 
     /// The value, or `nil` when there is none (or the store failed: see ``SecureStorage/errorHandler``).
     public var wrappedValue: Value? {
-        get { store.read(key).flatMap(decode) }
-        nonmutating set {
-            do {
-                store.write(try newValue.flatMap(encode), key, accessibility: accessibility)
-            } catch {
-                store.errorHandler(error, key)  // nothing was written: the stored value is kept
-            }
-        }
+        get { Self.read(key, from: store) }
+        nonmutating set { Self.write(newValue, key, accessibility, to: store) }
     }
 
-    private func decode(_ data: Data) -> Value? {
+    /// Reads and decodes the value at `key` (strings from UTF-8, anything else from JSON).
+    static func read(_ key: String, from store: SecureStorage) -> Value? {
+        guard let data = store.read(key) else { return nil }
         if Value.self == String.self {
             return String(data: data, encoding: .utf8) as? Value
         }
@@ -60,8 +56,20 @@ public struct AppSecureStorage<Value: Codable> {
         }
     }
 
+    /// Encodes and writes `value` at `key`; `nil` or an empty string deletes it. A value that cannot be encoded
+    /// is reported and nothing is written, so the stored value is kept.
+    static func write(
+        _ value: Value?, _ key: String, _ accessibility: AccessPolicy.Accessibility, to store: SecureStorage
+    ) {
+        do {
+            store.write(try value.flatMap(encode), key, accessibility: accessibility)
+        } catch {
+            store.errorHandler(error, key)
+        }
+    }
+
     /// The bytes to store, or `nil` to delete (an empty string deletes too).
-    private func encode(_ value: Value) throws -> Data? {
+    private static func encode(_ value: Value) throws -> Data? {
         if let string = value as? String {
             return string.isEmpty ? nil : Data(string.utf8)
         }
