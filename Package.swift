@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SecretsPlatform", targets: ["SecretsPlatform"]),
         .library(name: "Keychain", targets: ["Keychain"]),
         .library(name: "AppSecureStorage", targets: ["AppSecureStorage"]),
+        .library(name: "LocalData", targets: ["LocalData"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -47,6 +48,7 @@ let package = Package(
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
         .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
         .target(name: "Keychain", dependencies: ["Secrets", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "LocalData", dependencies: ["Secrets"]),
         .target(
             name: "AppSecureStorage",
             dependencies: [
@@ -126,6 +128,7 @@ let package = Package(
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
             ]
         ),
+        .testTarget(name: "LocalDataTests", dependencies: ["LocalData", "Secrets"]),
         .testTarget(
             name: "AppSecureStorageTests",
             dependencies: ["AppSecureStorage", "Keychain", "Secrets", "SecretsKeychain"]
