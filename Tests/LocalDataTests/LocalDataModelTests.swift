@@ -72,10 +72,6 @@ struct LocalDataModelTests {
     func keychainPolicies() {
         #expect(KeychainAccessibility.allCases.count == 7)
         #expect(KeychainAccessControl.allCases.count == 6)
-        #expect(Set(KeychainAccessibility.allCases.map(\.accessibility)).count == 7)
-        for accessibility in KeychainAccessibility.allCases {
-            #expect(accessibility.accessibility.rawValue == accessibility.rawValue)
-        }
         let policy = SecurityPolicy.keychain(
             accessibility: .afterFirstUnlockThisDeviceOnly, accessControl: .biometryAnyOrDevicePasscode)
         #expect(

@@ -21,36 +21,9 @@ public enum KeyDerivation: Hashable, Sendable, Codable {
     case hkdf
 }
 
-/// When a keychain item may be read: the seven Keychain accessibility classes.
-public enum KeychainAccessibility: String, Hashable, Sendable, Codable, CaseIterable {
-    /// While the device is unlocked.
-    case whenUnlocked
-    /// While unlocked; never leaves this device.
-    case whenUnlockedThisDeviceOnly
-    /// After the first unlock since boot.
-    case afterFirstUnlock
-    /// After the first unlock since boot; never leaves this device.
-    case afterFirstUnlockThisDeviceOnly
-    /// While unlocked, only if a passcode is set; never leaves this device.
-    case whenPasscodeSetThisDeviceOnly
-    /// Always (deprecated by Apple; kept to describe existing items).
-    case always
-    /// Always, never leaves this device (deprecated by Apple).
-    case alwaysThisDeviceOnly
-
-    /// The same class in Coffer's credential store.
-    public var accessibility: AccessPolicy.Accessibility {
-        switch self {
-        case .whenUnlocked: return .whenUnlocked
-        case .whenUnlockedThisDeviceOnly: return .whenUnlockedThisDeviceOnly
-        case .afterFirstUnlock: return .afterFirstUnlock
-        case .afterFirstUnlockThisDeviceOnly: return .afterFirstUnlockThisDeviceOnly
-        case .whenPasscodeSetThisDeviceOnly: return .whenPasscodeSetThisDeviceOnly
-        case .always: return .always
-        case .alwaysThisDeviceOnly: return .alwaysThisDeviceOnly
-        }
-    }
-}
+/// When a keychain item may be read: the seven Keychain accessibility classes, the same type the credential
+/// store uses.
+public typealias KeychainAccessibility = AccessPolicy.Accessibility
 
 /// What the user must present before a keychain item is used: the six Keychain access-control options.
 public enum KeychainAccessControl: String, Hashable, Sendable, Codable, CaseIterable {
@@ -84,6 +57,6 @@ extension SecurityPolicy {
     /// The credential store's access policy for a keychain-protected value, or `nil` for other policies.
     public var accessPolicy: AccessPolicy? {
         guard case .keychain(let accessibility, let control) = self else { return nil }
-        return AccessPolicy(accessibility: accessibility.accessibility, accessControl: control?.accessControl ?? [])
+        return AccessPolicy(accessibility: accessibility, accessControl: control?.accessControl ?? [])
     }
 }
