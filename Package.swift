@@ -131,11 +131,11 @@ let package = Package(
         .testTarget(name: "LocalDataTests", dependencies: ["LocalData", "Secrets"]),
         .testTarget(
             name: "AppSecureStorageTests",
-            dependencies: ["AppSecureStorage", "Keychain", "Secrets", "SecretsKeychain"]
+            dependencies: ["AppSecureStorage", "Keychain", "Secrets", "SecretsKeychain", "CofferTestSupport"]
         ),
         .testTarget(
             name: "KeychainTests",
-            dependencies: ["Keychain", "Secrets", "SecretsKeychain"]
+            dependencies: ["Keychain", "Secrets", "SecretsKeychain", "CofferTestSupport"]
         ),
         .testTarget(
             name: "SecretsKeychainTests",

@@ -1,18 +1,10 @@
 import AppSecureStorage
+import CofferTestSupport
 import Foundation
 import Keychain
 import Secrets
 import SecretsKeychain
 import Testing
-
-/// Collects what a store reports.
-final class Reports: @unchecked Sendable {
-    // Safe: `stored` is only touched under `lock`.
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func append(_ value: String) { lock.withLock { stored.append(value) } }
-    var values: [String] { lock.withLock { stored } }
-}
 
 struct Settings: Codable, Equatable {
     var theme: String
@@ -30,7 +22,7 @@ struct Unencodable: Codable, Equatable {
 @Suite("@AppSecureStorage: AppStorage's twin, kept in the keychain")
 struct AppSecureStorageTests {
     let keychain = SecItemEmulator()
-    let reports = Reports()
+    let reports = Recorder()
     var store: SecureStorage {
         SecureStorage(engine: KeychainEngine(backend: AppleKeychainBackend(client: keychain), service: "app")) {
             [reports] error, key in reports.append("\(key): \(error)")
@@ -83,7 +75,7 @@ struct AppSecureStorageTests {
         let store = store
         @AppSecureStorage("token", store: store) var first: String?
         @AppSecureStorage("token", store: store) var second: String?
-        let heard = Reports()
+        let heard = Recorder()
         let observation = store.observe("token") { heard.append("changed") }
         first = "one"
         #expect(second == "one")

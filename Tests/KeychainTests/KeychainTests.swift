@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Keychain
 import Secrets
@@ -109,7 +110,7 @@ struct KeychainTests {
         #expect(try engine.read("k") == Data("old".utf8), "served from the cache, which kept the stored value")
         #expect(throws: SecretsError.locked("the test store")) { try engine.delete("k") }
 
-        let reported = Locked()
+        let reported = Recorder()
         let keychain = Keychain(engine: engine) { error, key in reported.append("\(key): \(error)") }
         keychain["other"] = "x"
         #expect(keychain["missing"] == nil)
@@ -224,13 +225,4 @@ final class GatedBackend: SecretsBackend {
     func listAccounts(service: String, accessGroup: String?) throws -> [String] {
         try inner.listAccounts(service: service, accessGroup: accessGroup)
     }
-}
-
-/// Collects strings from any thread.
-final class Locked: @unchecked Sendable {
-    // Safe: `stored` is only touched under `lock`.
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func append(_ value: String) { lock.withLock { stored.append(value) } }
-    var values: [String] { lock.withLock { stored } }
 }

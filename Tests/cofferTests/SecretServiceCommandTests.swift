@@ -8,12 +8,20 @@ struct SecretServiceCommandTests {
 
     let service = "coffer-cli-\(UUID().uuidString.lowercased())"
 
+    /// An environment with no session bus to reach (and no X display to start one on).
+    static let noSessionBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/coffer-bus", "DISPLAY": ""]
+
+    /// The keyring backend under this test's own service.
+    var keyringEnvironment: [String: String] { ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service] }
+
     func coffer(_ arguments: String..., environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
+        try coffer(arguments, environment: environment)
+    }
+
+    func coffer(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
         try ChildProcess.run(
             try ChildProcess.executable(named: "coffer"), arguments,
-            environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service].merging(environment) {
-                $1
-            })
+            environment: keyringEnvironment.merging(environment) { $1 })
     }
 
     @Test(
@@ -92,11 +100,10 @@ struct SecretServiceCommandTests {
     @Test("--backend auto with no session bus: the encrypted file store, with the passphrase, and says so")
     func autoWithoutKeyring() throws {
         let directory = try TemporaryDirectory()
-        let environment = [
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/coffer-bus", "DISPLAY": "",
+        let environment = Self.noSessionBus.merging([
             "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
             "COFFER_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
-        ]
+        ]) { $1 }
         let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
         #expect(set.status == 0, "\(set.errorOutput)")
         #expect(set.errorOutput.contains("using the encrypted-file store"))
@@ -109,13 +116,8 @@ struct SecretServiceCommandTests {
         "with no session bus, every command exits 5 at once and says the Secret Service is unavailable",
         .timeLimit(.minutes(1)))
     func noSessionBus() throws {
-        let environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/coffer-bus", "DISPLAY": ""]
         for arguments in [["secrets", "get", "a/b"], ["secrets", "set", "a/b", "--value", "v"], ["secrets", "list"]] {
-            let outcome = try ChildProcess.run(
-                try ChildProcess.executable(named: "coffer"), arguments,
-                environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service].merging(environment) {
-                    $1
-                })
+            let outcome = try coffer(arguments, environment: Self.noSessionBus)
             #expect(outcome.status == 5, "\(arguments): \(outcome.errorOutput)")
             #expect(outcome.errorOutput.contains("unavailable"))
         }
@@ -166,7 +168,7 @@ struct SecretServiceCommandTests {
         return try ChildProcess.run(
             URL(fileURLWithPath: "/bin/sh"),
             [script.path, try ChildProcess.executable(named: "coffer").path, directory.url.path],
-            environment: ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service])
+            environment: keyringEnvironment)
     }
 
     /// A keyring of its own, locked halfway: the session's keyring stays unlocked for the other tests.
