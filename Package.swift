@@ -48,7 +48,15 @@ let package = Package(
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
         .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
         .target(name: "Keychain", dependencies: ["Secrets", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "LocalData", dependencies: ["Secrets"]),
+        .target(
+            name: "LocalData",
+            dependencies: [
+                "Secrets", "SecretsPlatform",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "AppSecureStorage",
             dependencies: [
@@ -128,7 +136,13 @@ let package = Package(
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
             ]
         ),
-        .testTarget(name: "LocalDataTests", dependencies: ["LocalData", "Secrets"]),
+        .testTarget(
+            name: "LocalDataTests",
+            dependencies: [
+                "LocalData", "Secrets", "SecretsKeychain", "SecretsSecretService", "CofferTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "AppSecureStorageTests",
             dependencies: ["AppSecureStorage", "Keychain", "Secrets", "SecretsKeychain", "CofferTestSupport"]

@@ -9,11 +9,18 @@ struct Preferences: Codable, Equatable, Sendable {
     var tags: [String]
 }
 
-extension StorageKey where Value == String {
-    static var apiToken: StorageKey {
-        StorageKey(
-            "apiToken", domain: .keychain, security: .keychainDefault, owner: "Networking",
-            description: "The API token requests are signed with.")
+extension StorageKeys {
+    static let apiToken = Key<String>(
+        "apiToken", domain: .keychain, security: .keychainDefault, owner: "Networking",
+        description: "The API token requests are signed with.")
+
+    /// A key declared as a type of its own, with only the four required properties.
+    struct OnboardingDone: StorageKey {
+        typealias Value = Bool
+        let name = "onboarding.done"
+        let domain = StorageDomain.userDefaults
+        let owner = "Onboarding"
+        let description = "Whether the user finished onboarding."
     }
 }
 
@@ -47,17 +54,16 @@ struct LocalDataModelTests {
         let uppercase = Serializer<String>(
             name: "uppercase-utf8", encode: { Data($0.uppercased().utf8) },
             decode: { String(decoding: $0, as: UTF8.self) })
-        let key = StorageKey(
+        let key = StorageKeys.Key(
             "shout", domain: .fileSystem(directory: .caches), serializer: uppercase, owner: "Tests",
             description: "A value stored in capitals.")
         #expect(try key.serializer.encode("hi") == Data("HI".utf8))
         #expect(key.descriptor.serializer == "uppercase-utf8")
     }
 
-    @Test("a key declared like a Notification.Name is found with a leading dot, and describes itself")
-    func notificationNameStyle() {
-        func descriptor(of key: StorageKey<String>) -> StorageKeyDescriptor { key.descriptor }
-        let described = descriptor(of: .apiToken)
+    @Test("keys declared in StorageKeys, as values or as types, describe themselves")
+    func declaredKeys() {
+        let described = StorageKeys.apiToken.descriptor
         #expect(described.name == "apiToken")
         #expect(described.valueType == "String")
         #expect(described.domain == .keychain)
@@ -65,7 +71,15 @@ struct LocalDataModelTests {
         #expect(described.owner == "Networking")
         #expect(described.availability == .all)
         #expect(described.syncPolicy == .never)
-        #expect(AnyStorageKey(StorageKey<String>.apiToken).descriptor == described)
+        #expect(described.security == .keychainDefault)
+        #expect(AnyStorageKey(StorageKeys.apiToken).descriptor == described)
+        let onboarding = StorageKeys.OnboardingDone().descriptor
+        #expect(onboarding.valueType == "Bool")
+        #expect(onboarding.security == .none)
+        #expect(onboarding.serializer == "json")
+        #expect(onboarding.keyMaterialSource == .default)
+        #expect(onboarding.availability == .all)
+        #expect(onboarding.syncPolicy == .never)
     }
 
     @Test("every keychain accessibility and access control maps to the credential store's policy")
@@ -85,7 +99,7 @@ struct LocalDataModelTests {
 
     @Test("descriptors and policies are Codable for JSON audit reports")
     func descriptorsAreCodable() throws {
-        let descriptor = StorageKey<Preferences>(
+        let descriptor = StorageKeys.Key<Preferences>(
             "prefs", domain: .encryptedFileSystem(directory: .custom(URL(fileURLWithPath: "/tmp/x"))),
             security: .encrypted(algorithm: .aes256GCM, keyDerivation: .pbkdf2(iterations: 600_000)), owner: "Settings",
             description: "The user's preferences.", availability: .phoneWithWatchSync, syncPolicy: .automaticSmall
@@ -117,6 +131,7 @@ struct LocalDataModelTests {
             .unavailableOnPlatform(key: "k", availability: .watchOnly), .unregisteredKey("k"), .duplicateKey("k"),
             .missingDescription("k"), .invalidConfiguration(key: "k", reason: "r"),
             .payloadTooLarge(key: "k", byteCount: 70_000, limit: 65_536), .store(key: "k", .locked("the keychain")),
+            .syncFailed(key: "k", reason: "r"), .failed(key: "k", reason: "r"),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(errors.allSatisfy { $0.description.contains("'k'") })

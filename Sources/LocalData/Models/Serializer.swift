@@ -24,7 +24,7 @@ public struct Serializer<Value>: Sendable {
     public func decode(_ data: Data) throws -> Value { try decoder(data) }
 }
 
-extension Serializer where Value: Codable {
+extension Serializer where Value: Codable & Sendable {
     /// JSON with sorted keys (so equal values have equal bytes).
     public static var json: Serializer {
         Serializer(
