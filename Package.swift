@@ -109,6 +109,8 @@ let package = Package(
             name: "coffer",
             dependencies: [
                 "Secrets",
+                "LocalData",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "SecretsSecretService",
                 "SecretsPlatform",
                 "WalletPasses",
@@ -129,6 +131,12 @@ let package = Package(
             dependencies: ["Secrets", "CofferTestSupport"],
             path: "Tests/Support/StoreWriter"
         ),
+        // A helper process for LocalData's cross-process tests.
+        .executableTarget(
+            name: "coffer-localdata-child",
+            dependencies: ["LocalData", "Secrets"],
+            path: "Tests/Support/LocalDataChild"
+        ),
         .target(name: "CofferTestSupport", path: "Tests/Support/CofferTestSupport"),
         .testTarget(
             name: "SecretsTests",
@@ -140,7 +148,7 @@ let package = Package(
             name: "LocalDataTests",
             dependencies: [
                 "LocalData", "Secrets", "SecretsKeychain", "SecretsSecretService", "CofferTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "coffer-localdata-child", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -189,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "cofferTests",
-            dependencies: ["coffer", "CofferTestSupport"]
+            dependencies: ["coffer", "CofferTestSupport", "LocalData", "Secrets"]
         ),
     ]
 )

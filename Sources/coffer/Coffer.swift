@@ -12,7 +12,7 @@ struct Coffer: AsyncParsableCommand {
             3 wrong passphrase, wrong key or tampered data; 4 any other failure.
             """,
         version: "0.1.0",
-        subcommands: [SecretsCommand.self, PassCommand.self, ServeCommand.self, AdminCommand.self]
+        subcommands: [SecretsCommand.self, DataCommand.self, PassCommand.self, ServeCommand.self, AdminCommand.self]
     )
 
     /// Parses the arguments and runs the command, mapping every failure to a message on standard error and a

@@ -27,6 +27,30 @@ public actor FileStorageHelper {
         }
     }
 
+    /// The folder LocalData keeps its stores in, inside each directory.
+    public static let folderName = "LocalData"
+
+    /// The plain file store of a ``FileDirectory`` at `directory`: `LocalData/files`.
+    public static func plainStoreDirectory(in directory: URL) -> URL {
+        directory.appending(path: "\(folderName)/files", directoryHint: .isDirectory)
+    }
+
+    /// The encrypted file store at `directory` for one cipher, key derivation and key material source:
+    /// `LocalData/encrypted/<cipher>-<derivation>-<source>` (say `aes-256-gcm-hkdf-default`). Stores with
+    /// different ciphers or keys never mix.
+    public static func encryptedStoreDirectory(
+        in directory: URL, algorithm: EncryptionAlgorithm, keyDerivation: KeyDerivation, source: KeyMaterialSource
+    ) -> URL {
+        let derivation: String
+        switch keyDerivation {
+        case .pbkdf2: derivation = "pbkdf2"
+        case .hkdf: derivation = "hkdf"
+        }
+        return directory.appending(
+            path: "\(folderName)/encrypted/\(algorithm.rawValue)-\(derivation)-\(source.rawValue)",
+            directoryHint: .isDirectory)
+    }
+
     private let service: String
     private let maximumValueSize: Int
     private let logger: Logger

@@ -20,15 +20,6 @@ struct StoragePlacement: Sendable {
         let keyDerivation: KeyDerivation
         let source: KeyMaterialSource
 
-        /// The name of the store directory for this encryption: stores with different ciphers or keys never mix.
-        var directoryName: String {
-            let derivation: String
-            switch keyDerivation {
-            case .pbkdf2: derivation = "pbkdf2"
-            case .hkdf: derivation = "hkdf"
-            }
-            return "\(algorithm.rawValue)-\(derivation)-\(source.rawValue)"
-        }
     }
 
     /// The key's name: the account or defaults key the bytes are stored under.
@@ -38,9 +29,6 @@ struct StoragePlacement: Sendable {
     /// Set when each value is sealed on its own (``SecurityPolicy/encrypted(algorithm:keyDerivation:)`` outside
     /// the encrypted file domain).
     let sealing: Encryption?
-
-    /// The name of the folder LocalData keeps its file stores in, inside each directory.
-    static let folderName = "LocalData"
 
     /// Works out where `key` goes.
     ///
@@ -67,18 +55,22 @@ struct StoragePlacement: Sendable {
                 store = .keychain(key.security.accessPolicy ?? AccessPolicy(accessibility: .whenUnlocked))
                 sealing = encryption
             case .fileSystem(let directory):
-                store = .files(directory: Self.plainStore(in: locations.url(for: directory)), encryption: nil)
+                store = .files(
+                    directory: FileStorageHelper.plainStoreDirectory(in: locations.url(for: directory)), encryption: nil
+                )
                 sealing = encryption
             case .appGroupFileSystem(let identifier, let directory):
                 let base = try locations.url(for: directory, inAppGroup: identifier)
-                store = .files(directory: Self.plainStore(in: base), encryption: nil)
+                store = .files(directory: FileStorageHelper.plainStoreDirectory(in: base), encryption: nil)
                 sealing = encryption
             case .encryptedFileSystem(let directory):
                 let storeEncryption =
                     encryption
                     ?? Encryption(algorithm: .aes256GCM, keyDerivation: .hkdf, source: key.keyMaterialSource)
                 store = .files(
-                    directory: Self.encryptedStore(in: locations.url(for: directory), storeEncryption),
+                    directory: FileStorageHelper.encryptedStoreDirectory(
+                        in: locations.url(for: directory), algorithm: storeEncryption.algorithm,
+                        keyDerivation: storeEncryption.keyDerivation, source: storeEncryption.source),
                     encryption: storeEncryption)
                 sealing = nil
             }
@@ -89,13 +81,4 @@ struct StoragePlacement: Sendable {
         }
     }
 
-    /// The plain file store in `directory`.
-    static func plainStore(in directory: URL) -> URL {
-        directory.appending(path: "\(folderName)/files", directoryHint: .isDirectory)
-    }
-
-    /// The encrypted file store for `encryption` in `directory`.
-    static func encryptedStore(in directory: URL, _ encryption: Encryption) -> URL {
-        directory.appending(path: "\(folderName)/encrypted/\(encryption.directoryName)", directoryHint: .isDirectory)
-    }
 }

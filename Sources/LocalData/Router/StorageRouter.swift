@@ -48,7 +48,7 @@ public actor StorageRouter: StorageProviding {
             service: configuration.applicationIdentifier, accessGroup: configuration.keychainAccessGroup,
             maximumInlineSize: configuration.maximumKeychainValueSize,
             overflowDirectory: configuration.locations.url(for: .documents)
-                .appending(path: "\(StoragePlacement.folderName)/keychain-overflow", directoryHint: .isDirectory),
+                .appending(path: "\(FileStorageHelper.folderName)/keychain-overflow", directoryHint: .isDirectory),
             files: files, backend: configuration.keychainBackend)
         self.encryption = EncryptionHelper(providers: configuration.keyMaterialProviders)
         self.defaults = UserDefaultsHelper(maximumValueSize: configuration.maximumDefaultsValueSize)
