@@ -34,6 +34,27 @@ let package = Package(
             path: "Benchmarks/WalletBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "LocalDataBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LocalData", package: "Coffer"),
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/LocalDataBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "localdata-baseline",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "LocalData", package: "Coffer"),
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/localdata-baseline"
+        ),
         .target(
             name: "BenchmarkSupport",
             dependencies: [.product(name: "WalletPasses", package: "Coffer")],

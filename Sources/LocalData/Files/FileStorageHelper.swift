@@ -54,7 +54,7 @@ public actor FileStorageHelper {
     private let service: String
     private let maximumValueSize: Int
     private let logger: Logger
-    private var stores: [String: any SecretsBackend] = [:]
+    private var stores: [URL: any SecretsBackend] = [:]
 
     /// Stores values under `service` (the router's application identifier), up to `maximumValueSize` bytes each.
     public init(
@@ -104,13 +104,12 @@ public actor FileStorageHelper {
         return total
     }
 
-    /// The store at `directory`, opened once and kept.
+    /// The store at `directory`, opened once and kept (by URL: give the same URL each time).
     ///
     /// - Throws: `wrongKey`/`wrongPassphrase` when `encryption` does not unlock an existing store, and the file
     ///   store's errors.
     public func store(at directory: URL, encryption: Encryption?) throws -> any SecretsBackend {
-        let path = directory.standardizedFileURL.path
-        if let store = stores[path] { return store }
+        if let store = stores[directory] { return store }
         let store: any SecretsBackend
         if let encryption {
             store = try EncryptedFileBackend(
@@ -122,7 +121,7 @@ public actor FileStorageHelper {
         } else {
             store = try FileBackend(directory: directory, maximumValueSize: maximumValueSize, logger: logger)
         }
-        stores[path] = store
+        stores[directory] = store
         return store
     }
 
@@ -153,7 +152,7 @@ public actor FileStorageHelper {
 
     /// Forgets the opened store at `directory` (after its key changed, say), so the next use opens it again.
     public func close(_ directory: URL) {
-        stores[directory.standardizedFileURL.path] = nil
+        stores[directory] = nil
     }
 
     private func query(_ name: String) -> SecretQuery<Data> {

@@ -33,6 +33,8 @@ public actor StorageRouter: StorageProviding {
     var logger: Logger { configuration.logger }
     private var registeredKeys: [String: StorageKeyDescriptor] = [:]
     private var reportedUnregisteredKeys: Set<String> = []
+    /// Where each key used so far goes: working it out (validation, directories) costs more than a read.
+    private var placements: [StorageKeyDescriptor: StoragePlacement] = [:]
     var migrations: [String: StorageMigration] = [:]
     var runningMigrations: [String: Task<StorageMigration.Outcome, any Error>] = [:]
     var completedMigrations: [String: StorageMigration.Outcome] = [:]
@@ -192,7 +194,11 @@ public actor StorageRouter: StorageProviding {
         }
         let descriptor = key.descriptor
         if checkingRegistration { try checkRegistration(of: descriptor) }
-        return try StoragePlacement(descriptor, locations: configuration.locations)
+        if let placement = placements[descriptor] { return placement }
+        let placement = try StoragePlacement(descriptor, locations: configuration.locations)
+        if placements.count >= 1024 { placements.removeAll() }
+        placements[descriptor] = placement
+        return placement
     }
 
     private func checkRegistration(of descriptor: StorageKeyDescriptor) throws(StorageError) {
