@@ -29,7 +29,8 @@ let benchmarks: @Sendable () -> Void = {
     ]
     for (name, domain, security) in domains {
         let key = StorageKeys.Key<String>(
-            "bench/\(name)", domain: domain, security: security, owner: "Bench", description: "A 64 B value.")
+            "bench/\(name.replacingOccurrences(of: " ", with: "-"))", domain: domain, security: security,
+            owner: "Bench", description: "A 64 B value.")
         Benchmark("StorageRouter read 64 B, \(name)") { benchmark in
             try await router.set(text, for: key)
             benchmark.startMeasurement()

@@ -5,6 +5,8 @@
     /// Sends values with `WCSession.updateApplicationContext(_:)`. The app owns the session: it sets the
     /// delegate, activates it, and applies what the counterpart receives.
     public final class WatchConnectivityTransport: SyncTransport, @unchecked Sendable {
+        // Safety: `session` is never reassigned, and WCSession's methods and properties may be used from any
+        // thread (Apple's documentation: its delegate callbacks arrive on a background queue for this reason).
         private let session: WCSession
 
         /// A transport over `session` (the default session unless given).
