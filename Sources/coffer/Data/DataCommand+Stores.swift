@@ -54,14 +54,7 @@ extension DataCommand {
             let report = try CommandFailure.mapping {
                 try migration.run(service: service, accessGroup: nil) { Output.progress($0.completed, of: $0.total) }
             }
-            print(
-                "moved \(report.migrated.count), already there \(report.alreadyPresent.count), "
-                    + "conflicts \(report.conflicts.count)")
-            guard report.conflicts.isEmpty else {
-                throw CommandFailure(
-                    "these values differ in the destination and were left alone (use --overwrite to replace them): "
-                        + report.conflicts.joined(separator: ", "), status: .failure)
-            }
+            try Output.summarize(report, verb: "moved", destination: "the destination")
         }
     }
 

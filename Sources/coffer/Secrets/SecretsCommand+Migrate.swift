@@ -34,14 +34,7 @@ extension SecretsCommand {
                     Output.progress($0.completed, of: $0.total)
                 }
             }
-            print(
-                "migrated \(report.migrated.count), already there \(report.alreadyPresent.count), "
-                    + "conflicts \(report.conflicts.count)")
-            guard report.conflicts.isEmpty else {
-                throw CommandFailure(
-                    "these items differ in \(to.rawValue) and were left alone (use --overwrite to replace them): "
-                        + report.conflicts.joined(separator: ", "), status: .failure)
-            }
+            try Output.summarize(report, verb: "migrated", destination: to.rawValue)
         }
     }
 }

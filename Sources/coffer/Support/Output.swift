@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// Writes command results to standard output, and notes for people to standard error.
 enum Output {
@@ -38,6 +39,19 @@ enum Output {
     static func progress(_ completed: Int, of total: Int) {
         if total >= 100, completed % 100 == 0 || completed == total {
             FileHandle.standardError.write(Data("\(completed)/\(total)\n".utf8))
+        }
+    }
+
+    /// Prints a migration's counts; throws (exit 4) naming the items left alone because `destination` holds
+    /// other bytes for them.
+    static func summarize(_ report: BackendMigration.Report, verb: String, destination: String) throws {
+        print(
+            "\(verb) \(report.migrated.count), already there \(report.alreadyPresent.count), "
+                + "conflicts \(report.conflicts.count)")
+        guard report.conflicts.isEmpty else {
+            throw CommandFailure(
+                "these items differ in \(destination) and were left alone (use --overwrite to replace them): "
+                    + report.conflicts.joined(separator: ", "), status: .failure)
         }
     }
 
