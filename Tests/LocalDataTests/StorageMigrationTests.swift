@@ -61,6 +61,36 @@ struct StorageMigrationTests {
         #expect(try await second.router.get(token) == nil)
     }
 
+    @Test("a token kept in the clear is encrypted where it is, in one write, when its key becomes encrypted")
+    func upgradeInPlace() async throws {
+        let fixture = try RouterFixture()
+        defer { try? fixture.cleanUp() }
+        let defaults = try #require(UserDefaults(suiteName: fixture.appGroup))
+        defaults.set("clear-token", forKey: "token")
+        let encrypted = testKey(
+            "token", .appGroupUserDefaults(identifier: fixture.appGroup),
+            security: .encrypted(algorithm: .aes256GCM, keyDerivation: .hkdf), serializer: Serializer<String>.json)
+        let migration = StorageMigration(from: legacyToken(fixture), to: encrypted)
+        try await fixture.router.register(migration)
+
+        #expect(try await fixture.router.get(encrypted) == "clear-token")
+        let stored = try #require(defaults.data(forKey: "token"))
+        #expect(stored.range(of: Data("clear-token".utf8)) == nil)
+        #expect(try await fixture.router.migrate(migration) == .alreadyMigrated)
+        #expect(try await StorageRouter(configuration: fixture.router.configuration).get(encrypted) == "clear-token")
+        await #expect(throws: StorageError.self) {
+            try await fixture.router.register(StorageMigration(from: encrypted, to: encrypted))
+        }
+
+        defaults.set(Data("neither form".utf8), forKey: "token")
+        await #expect {
+            try await fixture.router.migrate(migration)
+        } throws: { error in
+            guard case StorageError.store("token", .corruptData) = error else { return false }
+            return true
+        }
+    }
+
     @Test("a transform converts the legacy type; bulk migration reports each key and its progress")
     func bulkWithTransform() async throws {
         let fixture = try RouterFixture()

@@ -1,16 +1,20 @@
 import Foundation
 import Logging
+import Secrets
 
 extension StorageRouter {
     /// Registers `migration`: it runs before the first read, write or removal of its proper key in this process.
     ///
-    /// - Throws: ``StorageError/invalidConfiguration(key:reason:)`` when the legacy key is the proper key's very
-    ///   place (same name and domain), or another migration already fills that key.
+    /// A legacy key may name the proper key's very place (same name and domain) with another serializer or
+    /// policy: a token kept in the clear that is now to be encrypted where it is. The value is then rewritten in
+    /// place, in one atomic write.
+    ///
+    /// - Throws: ``StorageError/invalidConfiguration(key:reason:)`` when the legacy key is the proper key, or
+    ///   another migration already fills that key.
     public func register(_ migration: StorageMigration) throws(StorageError) {
         let name = migration.target.name
-        guard !(migration.legacy.name == name && migration.legacy.domain == migration.target.domain) else {
-            throw .invalidConfiguration(
-                key: name, reason: "a legacy key in the same place as its proper key cannot be migrated")
+        guard migration.legacy != migration.target else {
+            throw .invalidConfiguration(key: name, reason: "the legacy key is the proper key itself")
         }
         guard migrations[name] == nil else {
             throw .invalidConfiguration(key: name, reason: "another migration already fills this key")
@@ -69,6 +73,9 @@ extension StorageRouter {
     ) async throws(StorageError) -> StorageMigration.Outcome {
         let target = try prepare(key)
         let source = try prepare(legacy, checkingRegistration: false)
+        if source.name == target.name, legacy.domain == key.domain {
+            return try await upgradeInPlace(from: legacy, to: key, at: target, transform: transform)
+        }
         if try await read(at: target) != nil {
             return try await delete(at: source) ? .cleanedUp : .alreadyMigrated
         }
@@ -88,5 +95,47 @@ extension StorageRouter {
         try await delete(at: source)
         logger.info("migrated a stored value", metadata: ["key": "\(key.name)", "from": "\(legacy.name)"])
         return .migrated
+    }
+
+    /// Rewrites a value kept in its proper key's place in a legacy form (another serializer, no encryption) in the
+    /// proper form. A value that already reads as the proper key's is left alone.
+    private func upgradeInPlace<Legacy: StorageKey, Key: StorageKey>(
+        from legacy: Legacy, to key: Key, at target: StoragePlacement,
+        transform: @Sendable (Legacy.Value) throws -> Key.Value
+    ) async throws(StorageError) -> StorageMigration.Outcome {
+        let properError: StorageError
+        do {
+            guard let bytes = try await read(at: target) else { return .nothingToMigrate }
+            _ = try decode(bytes, for: key)
+            return .alreadyMigrated
+        } catch {
+            guard Self.mayBeLegacyForm(error) else { throw error }
+            properError = error
+        }
+        let source = try prepare(legacy, checkingRegistration: false)
+        guard let legacyBytes = try? await read(at: source), let legacyValue = try? decode(legacyBytes, for: legacy)
+        else { throw properError }
+        let value: Key.Value
+        do {
+            value = try transform(legacyValue)
+        } catch {
+            throw .failed(key: key.name, reason: "the migration's transform failed: \(type(of: error))")
+        }
+        let bytes = try encode(value, for: key)
+        try await write(bytes, at: target)
+        guard try await read(at: target) == bytes else {
+            throw .failed(key: key.name, reason: "the upgraded value did not read back")
+        }
+        logger.info("upgraded a stored value in place", metadata: ["key": "\(key.name)"])
+        return .migrated
+    }
+
+    /// Whether reading a value as its proper key failed the way a legacy form of it fails: bytes that are not a
+    /// value of the type, or not a sealed envelope.
+    private static func mayBeLegacyForm(_ error: StorageError) -> Bool {
+        switch error {
+        case .deserializationFailed, .store(_, .corruptData), .store(_, .authenticationFailed): return true
+        default: return false
+        }
     }
 }
