@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Keychain", targets: ["Keychain"]),
         .library(name: "AppSecureStorage", targets: ["AppSecureStorage"]),
         .library(name: "LocalData", targets: ["LocalData"]),
+        .library(name: "TokenAuthentication", targets: ["TokenAuthentication"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -55,6 +56,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "TokenAuthentication",
+            dependencies: [
+                "Secrets",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
         .target(
@@ -121,6 +131,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "APIClientExample",
+            dependencies: ["TokenAuthentication", "Secrets"],
+            path: "Examples/APIClient"
+        ),
+        .executableTarget(
             name: "CredentialStoreExample",
             dependencies: ["Secrets"],
             path: "Examples/CredentialStore"
@@ -149,6 +164,16 @@ let package = Package(
             dependencies: [
                 "LocalData", "Secrets", "SecretsKeychain", "SecretsSecretService", "CofferTestSupport",
                 "coffer-localdata-child", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "TokenAuthenticationTests",
+            dependencies: [
+                "TokenAuthentication", "Secrets", "SecretsKeychain", "CofferTestSupport", "APIClientExample",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -78,6 +78,20 @@ public enum ChildProcess {
         return Outcome(status: process.terminationStatus, standardOutput: output, standardError: errors.value)
     }
 
+    /// ``run(_:_:environment:input:)`` on a dispatch thread, for async tests: waiting for the child does not hold
+    /// one of the few threads Swift concurrency runs tasks on (the child may need them, say to answer it from an
+    /// in-process server).
+    public static func runDetached(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Data = Data()
+    ) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result { try run(executable, arguments, environment: environment, input: input) })
+            }
+        }
+    }
+
     /// The environment children start from: this process's, minus anything that would change Coffer's behaviour.
     static var baseEnvironment: [String: String] {
         ProcessInfo.processInfo.environment.filter {
