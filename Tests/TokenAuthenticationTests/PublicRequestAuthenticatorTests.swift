@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import HTTPTypes
 import Secrets
@@ -61,6 +62,39 @@ struct PublicRequestAuthenticatorTests {
         }
     }
 
+    @Test("a cancelled caller stops waiting at once; the request goes on for the others")
+    func cancelledCaller() async throws {
+        let server = TokenServer()
+        await server.configure { $0.delay = .milliseconds(500) }
+        try await server.serve { tokenURL, _ in
+            let fixture = try AuthenticatorFixture(
+                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL)
+            let impatient = Task { try await fixture.authenticator.accessToken() }
+            let patient = Task { try await fixture.authenticator.accessToken() }
+            while await server.received.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            impatient.cancel()
+            await #expect(throws: TokenAuthenticationError.cancelled) { try await impatient.value }
+            #expect(try await patient.value == "access-1")
+            #expect(await server.received.count == 1)
+        }
+    }
+
+    @Test("when every caller is cancelled the request is cancelled, and the next call makes a new one")
+    func everyCallerCancelled() async throws {
+        let server = TokenServer()
+        await server.configure { $0.delay = .milliseconds(500) }
+        try await server.serve { tokenURL, _ in
+            let fixture = try AuthenticatorFixture(
+                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL)
+            let caller = Task { try await fixture.authenticator.accessToken() }
+            while await server.received.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            caller.cancel()
+            await #expect(throws: TokenAuthenticationError.cancelled) { try await caller.value }
+            #expect(try await fixture.authenticator.accessToken().hasPrefix("access-"))
+            #expect(await server.received.count == 2)
+        }
+    }
+
     @Test("a token is handed out until the refresh margin before expires_in, then a new one is fetched")
     func expiryAndRefresh() async throws {
         let server = TokenServer()
@@ -111,20 +145,28 @@ struct PublicRequestAuthenticatorTests {
         }
     }
 
-    @Test("a rotated refresh token is saved to the credential store and used for the next refresh")
+    @Test("a rotated refresh token is saved to the encrypted store on disk and used for the next refresh")
     func rotation() async throws {
         let server = TokenServer()
         await server.configure { $0.rotatesRefreshTokens = true }
+        let directory = try TemporaryDirectory(prefix: "coffer-rotation")
+        @Sendable func openStore() throws -> AggregateSecretsStore {
+            AggregateSecretsStore(
+                backend: try EncryptedFileBackend(
+                    directory: directory.url, key: .passphrase("rotation"), options: .init(iterations: 1_000)))
+        }
+        try openStore().save(OAuthCredential.refreshToken("refresh-0", clientID: "reports"))
         try await server.serve { tokenURL, _ in
-            let fixture = try AuthenticatorFixture(
-                credential: .refreshToken("refresh-0", clientID: "reports"), tokenURL: tokenURL,
-                clientAuthentication: .requestBody)
-            #expect(try await fixture.authenticator.accessToken() == "access-1")
-            #expect(try fixture.storedCredential()?.refreshToken == "refresh-1")
-            #expect(try fixture.storedCredential()?.clientID == "reports")
-            await fixture.authenticator.invalidate()
-            #expect(try await fixture.authenticator.accessToken() == "access-2")
-            #expect(try fixture.storedCredential()?.refreshToken == "refresh-2")
+            let authenticator = PublicRequestAuthenticator(
+                configuration: .init(endpoint: TokenEndpoint(url: tokenURL, clientAuthentication: .requestBody)),
+                storage: AccessTokenStorage(store: try openStore()), clock: ManualAuthenticatorClock())
+            #expect(try await authenticator.accessToken() == "access-1")
+            let reopened = try #require(try openStore().read(OAuthCredential.id))
+            #expect(reopened.refreshToken == "refresh-1")
+            #expect(reopened.clientID == "reports")
+            await authenticator.invalidate()
+            #expect(try await authenticator.accessToken() == "access-2")
+            #expect(try openStore().read(OAuthCredential.id)?.refreshToken == "refresh-2")
             let forms = await server.received.map(\.form)
             #expect(forms.map { $0["refresh_token"] } == ["refresh-0", "refresh-1"])
         }
