@@ -6,7 +6,7 @@ import SecretsKeychain
 import TokenAuthentication
 import Testing
 
-@Suite("PublicRequestAuthenticator against a real token endpoint on loopback", .timeLimit(.minutes(1)))
+@Suite("PublicRequestAuthenticator against a real token endpoint on loopback", .serialized, .timeLimit(.minutes(1)))
 struct PublicRequestAuthenticatorTests {
     @Test("client credentials go in a Basic header (form-encoded), scope in the body; the token is cached")
     func clientCredentialsBasic() async throws {
@@ -62,39 +62,6 @@ struct PublicRequestAuthenticatorTests {
         }
     }
 
-    @Test("a cancelled caller stops waiting at once; the request goes on for the others")
-    func cancelledCaller() async throws {
-        let server = TokenServer()
-        await server.configure { $0.delay = .milliseconds(500) }
-        try await server.serve { tokenURL, _ in
-            let fixture = try AuthenticatorFixture(
-                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL)
-            let impatient = Task { try await fixture.authenticator.accessToken() }
-            let patient = Task { try await fixture.authenticator.accessToken() }
-            while await server.received.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-            impatient.cancel()
-            await #expect(throws: TokenAuthenticationError.cancelled) { try await impatient.value }
-            #expect(try await patient.value == "access-1")
-            #expect(await server.received.count == 1)
-        }
-    }
-
-    @Test("when every caller is cancelled the request is cancelled, and the next call makes a new one")
-    func everyCallerCancelled() async throws {
-        let server = TokenServer()
-        await server.configure { $0.delay = .milliseconds(500) }
-        try await server.serve { tokenURL, _ in
-            let fixture = try AuthenticatorFixture(
-                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL)
-            let caller = Task { try await fixture.authenticator.accessToken() }
-            while await server.received.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-            caller.cancel()
-            await #expect(throws: TokenAuthenticationError.cancelled) { try await caller.value }
-            #expect(try await fixture.authenticator.accessToken().hasPrefix("access-"))
-            #expect(await server.received.count == 2)
-        }
-    }
-
     @Test("a token is handed out until the refresh margin before expires_in, then a new one is fetched")
     func expiryAndRefresh() async throws {
         let server = TokenServer()
@@ -135,12 +102,12 @@ struct PublicRequestAuthenticatorTests {
             _ = try await fixture.authenticator.accessToken()
             await fixture.clock.waitForSleeps(1)
             fixture.clock.advance(by: .seconds(10))
-            while await fixture.authenticator.hasValidToken { await Task.yield() }
+            while await fixture.authenticator.hasValidToken { try await Task.sleep(for: .milliseconds(1)) }
             #expect(try await fixture.authenticator.accessToken() == "access-2")
 
             await fixture.clock.waitForSleeps(1)
             await fixture.authenticator.invalidate()
-            while fixture.clock.pendingSleeps > 0 { await Task.yield() }
+            while fixture.clock.pendingSleeps > 0 { try await Task.sleep(for: .milliseconds(1)) }
             #expect(try await fixture.authenticator.accessToken() == "access-3")
         }
     }

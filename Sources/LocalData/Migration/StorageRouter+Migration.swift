@@ -80,18 +80,7 @@ extension StorageRouter {
             return try await delete(at: source) ? .cleanedUp : .alreadyMigrated
         }
         guard let legacyBytes = try await read(at: source) else { return .nothingToMigrate }
-        let legacyValue = try decode(legacyBytes, for: legacy)
-        let value: Key.Value
-        do {
-            value = try transform(legacyValue)
-        } catch {
-            throw .failed(key: key.name, reason: "the migration's transform failed: \(type(of: error))")
-        }
-        let bytes = try encode(value, for: key)
-        try await write(bytes, at: target)
-        guard try await read(at: target) == bytes else {
-            throw .failed(key: key.name, reason: "the migrated value did not read back; the legacy value is kept")
-        }
+        try await write(transform, of: try decode(legacyBytes, for: legacy), to: key, at: target)
         try await delete(at: source)
         logger.info("migrated a stored value", metadata: ["key": "\(key.name)", "from": "\(legacy.name)"])
         return .migrated
@@ -115,6 +104,17 @@ extension StorageRouter {
         let source = try prepare(legacy, checkingRegistration: false)
         guard let legacyBytes = try? await read(at: source), let legacyValue = try? decode(legacyBytes, for: legacy)
         else { throw properError }
+        try await write(transform, of: legacyValue, to: key, at: target)
+        logger.info("upgraded a stored value in place", metadata: ["key": "\(key.name)"])
+        return .migrated
+    }
+
+    /// Converts a legacy value with `transform`, writes it as `key`'s, and reads it back; the legacy copy is never
+    /// touched here, so a failure at any step leaves it in place.
+    private func write<Legacy, Key: StorageKey>(
+        _ transform: @Sendable (Legacy) throws -> Key.Value, of legacyValue: Legacy, to key: Key,
+        at target: StoragePlacement
+    ) async throws(StorageError) {
         let value: Key.Value
         do {
             value = try transform(legacyValue)
@@ -124,10 +124,8 @@ extension StorageRouter {
         let bytes = try encode(value, for: key)
         try await write(bytes, at: target)
         guard try await read(at: target) == bytes else {
-            throw .failed(key: key.name, reason: "the upgraded value did not read back")
+            throw .failed(key: key.name, reason: "the migrated value did not read back; the legacy value is kept")
         }
-        logger.info("upgraded a stored value in place", metadata: ["key": "\(key.name)"])
-        return .migrated
     }
 
     /// Whether reading a value as its proper key failed the way a legacy form of it fails: bytes that are not a

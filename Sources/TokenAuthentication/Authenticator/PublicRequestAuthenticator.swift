@@ -13,7 +13,7 @@ import Logging
 /// ```
 ///
 /// - Many callers while no token is cached cause one request; they all get its token, or all get its error, and
-///   the next call tries again. A cancelled caller stops waiting at once; the request is cancelled with the last.
+///   the next call tries again.
 /// - A rotated refresh token is saved to the credential store before the new access token is handed out.
 /// - `invalid_grant` for a refresh token clears it from the store and says so.
 /// - 5xx, 429 and transport failures are retried with exponential backoff (``RetryPolicy``); 4xx are not.
@@ -55,9 +55,7 @@ public actor PublicRequestAuthenticator {
     private let logger: Logger
 
     private var cached: AccessToken?
-    /// The token request new callers join, and every caller waiting, with the request it waits for.
-    private var pending: (id: UUID, task: Task<Void, Never>)?
-    private var waiters: [UUID: (request: UUID, continuation: CheckedContinuation<AccessToken, any Error>)] = [:]
+    private var pending: Task<AccessToken, any Error>?
     private var clearing: Task<Void, Never>?
     private var generation = 0
 
@@ -91,67 +89,27 @@ public actor PublicRequestAuthenticator {
     }
 
     /// A valid access token with its type, scope and expiry.
-    ///
-    /// A caller whose task is cancelled stops waiting at once with ``TokenAuthenticationError/cancelled``; the
-    /// request goes on for the other callers, and is cancelled when none is left.
     public func token() async throws(TokenAuthenticationError) -> AccessToken {
         if let cached, clock.now < cached.expiresAt - configuration.refreshMargin { return cached }
-        let id = UUID()
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    wait(id, continuation)
-                }
-            } onCancel: {
-                Task { await self.stopWaiting(id) }
-            }
-        } catch let error as TokenAuthenticationError {
+        let request: Task<AccessToken, any Error>
+        if let pending {
+            request = pending
+        } else {
+            request = Task { try await self.requestToken() }
+            pending = request
+        }
+        let result = await request.result
+        if pending == request { pending = nil }
+        switch result {
+        case .success(let token):
+            return token
+        case .failure(let error as TokenAuthenticationError):
             throw error
-        } catch {
+        case .failure(is CancellationError):
             throw .cancelled
+        case .failure(let error):
+            throw .malformedResponse("\(type(of: error))")
         }
-    }
-
-    /// Adds a caller to the request in flight, starting one if there is none.
-    private func wait(_ id: UUID, _ continuation: CheckedContinuation<AccessToken, any Error>) {
-        guard !Task.isCancelled else {
-            continuation.resume(throwing: TokenAuthenticationError.cancelled)
-            return
-        }
-        let request = pending?.id ?? UUID()
-        if pending == nil {
-            pending = (request, Task { await self.complete(request) })
-        }
-        waiters[id] = (request, continuation)
-    }
-
-    /// Runs request `request` and hands its outcome to every caller waiting for it.
-    private func complete(_ request: UUID) async {
-        let result: Result<AccessToken, any Error>
-        do {
-            result = .success(try await requestToken())
-        } catch let error as TokenAuthenticationError {
-            result = .failure(error)
-        } catch {
-            result = .failure(TokenAuthenticationError.cancelled)
-        }
-        if pending?.id == request { pending = nil }
-        for (id, waiter) in waiters where waiter.request == request {
-            waiters[id] = nil
-            waiter.continuation.resume(with: result)
-        }
-    }
-
-    /// Releases a cancelled caller; cancels its request when no one else waits for it (later callers then start a
-    /// new one).
-    private func stopWaiting(_ id: UUID) {
-        guard let waiter = waiters.removeValue(forKey: id) else { return }
-        waiter.continuation.resume(throwing: TokenAuthenticationError.cancelled)
-        guard !waiters.values.contains(where: { $0.request == waiter.request }),
-            let pending, pending.id == waiter.request
-        else { return }
-        pending.task.cancel()
-        self.pending = nil
     }
 
     /// Forgets the cached token, so that the next call asks for a new one (after an API answered 401, say).
@@ -179,8 +137,9 @@ public actor PublicRequestAuthenticator {
             let responseBody: Data
             do {
                 (response, responseBody) = try await transport.send(request, body: body)
+            } catch is CancellationError {
+                throw TokenAuthenticationError.cancelled
             } catch {
-                if Task.isCancelled { throw TokenAuthenticationError.cancelled }
                 guard attempt < configuration.retry.maximumAttempts else {
                     throw TokenAuthenticationError.transport(reason: Self.reason(error), attempts: attempt)
                 }

@@ -37,9 +37,9 @@ public final class ManualAuthenticatorClock: AuthenticatorClock {
         for sleeper in woken { sleeper.continuation.resume() }
     }
 
-    /// Waits (yielding, not sleeping) until at least `count` sleeps are pending.
+    /// Waits until at least `count` sleeps are pending (checking every millisecond of real time).
     public func waitForSleeps(_ count: Int = 1) async {
-        while pendingSleeps < count { await Task.yield() }
+        while pendingSleeps < count { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
     /// Suspends until the clock reaches now + `duration`, or the task is cancelled.

@@ -48,7 +48,8 @@ public final class URLSessionTransport: HTTPTransport {
                 task.resume()
             }
         } onCancel: {
-            running.withLock { $0?.cancel() }
+            // Cancel outside the lock: the task may call its completion handler, which takes the lock, at once.
+            running.withLock { $0 }?.cancel()
         }
     }
 
