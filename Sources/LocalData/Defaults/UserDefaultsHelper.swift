@@ -60,7 +60,7 @@ public actor UserDefaultsHelper {
 
     /// The keys of `suite`'s own domain (not the global or registration domains), sorted.
     public func keys(suite: String? = nil) throws -> [String] {
-        let name = suite ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        let name = suite ?? StorageLocations.defaultApplicationIdentifier
         return try defaults(suite).persistentDomain(forName: name).map { $0.keys.sorted() } ?? []
     }
 

@@ -96,7 +96,6 @@ public actor KeychainHelper {
     /// The accounts holding values, sorted (the overflow store's key is not one of them).
     public func accounts() async throws -> [String] {
         var names = Set(try backend().listAccounts(service: service, accessGroup: accessGroup))
-        names.remove(Self.overflowKeyAccount)
         if try overflowExists() {
             names.formUnion(try await files.list(in: overflowDirectory, encryption: try overflowEncryption()))
         }
