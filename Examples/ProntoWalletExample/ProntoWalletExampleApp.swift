@@ -20,6 +20,9 @@
     }
 
     /// A ticket with an "Add to Apple Wallet" button, shown only where Wallet can add passes.
+    ///
+    /// `@MainActor` for the whole view (as iOS 18's `View` is): the task that runs the flow updates its state.
+    @MainActor
     struct TicketView: View {
         let tagId: String
         @State private var status = ""

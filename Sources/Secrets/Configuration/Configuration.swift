@@ -63,9 +63,8 @@ public struct Configuration: Hashable, Sendable {
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
             return URL(fileURLWithPath: dataHome).appendingPathComponent("coffer/\(name)", isDirectory: true)
         }
-        let home =
-            environment["HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
+        // `NSHomeDirectory()` rather than `homeDirectoryForCurrentUser`, which iOS, watchOS and tvOS lack.
+        let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
         return home.appendingPathComponent(".local/share/coffer/\(name)", isDirectory: true)
     }
 }

@@ -19,8 +19,11 @@ public struct SystemAuthenticatorClock: AuthenticatorClock {
     /// Time since the clock was made.
     public var now: Duration { start.duration(to: .now) }
 
-    /// `Task.sleep` on the continuous clock.
+    /// Sleeps on the continuous clock until `duration` from now.
     public func sleep(for duration: Duration) async throws {
-        try await Task.sleep(for: duration, clock: .continuous)
+        // `sleep(until:)` rather than `Task.sleep(for:clock:)`: the same call, and it exists in every SDK since
+        // iOS 16 (the other one is Swift 5.9's, which the typecheck's iOS 16.5 SDK lacks).
+        let clock = ContinuousClock()
+        try await clock.sleep(until: clock.now.advanced(by: duration))
     }
 }
