@@ -77,7 +77,8 @@ public final class ProntoWallet: Sendable {
     /// passes, fetches issuer data, and presents the sheet.
     ///
     /// - Returns: Whether the user added the pass or dismissed the sheet.
-    /// - Throws: ``ProvisioningError``, or `CancellationError` when the task is cancelled before the sheet shows.
+    /// - Throws: ``ProvisioningError``, or `CancellationError` when the task is cancelled (a presenter that honours
+    ///   cancellation, like ``PassKitPresenter``, dismisses the sheet first).
     @MainActor
     public func provisionPass(
         tagId: String, idAttribute: TagIdAttribute = .referenceId, presenter: any PassPresenter
@@ -88,6 +89,8 @@ public final class ProntoWallet: Sendable {
         try Task.checkCancellation()
         do {
             return try await presenter.addPass(with: issuerData)
+        } catch let cancellation as CancellationError {
+            throw cancellation
         } catch {
             throw ProvisioningError.passKitError(error)
         }

@@ -5,23 +5,19 @@
     /// Presents PassKit's "Add to Apple Wallet" sheet for issuer data over a view controller.
     ///
     /// It creates `PKAddPassesViewController(issuerData:signature:)` with the base64 text of both (PassKit decodes them
-    /// itself), presents it, dismisses it when it finishes, and reports ``ProvisioningResult/added`` when the pass
-    /// library announced an added or replaced pass while the sheet was up (`PKPassLibraryDidChange`; the app needs the
-    /// pass type in its Wallet entitlement to be told), ``ProvisioningResult/cancelled`` otherwise.
+    /// itself), presents it, dismisses it when it finishes, and returns once it is gone: ``ProvisioningResult/added``
+    /// when the pass library reported an added or replaced pass (`PKPassLibraryDidChange`, awaited up to a second
+    /// after the sheet is gone; the app needs the pass type in its Wallet entitlement to be told) or shows a pass it
+    /// did not have before, ``ProvisioningResult/cancelled`` otherwise. Cancelling the task dismisses the sheet and
+    /// throws `CancellationError`. The flow itself is ``AddPassSheetFlow``; this type is its UIKit side.
     @available(iOS 16.4, *)
     @MainActor
     public final class PassKitPresenter: NSObject, PassPresenter, PKAddPassesViewControllerDelegate {
         /// Why the sheet could not be shown.
-        public enum PresentationError: Error, Sendable {
-            /// The view controller to present from is gone, or is already presenting something.
-            case cannotPresent
-        }
+        public typealias PresentationError = PassPresentationError
 
         private weak var presentingViewController: UIViewController?
-        private var continuation: CheckedContinuation<ProvisioningResult, Never>?
-        private var library: PKPassLibrary?
-        private var libraryObserver: (any NSObjectProtocol)?
-        private var passWasAdded = false
+        private let flow = AddPassSheetFlow()
 
         /// Creates a presenter that shows the sheet over `viewController`.
         public init(presentingFrom viewController: UIViewController) {
@@ -32,53 +28,72 @@
         public var canAddPasses: Bool { PKAddPassesViewController.canAddPasses() }
 
         /// Presents the sheet and returns once it is dismissed.
+        ///
+        /// - Throws: ``PassPresentationError/cannotPresent`` when the view controller is gone, not in a window, or
+        ///   presenting something, or a sheet of this presenter is up; PassKit's error for issuer data it refuses;
+        ///   `CancellationError` when the task is cancelled (the sheet is dismissed first).
         public func addPass(with issuerData: IssuerData) async throws -> ProvisioningResult {
-            guard let presenting = presentingViewController, presenting.presentedViewController == nil,
-                continuation == nil
-            else { throw PresentationError.cannotPresent }
+            guard !flow.isRunning, let presenting = presentingViewController else {
+                throw PresentationError.cannotPresent
+            }
             let sheet = try PKAddPassesViewController(
                 issuerData: issuerData.passKitIssuerData, signature: issuerData.passKitSignature)
             sheet.delegate = self
-            observePassLibrary()
-            return await withCheckedContinuation { continuation in
-                self.continuation = continuation
-                presenting.present(sheet, animated: true)
-            }
-        }
-
-        /// PassKit's call when the user finished with the sheet: dismisses it and resumes ``addPass(with:)``.
-        public nonisolated func addPassesViewControllerDidFinish(_ controller: PKAddPassesViewController) {
-            Task { @MainActor in
-                await controller.dismiss(animated: true)
-                self.finish()
-            }
-        }
-
-        private func observePassLibrary() {
-            passWasAdded = false
-            let library = PKPassLibrary()
-            self.library = library
-            libraryObserver = NotificationCenter.default.addObserver(
+            let host = SheetHost(presenting: presenting, sheet: sheet)
+            // An instance of PKPassLibrary (the host's) must exist for PassKit to post PKPassLibraryDidChange.
+            let flow = flow
+            let observer = NotificationCenter.default.addObserver(
                 forName: Notification.Name(PKPassLibraryNotificationName.PKPassLibraryDidChange.rawValue),
-                object: nil, queue: .main
-            ) { [weak self] notification in
+                object: nil, queue: nil
+            ) { notification in
                 let keys = [
                     PKPassLibraryNotificationKey.addedPassesUserInfoKey.rawValue,
                     PKPassLibraryNotificationKey.replacementPassesUserInfoKey.rawValue,
                 ]
                 let changed = keys.contains { (notification.userInfo?[$0] as? [Any])?.isEmpty == false }
-                guard changed, let presenter = self else { return }
-                Task { @MainActor in presenter.passWasAdded = true }
+                // Posted on an arbitrary queue: hop to the main actor.
+                Task { @MainActor in flow.passLibraryDidChange(addedOrReplaced: changed) }
             }
+            defer { NotificationCenter.default.removeObserver(observer) }
+            return try await flow.present(on: host)
         }
 
-        private func finish() {
-            if let libraryObserver { NotificationCenter.default.removeObserver(libraryObserver) }
-            libraryObserver = nil
-            library = nil
-            let result: ProvisioningResult = passWasAdded ? .added : .cancelled
-            continuation?.resume(returning: result)
-            continuation = nil
+        /// PassKit's call when the user finished with the sheet: the flow dismisses it and settles the result.
+        public nonisolated func addPassesViewControllerDidFinish(_ controller: PKAddPassesViewController) {
+            Task { @MainActor in self.flow.sheetDidFinish() }
+        }
+    }
+
+    /// The UIKit calls of one presentation.
+    @available(iOS 16.4, *)
+    @MainActor
+    private final class SheetHost: AddPassSheetHost {
+        private let presenting: UIViewController
+        private let sheet: PKAddPassesViewController
+        private let library = PKPassLibrary()
+
+        init(presenting: UIViewController, sheet: PKAddPassesViewController) {
+            self.presenting = presenting
+            self.sheet = sheet
+        }
+
+        func presentSheet(shown: @escaping @MainActor () -> Void) -> Bool {
+            // UIKit only logs "not in the window hierarchy" and never calls the completion: check first.
+            guard presenting.viewIfLoaded?.window != nil, presenting.presentedViewController == nil else {
+                return false
+            }
+            presenting.present(sheet, animated: true) { shown() }
+            // Set at once when UIKit started the presentation.
+            return sheet.presentingViewController != nil
+        }
+
+        func dismissSheet(dismissed: @escaping @MainActor () -> Void) {
+            guard sheet.presentingViewController != nil else { return dismissed() }
+            sheet.dismiss(animated: true) { dismissed() }
+        }
+
+        func visiblePasses() -> Set<String> {
+            Set(library.passes().map { "\($0.passTypeIdentifier) \($0.serialNumber)" })
         }
     }
 #endif
