@@ -57,7 +57,7 @@ struct ProntoWalletEndToEndTests {
             let root = try Certificate(pemEncoded: String(decoding: try server.rootPEM, as: UTF8.self))
             let pass = try await PassVerifier(trustRoots: [root]).verify(pkpass: pkpass).pass
             #expect(pass.fidoProfile?.keyHash == "c0ffee")
-            #expect(pass.issuerBindingData != nil)
+            #expect(pass.issuerBindingData?.issuerBindingData == "0a0b0c0d", "the hex the device sent")
         }
     }
 

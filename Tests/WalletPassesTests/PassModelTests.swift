@@ -28,7 +28,8 @@ struct PassModelTests {
               "sharingProhibited": true, "userInfo": {"tier": "gold", "points": [1, 2, null]},
               "associatedStoreIdentifiers": [123456], "appLaunchURL": "example://ticket/1",
               "fidoProfile": {"relyingPartyIdentifier": "example.com", "accountHash": "abc123"},
-              "issuerBindingData": "0a1b", "semantics": {"flightNumber": 815}, "labelColor": "rgb(1, 2, 3)"
+              "issuerBindingData": {"issuerBindingData": "0a1b", "learnMoreURL": "https://example.com/binding"},
+              "semantics": {"flightNumber": 815}, "labelColor": "rgb(1, 2, 3)"
             }
             """#
         let pass = try Pass(json: Data(json.utf8))
@@ -40,11 +41,30 @@ struct PassModelTests {
         #expect(pass.labelColor == PassColor(red: 1, green: 2, blue: 3))
         #expect(pass.additionalKeys["semantics"] == .object(["flightNumber": .number(815)]))
         #expect(pass.fidoProfile?.accountHash == "abc123")
+        #expect(
+            pass.issuerBindingData
+                == PassIssuerBindingData(issuerBindingData: "0a1b", learnMoreURL: "https://example.com/binding"))
         #expect(pass.expirationDate != nil)
         let again = try Pass(json: try pass.encoded())
         #expect(again == pass)
         let text = String(decoding: try pass.encoded(), as: UTF8.self)
         #expect(text.contains(#""boardingPass""#) && !text.contains(#"\/"#))
+    }
+
+    @Test("issuerBindingData is written as the dictionary PassKit reads; a bare string (older versions) is upgraded")
+    func issuerBindingDataForm() throws {
+        let base =
+            #""formatVersion":1,"passTypeIdentifier":"pass.a","teamIdentifier":"T","serialNumber":"1","organizationName":"O","description":"D","generic":{},"fidoProfile":{"relyingPartyIdentifier":"example.com","accountHash":"ab"}"#
+        let legacy = try Pass(json: Data(#"{\#(base),"issuerBindingData":"0A1b"}"#.utf8))
+        #expect(legacy.issuerBindingData == PassIssuerBindingData(issuerBindingData: "0A1b"))
+        let written = try JSONSerialization.jsonObject(with: try legacy.encoded()) as? [String: Any]
+        #expect(written?["issuerBindingData"] as? [String: String] == ["issuerBindingData": "0A1b"])
+        #expect(legacy.validationIssues().isEmpty)
+
+        #expect(throws: DecodingError.self) {
+            try Pass(json: Data(#"{\#(base),"issuerBindingData":{"learnMoreURL":"https://example.com"}}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) { try Pass(json: Data(#"{\#(base),"issuerBindingData":42}"#.utf8)) }
     }
 
     @Test("exactly one style key is required")
@@ -89,7 +109,19 @@ struct PassModelTests {
             Breakage("boardingPass.transitType") { pass in pass.style = .boardingPass },
             Breakage("eventTicket.transitType") { pass in pass.fields.transitType = .bus },
             Breakage("beacons[0].proximityUUID") { pass in pass.beacons = [PassBeacon(proximityUUID: "nope")] },
-            Breakage("issuerBindingData") { pass in pass.issuerBindingData = "xyz" },
+            Breakage("issuerBindingData.issuerBindingData") { pass in
+                pass.fidoProfile = FIDOProfile(relyingPartyIdentifier: "example.com", accountHash: "ab")
+                pass.issuerBindingData = PassIssuerBindingData(issuerBindingData: "xyz")
+            },
+            Breakage("issuerBindingData.learnMoreURL") { pass in
+                pass.fidoProfile = FIDOProfile(relyingPartyIdentifier: "example.com", accountHash: "ab")
+                pass.issuerBindingData = PassIssuerBindingData(
+                    issuerBindingData: "0a", learnMoreURL: "http://example.com/binding")
+            },
+            Breakage("issuerBindingData") { pass in
+                pass.fidoProfile = nil
+                pass.issuerBindingData = PassIssuerBindingData(issuerBindingData: "0a")
+            },
         ])
     func validationNamesKey(_ breakage: Breakage) {
         var pass = Fixtures.pass()

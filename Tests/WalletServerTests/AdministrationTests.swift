@@ -93,6 +93,38 @@ struct AdministrationTests {
             #expect(try await identities.identity(for: passType).certificate == renewed.signingIdentity.certificate)
             let stored = try SigningIdentity(from: administration.storage.secrets, at: passType.signingKeyPath)
             #expect(stored.certificate == renewed.signingIdentity.certificate)
+            #expect(again.organizationName == "Renew Co", "kept when not given again")
+        }
+    }
+
+    @Test(
+        "a pass type's binding learn-more page is stored, changed by a later import, and must be https",
+        arguments: Engine.available)
+    func bindingLearnMoreURL(_ engine: Engine) async throws {
+        try await withAdministration(engine) { administration in
+            let identity = try DevelopmentIdentity.generate(
+                passTypeIdentifier: "pass.test.binding", teamIdentifier: "TEAM000003")
+            let (passType, _) = try await administration.importPassType(
+                identity.signingIdentity, bindingLearnMoreURL: "https://acme.example.com/binding")
+            let repository = administration.storage.repository
+            #expect(try await repository.passType(id: passType.id)?.bindingLearnMoreURL == passType.bindingLearnMoreURL)
+            #expect(passType.bindingLearnMoreURL == "https://acme.example.com/binding")
+
+            let (changed, _) = try await administration.importPassType(
+                identity.signingIdentity, bindingLearnMoreURL: "https://acme.example.com/help/binding")
+            #expect(changed.id == passType.id)
+            #expect(
+                try await repository.passTypes().first { $0.id == passType.id }?.bindingLearnMoreURL
+                    == "https://acme.example.com/help/binding")
+            let (kept, _) = try await administration.importPassType(identity.signingIdentity)
+            #expect(kept.bindingLearnMoreURL == "https://acme.example.com/help/binding", "kept when not given")
+
+            for bad in ["http://acme.example.com/binding", "not a url", "https://"] {
+                await #expect(throws: WalletServerError.self, "\(bad)") {
+                    try await administration.importPassType(identity.signingIdentity, bindingLearnMoreURL: bad)
+                }
+            }
+            #expect(try await repository.passType(id: passType.id)?.bindingLearnMoreURL == kept.bindingLearnMoreURL)
         }
     }
 

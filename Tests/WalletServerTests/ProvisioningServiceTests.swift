@@ -8,6 +8,7 @@ import WalletServer
 /// One server's worth of data: a client with an API user, a user, a pass type whose identity is in the secret
 /// store, a tag and its pass.
 struct ProvisioningWorld {
+    static let learnMoreURL = "https://acme.example.com/wallet-binding"
     static let identity = try! DevelopmentIdentity.generate(
         passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000")
 
@@ -32,7 +33,7 @@ struct ProvisioningWorld {
         let user = try await repository.createUser(clientID: client.id, externalReference: "jane@example.com")
         let passType = PassType(
             passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", organizationName: "Acme Events",
-            signingKeyPath: "wallet/pass-types/server")
+            signingKeyPath: "wallet/pass-types/server", bindingLearnMoreURL: Self.learnMoreURL)
         try await repository.createPassType(passType)
         tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "9001")
         try await repository.createTag(tag)
@@ -98,11 +99,19 @@ struct ProvisioningServiceTests {
             let pkpass = try await world.service.completeBinding(
                 sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "0A0B0C", keyHash: "ff00")
             let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass)
-            #expect(verified.pass.issuerBindingData == "0a0b0c")
+            #expect(
+                verified.pass.issuerBindingData
+                    == PassIssuerBindingData(
+                        issuerBindingData: "0a0b0c", learnMoreURL: ProvisioningWorld.learnMoreURL))
+            // pass.json as PassKit reads it: a dictionary under issuerBindingData, the device's hex inside.
+            let json = try JSONSerialization.jsonObject(with: try #require(verified.files["pass.json"]))
+            let bindingJSON = (json as? [String: Any])?["issuerBindingData"] as? [String: String]
+            #expect(bindingJSON == ["issuerBindingData": "0a0b0c", "learnMoreURL": ProvisioningWorld.learnMoreURL])
             #expect(verified.pass.fidoProfile?.keyHash == "ff00")
             #expect(verified.pass.fidoProfile?.accountHash == binding.fidoProfile.accountHash)
             let stored = try await world.repository.pass(tagID: world.tag.id)
             #expect(stored?.keyHash == "ff00")
+            #expect(stored?.issuerBindingData == "0a0b0c")
 
             await #expect(throws: ProvisioningService.Failure.self) {
                 try await world.service.completeBinding(

@@ -157,6 +157,25 @@ struct ServeCommandTests {
         #expect(!list.output.contains("token"))
     }
 
+    @Test("a template without an nfc dictionary still makes a pass, with a warning that its binding protects nothing")
+    func templateWithoutNFC() throws {
+        let eventTicket = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Passes/EventTicket.pass").path
+        let seed = try admin("seed-demo")
+        try #require(seed.status == 0, "\(seed.errorOutput)")
+        #expect(!seed.errorOutput.contains("warning"), "the demo ticket is an NFC pass")
+        let client = line(try admin("client", "create", "--name", "Acme"))
+
+        let tag = try admin("tag", "create", "--client", client, "--reference-id", "T-1", "--template", eventTicket)
+        #expect(tag.status == 0, "\(tag.errorOutput)")
+        #expect(tag.errorOutput.contains("warning: the template has no nfc dictionary"))
+
+        let bare = line(try admin("tag", "create", "--client", client, "--reference-id", "T-2", "--no-pass"))
+        let pass = try admin("pass", "create", "--tag", bare, "--template", eventTicket)
+        #expect(pass.status == 0, "\(pass.errorOutput)")
+        #expect(pass.errorOutput.contains("warning: the template has no nfc dictionary"))
+    }
+
     @Test("a data directory protected by a passphrase needs it: without it the server refuses and creates no key file")
     func passphraseProtected() async throws {
         let made = try admin("client", "create", "--name", "Acme", environment: ["COFFER_PASSPHRASE": "server pass"])

@@ -36,6 +36,17 @@ struct APIClientTests {
         #expect(fields == ["tag_id": #"a "quoted"/tag ✓"#, "id_attribute": "reference_id"])
     }
 
+    @Test(
+        "tag_id is read as a string (WalletServer) or as an integer (the Rails controller renders tag.id)",
+        arguments: [(#""tag-7""#, "tag-7"), ("42", "42"), ("9007199254740993", "9007199254740993")])
+    func tagIdShapes(_ json: String, _ expected: String) async throws {
+        let host = StubURLProtocol.host { _ in
+            Answers.json(200, #"{"issuer_data":"AAEC","signature":"AAEC","tag_id":\#(json)}"#)
+        }
+        let issuerData = try await ProntoWallet.stubbed(host: host).issuerData(for: "t")
+        #expect(issuerData.tagId == expected)
+    }
+
     @Test("a custom server's path is kept as a prefix")
     func customPrefix() throws {
         let client = APIClient(
@@ -111,6 +122,10 @@ struct APIClientTests {
         Case(
             name: "200 with an empty signature",
             answer: Answers.json(200, #"{"issuer_data":"AAEC","signature":"","tag_id":"t"}"#)
+        ) { if case .invalidResponse = $0 { true } else { false } },
+        Case(
+            name: "200 whose tag_id is neither a string nor an integer",
+            answer: Answers.json(200, #"{"issuer_data":"AAEC","signature":"AAEC","tag_id":1.5}"#)
         ) { if case .invalidResponse = $0 { true } else { false } },
         Case(name: "200 with a JSON array", answer: Answers.json(200, "[]")) {
             if case .invalidResponse = $0 { true } else { false }

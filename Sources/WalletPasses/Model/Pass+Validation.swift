@@ -105,10 +105,20 @@ extension Pass {
             require(!isBlank(fidoProfile.relyingPartyIdentifier), "fidoProfile.relyingPartyIdentifier", "is required")
             require(!isBlank(fidoProfile.accountHash), "fidoProfile.accountHash", "is required")
         }
-        if let issuerBindingData {
+        if let binding = issuerBindingData {
+            let hex = binding.issuerBindingData
             require(
-                issuerBindingData.count.isMultiple(of: 2) && issuerBindingData.allSatisfy(\.isHexDigit),
-                "issuerBindingData", "must be hexadecimal")
+                !hex.isEmpty && hex.count.isMultiple(of: 2) && hex.allSatisfy(\.isHexDigit),
+                "issuerBindingData.issuerBindingData", "must be hexadecimal")
+            if let learnMoreURL = binding.learnMoreURL {
+                let url = URL(string: learnMoreURL)
+                require(
+                    url?.scheme == "https" && url?.host != nil, "issuerBindingData.learnMoreURL",
+                    "'\(learnMoreURL)' must be an https URL with a host")
+            }
+            require(
+                fidoProfile != nil, "issuerBindingData",
+                "needs a fidoProfile: an account-bound pass carries both, or Wallet shows it unbound")
         }
         if let maxDistance { require(maxDistance >= 0, "maxDistance", "must not be negative") }
         return issues

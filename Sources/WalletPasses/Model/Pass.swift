@@ -100,8 +100,9 @@ public struct Pass: Codable, Hashable, Sendable {
     // Account binding
     /// The FIDO profile of an account-bound pass.
     public var fidoProfile: FIDOProfile?
-    /// The issuer binding data the device sent back, hex-encoded.
-    public var issuerBindingData: String?
+    /// The issuer binding data the device sent back, with an optional learn-more page: written as the dictionary
+    /// PassKit reads.
+    public var issuerBindingData: PassIssuerBindingData?
 
     /// Keys of `pass.json` that this model does not name, kept as they were.
     public var additionalKeys: [String: JSONValue]
@@ -181,7 +182,7 @@ public struct Pass: Codable, Hashable, Sendable {
         nfc = try container.decodeIfPresent(PassNFC.self, forKey: .nfc)
         sharingProhibited = try container.decodeIfPresent(Bool.self, forKey: .sharingProhibited)
         fidoProfile = try container.decodeIfPresent(FIDOProfile.self, forKey: .fidoProfile)
-        issuerBindingData = try container.decodeIfPresent(String.self, forKey: .issuerBindingData)
+        issuerBindingData = try container.decodeIfPresent(PassIssuerBindingData.self, forKey: .issuerBindingData)
         let known = Set(CodingKeys.allCases.map(\.rawValue) + Style.allCases.map(\.rawValue))
         var additional: [String: JSONValue] = [:]
         for key in everything.allKeys where !known.contains(key.stringValue) {

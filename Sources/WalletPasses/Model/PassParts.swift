@@ -123,6 +123,48 @@ public struct FIDOProfile: Codable, Hashable, Sendable {
     }
 }
 
+/// The binding an account-bound pass carries once a device has bound it (`issuerBindingData` in `pass.json`).
+///
+/// PassKit reads the key as a dictionary: `{"issuerBindingData": "<hex>", "learnMoreURL": "<url>"}`, where the
+/// inner string is the hex the device sent to the callback (PassKit hex-decodes it) and `learnMoreURL` is an optional
+/// page about the binding. A bare string under the outer key, as older Coffer versions wrote, is read as the inner
+/// string and written back as the dictionary.
+public struct PassIssuerBindingData: Codable, Hashable, Sendable {
+    /// The binding data the device sent, hex-encoded.
+    public var issuerBindingData: String
+    /// A page that explains the binding to the user, if the issuer has one.
+    public var learnMoreURL: String?
+
+    /// Creates binding data from the device's hex and an optional learn-more page.
+    public init(issuerBindingData: String, learnMoreURL: String? = nil) {
+        self.issuerBindingData = issuerBindingData
+        self.learnMoreURL = learnMoreURL
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case issuerBindingData, learnMoreURL
+    }
+
+    /// Decodes the dictionary, or a bare hex string (the form older versions wrote).
+    public init(from decoder: any Decoder) throws {
+        if let hex = try? decoder.singleValueContainer().decode(String.self) {
+            self.init(issuerBindingData: hex)
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            issuerBindingData: try container.decode(String.self, forKey: .issuerBindingData),
+            learnMoreURL: try container.decodeIfPresent(String.self, forKey: .learnMoreURL))
+    }
+
+    /// Encodes the dictionary PassKit reads.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(issuerBindingData, forKey: .issuerBindingData)
+        try container.encodeIfPresent(learnMoreURL, forKey: .learnMoreURL)
+    }
+}
+
 /// A color written as `rgb(r, g, b)`.
 public struct PassColor: Codable, Hashable, Sendable, CustomStringConvertible {
     /// Red, 0–255.

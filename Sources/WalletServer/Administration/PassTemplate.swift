@@ -21,6 +21,8 @@ public struct PassTemplate: Sendable {
                 primaryFields: [.text("event", eventName, label: "EVENT")],
                 secondaryFields: [.text("seat", "General admission", label: "SEAT")]))
         pass.barcodes = [PassBarcode(format: .qr, message: "TEMPLATE")]
+        // An account-bound pass is an NFC pass: the binding protects its NFC payload.
+        pass.nfc = PassNFC(message: "TEMPLATE")
         pass.backgroundColor = PassColor(red: 0x1D, green: 0x4E, blue: 0xD8)
         pass.foregroundColor = PassColor(red: 0xFF, green: 0xFF, blue: 0xFF)
         pass.labelColor = PassColor(red: 0xDB, green: 0xE6, blue: 0xFE)
@@ -32,6 +34,21 @@ public struct PassTemplate: Sendable {
                     "icon@2x.png": Data(base64Encoded: Icon.points58)!,
                     "icon@3x.png": Data(base64Encoded: Icon.points87)!,
                 ]))
+    }
+
+    /// What would make passes from this template bind poorly, for the person who made it; empty when nothing does.
+    ///
+    /// Every pass the server issues is account-bound, and an account-bound pass is an NFC pass: without an `nfc`
+    /// dictionary the binding has nothing to protect. (NFC passes also need Apple's NFC-enabled pass type
+    /// certificate.)
+    public func accountBindingWarnings() throws -> [String] {
+        let pass = try package.pass
+        guard pass.nfc == nil else { return [] }
+        return [
+            "the template has no nfc dictionary: an account-bound pass is an NFC pass, and without one the binding "
+                + "protects nothing (add \"nfc\": {\"message\": …} to pass.json; Apple must enable NFC on the pass "
+                + "type certificate)"
+        ]
     }
 
     /// The template made into a pass of `passType` with `serialNumber`: the identifiers, organization and barcode
@@ -48,6 +65,7 @@ public struct PassTemplate: Sendable {
             if barcode.message == "TEMPLATE" { barcode.message = serialNumber }
             return barcode
         }
+        if pass.nfc?.message == "TEMPLATE" { pass.nfc?.message = serialNumber }
         try package.setPass(pass)
         try package.validate()
         return package

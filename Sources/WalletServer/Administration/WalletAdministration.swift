@@ -79,13 +79,25 @@ public struct WalletAdministration: Sendable {
     // MARK: Pass types
 
     /// Keeps `identity` in the secret store and records its pass type; importing a renewed certificate for a
-    /// pass type that exists replaces the stored identity and keeps the record.
+    /// pass type that exists replaces the stored identity and keeps the record (with the organization name and
+    /// learn-more page given, when they are).
     ///
-    /// - Parameter organizationName: The name users see; defaults to the certificate's organization.
+    /// - Parameters:
+    ///   - organizationName: The name users see; defaults to the certificate's organization.
+    ///   - bindingLearnMoreURL: An https page that bound passes of this type link to from their binding
+    ///     (`issuerBindingData.learnMoreURL`).
+    /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a learn-more URL that is not https.
     /// - Returns: The pass type, and whether it was new.
-    public func importPassType(_ identity: SigningIdentity, organizationName: String? = nil) async throws
-        -> (passType: PassType, created: Bool)
-    {
+    public func importPassType(
+        _ identity: SigningIdentity, organizationName: String? = nil, bindingLearnMoreURL: String? = nil
+    ) async throws -> (passType: PassType, created: Bool) {
+        if let bindingLearnMoreURL {
+            let url = URL(string: bindingLearnMoreURL)
+            guard url?.scheme == "https", url?.host != nil else {
+                throw WalletServerError.invalidArgument(
+                    "the binding learn-more URL '\(bindingLearnMoreURL)' must be an https URL with a host")
+            }
+        }
         guard let identifier = identity.passTypeIdentifier, let team = identity.teamIdentifier else {
             throw WalletPassesError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
         }
@@ -93,15 +105,24 @@ public struct WalletAdministration: Sendable {
         try SecretPath.validate(path: keyPath)
         try identity.save(to: storage.secrets, at: keyPath)
         await storage.identities.forget(path: keyPath)
-        if let existing = try await repository.passTypes().first(where: {
+        if var existing = try await repository.passTypes().first(where: {
             $0.passTypeIdentifier == identifier && $0.teamIdentifier == team
         }) {
             logger.info("replaced the signing identity of a pass type", metadata: ["pass_type": "\(identifier)"])
+            let changed = PassType(
+                id: existing.id, passTypeIdentifier: identifier, teamIdentifier: team,
+                organizationName: organizationName ?? existing.organizationName, signingKeyPath: keyPath,
+                bindingLearnMoreURL: bindingLearnMoreURL ?? existing.bindingLearnMoreURL, createdAt: existing.createdAt)
+            if changed != existing {
+                try await repository.updatePassType(changed)
+                existing = changed
+            }
             return (existing, false)
         }
         let passType = PassType(
             passTypeIdentifier: identifier, teamIdentifier: team,
-            organizationName: organizationName ?? identity.organizationName ?? identifier, signingKeyPath: keyPath)
+            organizationName: organizationName ?? identity.organizationName ?? identifier, signingKeyPath: keyPath,
+            bindingLearnMoreURL: bindingLearnMoreURL)
         try await repository.createPassType(passType)
         logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
         return (passType, true)

@@ -153,6 +153,9 @@ public struct SchemaMigrator: Sendable {
                 .column("expires_at", type: .bigint, .notNull)
                 .column("used_at", type: .bigint)
                 .run()
-        }
+        },
+        Migration(version: 2, name: "pass type binding learn-more URL") { db in
+            try await db.alter(table: "pass_types").column("binding_learn_more_url", type: .text).run()
+        },
     ]
 }

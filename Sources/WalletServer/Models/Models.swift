@@ -86,19 +86,22 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
     public var organizationName: String
     /// Where the signing identity is kept in the secret store.
     public var signingKeyPath: String
+    /// The page bound passes of this type link to from their binding (`issuerBindingData.learnMoreURL`), if any.
+    public var bindingLearnMoreURL: String?
     /// When it was created.
     public var createdAt: Date
 
     /// Creates a pass type record.
     public init(
         id: UUID = UUID(), passTypeIdentifier: String, teamIdentifier: String, organizationName: String,
-        signingKeyPath: String, createdAt: Date = Date()
+        signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date()
     ) {
         self.id = id
         self.passTypeIdentifier = passTypeIdentifier
         self.teamIdentifier = teamIdentifier
         self.organizationName = organizationName
         self.signingKeyPath = signingKeyPath
+        self.bindingLearnMoreURL = bindingLearnMoreURL
         self.createdAt = createdAt
     }
 }

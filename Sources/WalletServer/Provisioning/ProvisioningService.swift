@@ -122,10 +122,11 @@ public struct ProvisioningService: Sendable {
         pass.fidoProfile = FIDOProfile(
             relyingPartyIdentifier: relyingPartyIdentifier, accountHash: user.accountHash, keyHash: keyHash.lowercased()
         )
-        pass.issuerBindingData = issuerBindingData.lowercased()
+        pass.issuerBindingData = PassIssuerBindingData(
+            issuerBindingData: issuerBindingData.lowercased(), learnMoreURL: passType.bindingLearnMoreURL)
         try package.setPass(pass)
         let pkpass = try PassSigner(identity: identity).sign(package, signingTime: now()).pkpass()
-        record.issuerBindingData = pass.issuerBindingData
+        record.issuerBindingData = issuerBindingData.lowercased()
         record.keyHash = keyHash.lowercased()
         record.updatedAt = now()
         try await repository.updatePass(record)

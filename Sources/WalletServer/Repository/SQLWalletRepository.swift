@@ -112,8 +112,20 @@ public struct SQLWalletRepository: WalletRepository {
             [
                 "id": passType.id.uuidString, "pass_type_identifier": passType.passTypeIdentifier,
                 "team_identifier": passType.teamIdentifier, "organization_name": passType.organizationName,
-                "signing_key_path": passType.signingKeyPath, "created_at": Self.ms(passType.createdAt),
+                "signing_key_path": passType.signingKeyPath, "binding_learn_more_url": passType.bindingLearnMoreURL,
+                "created_at": Self.ms(passType.createdAt),
             ])
+    }
+
+    /// Changes a pass type's organization name and binding learn-more page.
+    public func updatePassType(_ passType: PassType) async throws {
+        try await run {
+            try await sql.update("pass_types")
+                .set("organization_name", to: passType.organizationName)
+                .set("binding_learn_more_url", to: passType.bindingLearnMoreURL)
+                .where("id", .equal, passType.id.uuidString)
+                .run()
+        }
     }
 
     /// The pass type with `id`.
@@ -189,7 +201,10 @@ public struct SQLWalletRepository: WalletRepository {
         ),
         (
             "pass_types",
-            ["id", "pass_type_identifier", "team_identifier", "organization_name", "signing_key_path", "created_at"]
+            [
+                "id", "pass_type_identifier", "team_identifier", "organization_name", "signing_key_path",
+                "binding_learn_more_url", "created_at",
+            ]
         ),
         ("users", ["id", "client_id", "external_reference", "account_hash", "created_at"]),
     ]
@@ -371,6 +386,7 @@ public struct SQLWalletRepository: WalletRepository {
             teamIdentifier: try row.decode(column: "team_identifier", as: String.self),
             organizationName: try row.decode(column: "organization_name", as: String.self),
             signingKeyPath: try row.decode(column: "signing_key_path", as: String.self),
+            bindingLearnMoreURL: try row.decode(column: "binding_learn_more_url", as: String?.self),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
     }
 

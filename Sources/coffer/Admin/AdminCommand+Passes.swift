@@ -21,13 +21,20 @@ extension AdminCommand {
             @OptionGroup var identity: IdentityOptions
             @Option(help: "The organization name users see (default: the certificate's organization).")
             var organization: String?
+            @Option(
+                help: """
+                    An https page about account binding that bound passes of this type link to \
+                    (issuerBindingData.learnMoreURL).
+                    """)
+            var learnMoreURL: String?
             @Flag(help: "Print the whole record as JSON.") var json = false
             @OptionGroup var server: ServerOptions
 
             func run() async throws {
                 let signingIdentity = try identity.load()
                 let (passType, created) = try await withAdministration(server) {
-                    try await $0.importPassType(signingIdentity, organizationName: organization)
+                    try await $0.importPassType(
+                        signingIdentity, organizationName: organization, bindingLearnMoreURL: learnMoreURL)
                 }
                 if json { try Output.printJSON(passType, snakeCaseKeys: true) } else { print(passType.id.uuidString) }
                 Output.note(
@@ -67,6 +74,9 @@ extension AdminCommand {
                 try CommandFailure.mapping {
                     PassTemplate(package: try PassPackage(directory: StoreOptions.absoluteURL(path)))
                 }
+            }
+            for warning in try template?.accountBindingWarnings() ?? [] {
+                Output.note("warning: \(warning)")
             }
             return try await administration.createPass(
                 tagID: tagID, passTypeID: passTypeID, template: template, serialNumber: serial)

@@ -2,6 +2,9 @@ import Foundation
 
 /// The body of a successful `POST /api/v2/in_app_provisioning/issuer_data`:
 /// `{"issuer_data": "<base64>", "signature": "<base64>", "tag_id": "…"}`.
+///
+/// `tag_id` may be a string (WalletServer sends a UUID) or an integer (the specification's Rails controller renders
+/// `tag.id`, a database id); either is kept as its text.
 struct IssuerDataResponse: Decodable, Sendable {
     let issuerData: String
     let signature: String
@@ -11,6 +14,17 @@ struct IssuerDataResponse: Decodable, Sendable {
         case issuerData = "issuer_data"
         case signature
         case tagId = "tag_id"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        issuerData = try container.decode(String.self, forKey: .issuerData)
+        signature = try container.decode(String.self, forKey: .signature)
+        if let number = try? container.decode(Int64.self, forKey: .tagId) {
+            tagId = String(number)
+        } else {
+            tagId = try container.decode(String.self, forKey: .tagId)
+        }
     }
 }
 
