@@ -3,11 +3,11 @@
 # Coffer read to libsecret's own lookup of the same item over the same connection (the D-Bus round trip is the
 # floor). Starts its own D-Bus session and gnome-keyring (as .ci/run does for the tests).
 # Usage: bash Benchmarks/compare-secret-service.sh
-# Needs: dbus, gnome-keyring, libsecret-1-dev, libglib2.0-bin (installed with apt-get when missing).
+# Needs: dbus, gnome-keyring, libsecret-1-0, libglib2.0-bin (installed with apt-get when missing).
 set -euo pipefail
 cd "$(dirname "$0")"
 if ! command -v dbus-run-session >/dev/null || ! command -v gnome-keyring-daemon >/dev/null; then
-    apt-get update -qq && apt-get install -y -qq dbus gnome-keyring libsecret-1-dev libglib2.0-bin >/dev/null
+    apt-get update -qq && apt-get install -y -qq dbus gnome-keyring libsecret-1-0 libglib2.0-bin >/dev/null
 fi
 swift build -c release --product secret-service-baseline >/dev/null
 binary=$(swift build -c release --show-bin-path)/secret-service-baseline

@@ -1,10 +1,9 @@
-#if canImport(CLibSecret)
-    import CLibSecret
+#if os(Linux)
     import Foundation
     import Secrets
 
-    /// The Secret Service through libsecret: one shared connection per process, every call bounded by a timeout,
-    /// and calls serialized (the D-Bus round trips are the cost, not the lock).
+    /// The Secret Service through libsecret, loaded at run time (``LibSecret``): one shared connection per process,
+    /// every call bounded by a timeout, and calls serialized (the D-Bus round trips are the cost, not the lock).
     ///
     /// It passes no schema: libsecret would add an `xdg:schema` attribute to every stored item, and an item with one
     /// is not the item `secret-tool store` writes (a save would then add a second item beside it instead of
@@ -16,12 +15,15 @@
         static let defaultCollectionPath = "/org/freedesktop/secrets/aliases/default"
 
         let timeout: TimeInterval
+        private let library: Result<LibSecret, SecretsError>
 
         /// The process's connection to the service, made on first use; a failed attempt is retried next time.
-        private static let connection = Locked<UnsafeMutablePointer<SecretService>?>(nil)
+        private static let connection = Locked<OpaquePointer?>(nil)
 
-        init(timeout: TimeInterval) {
+        /// Creates a client of the process's libsecret, or of `library` when it fails to load (for tests).
+        init(timeout: TimeInterval, library: Result<LibSecret, SecretsError> = LibSecret.shared) {
             self.timeout = timeout
+            self.library = library
         }
 
         // MARK: Operations
@@ -29,57 +31,54 @@
         func search(_ attributes: [String: String], loadSecrets: Bool, loadAttributes: Bool) throws
             -> [SecretServiceItem]
         {
-            try Self.connection.withLock { connection in
-                let service = try Self.connect(&connection, timeout: timeout)
-                let (unlocked, locked) = try paths(matching: attributes, service: service)
-                let secrets = loadSecrets && !unlocked.isEmpty ? try self.secrets(at: unlocked, service: service) : [:]
+            try withService { lib, service in
+                let (unlocked, locked) = try paths(matching: attributes, service: service, lib)
+                let secrets = loadSecrets && !unlocked.isEmpty ? try secrets(at: unlocked, service: service, lib) : [:]
                 let found = unlocked.map { ($0, false) } + locked.map { ($0, true) }
                 return try found.map { path, isLocked in
                     SecretServiceItem(
-                        attributes: loadAttributes ? try self.attributes(at: path) : attributes, secret: secrets[path],
-                        isLocked: isLocked)
+                        attributes: loadAttributes ? try self.attributes(at: path, lib) : attributes,
+                        secret: secrets[path], isLocked: isLocked)
                 }
             }
         }
 
         func lookup(_ attributes: [String: String]) throws -> Data? {
-            try Self.connection.withLock { connection in
-                let service = try Self.connect(&connection, timeout: timeout)
-                let table = GHashTableBox(attributes)
-                let value = try call("look up") { cancellable, error in
-                    secret_service_lookup_sync(service, nil, table.table, cancellable, error)
+            try withService { lib, service in
+                let table = GHashTableBox(attributes, lib)
+                let value = try call("look up", lib) { cancellable, error in
+                    lib.serviceLookupSync(service, nil, table.table, cancellable, error)
                 }
-                defer { if let value { secret_value_unref(UnsafeMutableRawPointer(value)) } }
-                return value.map(Self.bytes)
+                defer { lib.valueUnref(value) }
+                return value.map { Self.bytes(of: $0, lib) }
             }
         }
 
         func store(_ value: Data, attributes: [String: String], label: String) throws {
-            try Self.connection.withLock { connection in
-                let service = try Self.connect(&connection, timeout: timeout)
-                let table = GHashTableBox(attributes)
-                let secret = value.withUnsafeBytes { bytes in
-                    // An empty value still needs a valid pointer.
-                    guard let base = bytes.baseAddress else { return secret_value_new("", 0, Self.contentType) }
-                    return secret_value_new(
-                        base.assumingMemoryBound(to: CChar.self), gssize(bytes.count), Self.contentType)
-                }
-                defer { secret_value_unref(UnsafeMutableRawPointer(secret)) }
-                _ = try call("store") { cancellable, error in
-                    secret_service_store_sync(
-                        service, nil, table.table, "default", label, secret, cancellable, error)
+            try withService { lib, service in
+                let table = GHashTableBox(attributes, lib)
+                // An empty value still needs a valid pointer.
+                let secret =
+                    value.isEmpty
+                    ? lib.valueNew("", 0, Self.contentType)
+                    : value.withUnsafeBytes { bytes in
+                        lib.valueNew(
+                            bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, Self.contentType)
+                    }
+                defer { lib.valueUnref(secret) }
+                _ = try call("store", lib) { cancellable, error in
+                    lib.serviceStoreSync(service, nil, table.table, "default", label, secret, cancellable, error)
                 }
             }
         }
 
         func delete(_ attributes: [String: String], where isMatch: ([String: String]) -> Bool) throws -> Int {
-            try Self.connection.withLock { connection in
-                let service = try Self.connect(&connection, timeout: timeout)
-                let (unlocked, locked) = try paths(matching: attributes, service: service)
+            try withService { lib, service in
+                let (unlocked, locked) = try paths(matching: attributes, service: service, lib)
                 var deleted = 0
-                for path in unlocked + locked where isMatch(try self.attributes(at: path)) {
-                    _ = try call("delete") { cancellable, error in
-                        secret_service_delete_item_dbus_path_sync(service, path, cancellable, error)
+                for path in unlocked + locked where isMatch(try self.attributes(at: path, lib)) {
+                    _ = try call("delete", lib) { cancellable, error in
+                        lib.serviceDeleteItemDBusPathSync(service, path, cancellable, error)
                     }
                     deleted += 1
                 }
@@ -88,32 +87,30 @@
         }
 
         func isDefaultCollectionLocked() throws -> Bool {
-            try Self.connection.withLock { connection in
-                _ = try Self.connect(&connection, timeout: timeout)
+            try withService { lib, _ in
                 // Asked of the service each time: libsecret's cached property would miss a lock made elsewhere.
                 let value = try property(
-                    "Locked", of: "org.freedesktop.Secret.Collection", at: Self.defaultCollectionPath,
+                    "Locked", of: "org.freedesktop.Secret.Collection", at: Self.defaultCollectionPath, lib,
                     ifMissing: .unavailable(
                         "the Secret Service has no default collection: create or unlock a keyring (gnome-keyring "
                             + "makes 'login' when it is first unlocked with a password)"))
-                defer { g_variant_unref(value) }
-                return g_variant_get_boolean(value) != 0
+                defer { lib.variantUnref(value) }
+                return lib.variantGetBoolean(value) != 0
             }
         }
 
         func lockDefaultCollection() throws {
-            try Self.connection.withLock { connection in
-                let service = try Self.connect(&connection, timeout: timeout)
+            try withService { lib, service in
                 let collection = try Self.required(
                     "find the default collection",
-                    call("find the default collection") { cancellable, error in
-                        secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE, cancellable, error)
+                    call("find the default collection", lib) { cancellable, error in
+                        lib.collectionForAliasSync(service, "default", LibSecret.collectionNone, cancellable, error)
                     })
-                defer { g_object_unref(collection) }
-                let list = g_list_append(nil, collection)
-                defer { g_list_free(list) }
-                _ = try call("lock") { cancellable, error in
-                    secret_service_lock_sync(service, list, cancellable, nil, error)
+                defer { lib.objectUnref(collection) }
+                let list = lib.listAppend(nil, UnsafeMutableRawPointer(collection))
+                defer { lib.listFree(list) }
+                _ = try call("lock", lib) { cancellable, error in
+                    lib.serviceLockSync(service, list, cancellable, nil, error)
                 }
             }
         }
@@ -121,89 +118,92 @@
         // MARK: D-Bus paths and properties
 
         /// The object paths of the unlocked and the locked items whose attributes include `attributes`.
-        private func paths(matching attributes: [String: String], service: UnsafeMutablePointer<SecretService>)
+        private func paths(matching attributes: [String: String], service: OpaquePointer, _ lib: LibSecret)
             throws -> (unlocked: [String], locked: [String])
         {
-            let table = GHashTableBox(attributes)
-            var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-            var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-            _ = try call("search") { cancellable, error in
-                secret_service_search_for_dbus_paths_sync(
-                    service, nil, table.table, cancellable, &unlocked, &locked, error)
+            let table = GHashTableBox(attributes, lib)
+            var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+            var locked: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+            _ = try call("search", lib) { cancellable, error in
+                lib.serviceSearchForDBusPathsSync(service, nil, table.table, cancellable, &unlocked, &locked, error)
             }
             defer {
-                g_strfreev(unlocked)
-                g_strfreev(locked)
+                lib.strfreev(unlocked)
+                lib.strfreev(locked)
             }
             return (Self.strings(unlocked), Self.strings(locked))
         }
 
         /// The values of the items at `paths`, in one call.
-        private func secrets(at paths: [String], service: UnsafeMutablePointer<SecretService>) throws -> [String: Data]
-        {
-            var arguments: [UnsafePointer<gchar>?] = paths.map { UnsafePointer(strdup($0)) } + [nil]
-            defer { arguments.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
-            let table = try call("read values") { cancellable, error in
-                secret_service_get_secrets_for_dbus_paths_sync(service, &arguments, cancellable, error)
+        private func secrets(at paths: [String], service: OpaquePointer, _ lib: LibSecret) throws -> [String: Data] {
+            var arguments: [UnsafePointer<CChar>?] = paths.map { UnsafePointer(Foundation.strdup($0)) } + [nil]
+            defer { arguments.forEach { Foundation.free(UnsafeMutableRawPointer(mutating: $0)) } }
+            let table = try call("read values", lib) { cancellable, error in
+                lib.serviceGetSecretsForDBusPathsSync(service, &arguments, cancellable, error)
             }
             guard let table else { return [:] }
-            defer { g_hash_table_unref(table) }
+            defer { lib.hashTableUnref(table) }
             var secrets: [String: Data] = [:]
-            var iterator = GHashTableIter()
-            g_hash_table_iter_init(&iterator, table)
-            var key: gpointer?
-            var value: gpointer?
-            while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
+            let iterator = UnsafeMutableRawPointer.allocate(
+                byteCount: LibSecret.hashTableIteratorSize, alignment: MemoryLayout<UnsafeRawPointer>.alignment)
+            defer { iterator.deallocate() }
+            lib.hashTableIterInit(iterator, table)
+            var key: UnsafeMutableRawPointer?
+            var value: UnsafeMutableRawPointer?
+            while lib.hashTableIterNext(iterator, &key, &value) != 0 {
                 guard let key, let value else { continue }
-                secrets[String(cString: key.assumingMemoryBound(to: CChar.self))] = Self.bytes(of: OpaquePointer(value))
+                secrets[String(cString: key.assumingMemoryBound(to: CChar.self))] = Self.bytes(
+                    of: OpaquePointer(value), lib)
             }
             return secrets
         }
 
         /// The attributes of the item at `path`.
-        private func attributes(at path: String) throws -> [String: String] {
-            let dictionary = try property("Attributes", of: "org.freedesktop.Secret.Item", at: path)
-            defer { g_variant_unref(dictionary) }
+        private func attributes(at path: String, _ lib: LibSecret) throws -> [String: String] {
+            let dictionary = try property("Attributes", of: "org.freedesktop.Secret.Item", at: path, lib)
+            defer { lib.variantUnref(dictionary) }
             var attributes: [String: String] = [:]
-            for index in 0..<g_variant_n_children(dictionary) {
-                let entry = g_variant_get_child_value(dictionary, index)
-                let key = g_variant_get_child_value(entry, 0)
-                let value = g_variant_get_child_value(entry, 1)
-                attributes[String(cString: g_variant_get_string(key, nil))] = String(
-                    cString: g_variant_get_string(value, nil))
-                g_variant_unref(value)
-                g_variant_unref(key)
-                g_variant_unref(entry)
+            for index in 0..<lib.variantChildCount(dictionary) {
+                let entry = lib.variantChild(dictionary, index)
+                let key = lib.variantChild(entry, 0)
+                let value = lib.variantChild(entry, 1)
+                if let name = lib.variantGetString(key, nil), let text = lib.variantGetString(value, nil) {
+                    attributes[String(cString: name)] = String(cString: text)
+                }
+                lib.variantUnref(value)
+                lib.variantUnref(key)
+                lib.variantUnref(entry)
             }
             return attributes
         }
 
         /// A D-Bus property of an object of the Secret Service, read fresh (the caller unrefs it).
         private func property(
-            _ name: String, of interface: String, at path: String, ifMissing missing: SecretsError? = nil
+            _ name: String, of interface: String, at path: String, _ lib: LibSecret,
+            ifMissing missing: SecretsError? = nil
         ) throws -> OpaquePointer {
             let bus = try Self.required(
                 "connect to the session bus",
-                call("connect to the session bus") { cancellable, error in
-                    g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error)
+                call("connect to the session bus", lib) { cancellable, error in
+                    lib.busGetSync(LibSecret.sessionBus, cancellable, error)
                 })
-            defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-            var arguments = [g_variant_new_string(interface), g_variant_new_string(name)]
-            let parameters = g_variant_new_tuple(&arguments, gsize(arguments.count))
+            defer { lib.objectUnref(bus) }
+            let arguments = [lib.variantNewString(interface), lib.variantNewString(name)]
+            let parameters = lib.variantNewTuple(arguments, arguments.count)
             let reply = try Self.required(
                 "read \(name)",
-                call("read \(name)", ifObjectMissing: missing) { cancellable, error in
-                    g_dbus_connection_call_sync(
+                call("read \(name)", lib, ifObjectMissing: missing) { cancellable, error in
+                    lib.connectionCallSync(
                         bus, "org.freedesktop.secrets", path, "org.freedesktop.DBus.Properties", "Get", parameters,
-                        nil, G_DBUS_CALL_FLAGS_NONE, gint(timeout * 1000), cancellable, error)
+                        nil, LibSecret.callFlagsNone, CInt(timeout * 1000), cancellable, error)
                 })
-            defer { g_variant_unref(reply) }
-            let boxed = g_variant_get_child_value(reply, 0)
-            defer { g_variant_unref(boxed) }
-            return try Self.required("read \(name)", g_variant_get_variant(boxed))
+            defer { lib.variantUnref(reply) }
+            let boxed = lib.variantChild(reply, 0)
+            defer { lib.variantUnref(boxed) }
+            return try Self.required("read \(name)", lib.variantGetVariant(boxed))
         }
 
-        private static func strings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
+        private static func strings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
             var strings: [String] = []
             var index = 0
             while let element = array?[index] {
@@ -215,24 +215,21 @@
 
         // MARK: Connection, timeouts and errors
 
-        private static func connect(
-            _ connection: inout UnsafeMutablePointer<SecretService>?, timeout: TimeInterval
-        ) throws -> UnsafeMutablePointer<SecretService> {
-            if let connection { return connection }
-            let service = try required(
-                "connect",
-                call("connect", timeout: timeout) { cancellable, error in
-                    secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, cancellable, error)
-                })
-            connection = service
-            return service
-        }
-
-        private func call<Result>(
-            _ operation: String, ifObjectMissing missing: SecretsError? = nil,
-            _ body: (UnsafeMutablePointer<GCancellable>, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Result
-        ) throws -> Result {
-            try Self.call(operation, timeout: timeout, ifObjectMissing: missing, body)
+        /// Runs `body` with the loaded library and the process's connection, connecting first when needed.
+        ///
+        /// - Throws: `unavailable` when libsecret is not installed, or the service does not answer.
+        private func withService<Result>(_ body: (LibSecret, OpaquePointer) throws -> Result) throws -> Result {
+            let lib = try library.get()
+            return try Self.connection.withLock { connection in
+                if connection == nil {
+                    connection = try Self.required(
+                        "connect",
+                        call("connect", lib) { cancellable, error in
+                            lib.serviceGetSync(LibSecret.openSession, cancellable, error)
+                        })
+                }
+                return try body(lib, connection!)
+            }
         }
 
         /// `value`, or `unavailable` when a call that must answer something answered nothing.
@@ -242,40 +239,42 @@
         }
 
         /// Runs one libsecret call with a cancellable that fires after `timeout`, and maps its `GError`.
-        private static func call<Result>(
-            _ operation: String, timeout: TimeInterval, ifObjectMissing missing: SecretsError? = nil,
-            _ body: (UnsafeMutablePointer<GCancellable>, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Result
+        private func call<Result>(
+            _ operation: String, _ lib: LibSecret, ifObjectMissing missing: SecretsError? = nil,
+            _ body: (OpaquePointer?, LibSecret.GErrorOut) -> Result
         ) throws -> Result {
-            let cancellable = CancellableBox()
+            let cancellable = CancellableBox(lib)
             let timer = DispatchWorkItem { [cancellable] in cancellable.cancel() }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
             defer { timer.cancel() }
-            var error: UnsafeMutablePointer<GError>?
+            var error: UnsafeMutableRawPointer?
             let result = body(cancellable.pointer, &error)
             if let error {
-                defer { g_error_free(error) }
-                if let missing, isMissingObject(error) { throw missing }
-                throw Self.map(error.pointee, operation: operation, timeout: timeout)
+                defer { lib.errorFree(error) }
+                if let missing, Self.isMissingObject(error, lib) { throw missing }
+                throw Self.map(GError(at: error), operation: operation, timeout: timeout, lib)
             }
             return result
         }
 
         /// Whether the service answered that the object asked about does not exist.
-        private static func isMissingObject(_ error: UnsafeMutablePointer<GError>) -> Bool {
-            guard let name = g_dbus_error_get_remote_error(error) else { return false }
-            defer { g_free(name) }
+        private static func isMissingObject(_ error: UnsafeMutableRawPointer, _ lib: LibSecret) -> Bool {
+            guard let name = lib.remoteErrorName(error) else { return false }
+            defer { lib.free(name) }
             return [
                 "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
                 "org.freedesktop.Secret.Error.NoSuchObject",
             ].contains(String(cString: name))
         }
 
-        private static func map(_ error: GError, operation: String, timeout: TimeInterval) -> SecretsError {
-            let message = error.message.map { String(cString: $0) } ?? "unknown error"
-            if error.domain == g_io_error_quark() && error.code == G_IO_ERROR_CANCELLED.rawValue {
+        private static func map(_ error: GError, operation: String, timeout: TimeInterval, _ lib: LibSecret)
+            -> SecretsError
+        {
+            let message = error.message ?? "unknown error"
+            if error.domain == lib.ioErrorQuark() && error.code == LibSecret.ioErrorCancelled {
                 return .unavailable("the Secret Service did not answer \(operation) within \(timeout) seconds")
             }
-            if error.domain == secret_error_get_quark() && error.code == SECRET_ERROR_IS_LOCKED.rawValue {
+            if error.domain == lib.secretErrorQuark() && error.code == LibSecret.errorIsLocked {
                 return .locked("the Secret Service collection")
             }
             return .unavailable("the Secret Service failed to \(operation): \(message)")
@@ -283,44 +282,48 @@
 
         // MARK: libsecret values
 
-        private static func bytes(of value: OpaquePointer) -> Data {
-            var length: gsize = 0
-            guard let bytes = secret_value_get(value, &length) else { return Data() }
-            return Data(bytes: bytes, count: Int(length))
+        private static func bytes(of value: OpaquePointer, _ lib: LibSecret) -> Data {
+            var length = 0
+            guard let bytes = lib.valueGet(value, &length) else { return Data() }
+            return Data(bytes: bytes, count: length)
         }
     }
 
     /// A `GHashTable` of strings built from a dictionary, freed with the box.
     private final class GHashTableBox {
-        let table: OpaquePointer
+        let table: OpaquePointer?
+        private let lib: LibSecret
 
-        init(_ attributes: [String: String]) {
-            table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        init(_ attributes: [String: String], _ lib: LibSecret) {
+            self.lib = lib
+            table = lib.hashTableNewFull(lib.strHash, lib.strEqual, lib.freeFunction, lib.freeFunction)
             for (key, value) in attributes {
-                g_hash_table_insert(table, g_strdup(key), g_strdup(value))
+                _ = lib.hashTableInsert(table, lib.strdup(key), lib.strdup(value))
             }
         }
 
         deinit {
-            g_hash_table_unref(table)
+            lib.hashTableUnref(table)
         }
     }
 
     /// A `GCancellable` that a timer on another thread may cancel.
     private final class CancellableBox: @unchecked Sendable {
-        // Safe: `pointer` never changes, and g_cancellable_cancel is documented as callable from any thread.
-        let pointer: UnsafeMutablePointer<GCancellable>
+        // Safe: `pointer` and `lib` never change, and g_cancellable_cancel is documented as callable from any thread.
+        let pointer: OpaquePointer?
+        private let lib: LibSecret
 
-        init() {
-            pointer = g_cancellable_new()
+        init(_ lib: LibSecret) {
+            self.lib = lib
+            pointer = lib.cancellableNew()
         }
 
         func cancel() {
-            g_cancellable_cancel(pointer)
+            lib.cancellableCancel(pointer)
         }
 
         deinit {
-            g_object_unref(pointer)
+            lib.objectUnref(pointer)
         }
     }
 #endif

@@ -4,6 +4,10 @@ import Secrets
 /// A ``Secrets/SecretsBackend`` over the freedesktop.org Secret Service (gnome-keyring, KeePassXC, KWallet): the
 /// Linux desktop's keyring, through libsecret.
 ///
+/// libsecret is loaded when the process first uses the Secret Service (`libsecret-1.so.0`, or the file the
+/// `COFFER_LIBSECRET` environment variable names), so building Coffer needs no system package. Where it is not
+/// installed every call throws ``Secrets/SecretsError/unavailable(_:)`` with a message naming the package.
+///
 /// Items live in the default collection under the attributes ``SecretServiceAttributes`` describes, with values
 /// stored as `application/octet-stream` so that any bytes survive. Items saved by Coffer are read by
 /// `secret-tool lookup service S account A`, and items saved by `secret-tool store` are read by Coffer.
@@ -40,7 +44,7 @@ public final class SecretServiceBackend: SecretsBackend {
 
     /// Creates a backend; it connects on first use.
     public convenience init(options: Options = Options()) {
-        #if canImport(CLibSecret)
+        #if os(Linux)
             self.init(options: options, client: LibSecretClient(timeout: options.timeout))
         #else
             self.init(options: options, client: UnavailableSecretServiceClient())
@@ -56,7 +60,24 @@ public final class SecretServiceBackend: SecretsBackend {
     ///
     /// Quick (one round trip, bounded by `timeout`); use it to choose a backend.
     public static func isReachable(timeout: TimeInterval = 2) -> Bool {
-        (try? SecretServiceBackend(options: Options(timeout: timeout)).client.isDefaultCollectionLocked()) != nil
+        (try? checkReachable(timeout: timeout)) != nil
+    }
+
+    /// Returns when a Secret Service answers on the session bus with a default collection (locked or not), and
+    /// throws why not otherwise: libsecret is not installed, there is no session bus or no provider on it, or the
+    /// keyring has no default collection.
+    ///
+    /// Quick (one round trip, bounded by `timeout`); use it to choose a backend and to tell the user why.
+    ///
+    /// - Throws: ``Secrets/SecretsError/unavailable(_:)`` with the reason.
+    public static func checkReachable(timeout: TimeInterval = 2) throws(SecretsError) {
+        do {
+            _ = try SecretServiceBackend(options: Options(timeout: timeout)).client.isDefaultCollectionLocked()
+        } catch let error as SecretsError {
+            throw error
+        } catch {
+            throw .unavailable("the Secret Service could not be asked: \(error)")
+        }
     }
 
     /// Stores `data`, replacing the item with the same attributes.

@@ -112,6 +112,32 @@ struct SecretServiceCommandTests {
         #expect(try coffer("secrets", "get", "auto/item", environment: file).output == "v")
     }
 
+    /// An environment where libsecret cannot be loaded, as on a machine that never installed it.
+    static let noLibSecret = ["COFFER_LIBSECRET": "/nonexistent/libsecret-1.so.0"]
+
+    @Test("without libsecret installed: --backend secret-service exits 5 naming the package to install")
+    func secretServiceWithoutLibSecret() throws {
+        for arguments in [["secrets", "get", "a/b"], ["secrets", "set", "a/b", "--value", "v"], ["secrets", "list"]] {
+            let outcome = try coffer(arguments, environment: Self.noLibSecret)
+            #expect(outcome.status == 5, "\(arguments): \(outcome.errorOutput)")
+            #expect(outcome.errorOutput.contains("libsecret could not be loaded"))
+            #expect(outcome.errorOutput.contains("apt-get install libsecret-1-0"))
+        }
+    }
+
+    @Test("without libsecret installed: --backend auto uses the encrypted file store and says why")
+    func autoWithoutLibSecret() throws {
+        let directory = try TemporaryDirectory()
+        let environment = Self.noLibSecret.merging([
+            "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
+            "COFFER_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
+        ]) { $1 }
+        let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
+        #expect(set.status == 0, "\(set.errorOutput)")
+        #expect(set.errorOutput.contains("using the encrypted-file store: libsecret could not be loaded"))
+        #expect(try coffer("secrets", "get", "auto/item", environment: environment).output == "v")
+    }
+
     @Test(
         "with no session bus, every command exits 5 at once and says the Secret Service is unavailable",
         .timeLimit(.minutes(1)))
