@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -16,7 +16,21 @@ let package = Package(
         .library(name: "TokenAuthentication", targets: ["TokenAuthentication"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
+        .library(name: "ProntoWalletSDK", targets: ["ProntoWalletSDK"]),
         .executable(name: "coffer", targets: ["coffer"]),
+    ],
+    // The server stack is behind traits, so that an app which depends on Coffer for its app-side libraries
+    // (`traits: []`) resolves none of it: SwiftPM leaves out a package whose every use is guarded by a trait the
+    // consumer did not enable. At the root, the default traits build everything (`swift run coffer serve`).
+    traits: [
+        .trait(
+            name: "Wallet",
+            description: "Pass signing and packaging: WalletPasses (swift-certificates, swift-nio-ssl, ZIPFoundation)."),
+        .trait(
+            name: "Server",
+            description: "The provisioning server and the coffer command-line tool (Hummingbird, SQLKit, PostgresKit).",
+            enabledTraits: ["Wallet"]),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -34,8 +48,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
-        // The client SDK, a package of its own with no dependencies; the root package tests it end to end.
-        .package(path: "ProntoWalletSDK"),
     ],
     targets: [
         .target(
@@ -80,11 +92,13 @@ let package = Package(
                 "Secrets", "SecretsKeychain", "SecretsSecretService", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // libsecret-1, the Secret Service client (Debian: libsecret-1-dev); Linux only.
-        .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // libsecret (the Secret Service client) is loaded at run time, so building needs no system package.
+        .target(name: "SecretsSecretService", dependencies: ["Secrets"]),
+        // The iOS SDK: no dependencies. Its sources stay in the nested package `ProntoWalletSDK/` (laid out as the
+        // specification's §2.1 and buildable alone, for iOS 16); here it is a product an app adds by repository URL.
         .target(
-            name: "SecretsSecretService",
-            dependencies: ["Secrets", .target(name: "CLibSecret", condition: .when(platforms: [.linux]))]
+            name: "ProntoWalletSDK",
+            path: "ProntoWalletSDK/Sources/ProntoWalletSDK"
         ),
         .target(
             name: "WalletPasses",
@@ -92,10 +106,10 @@ let package = Package(
                 "Secrets",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Wallet"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Wallet"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Wallet"])),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: .when(traits: ["Wallet"])),
             ]
         ),
         .target(
@@ -105,14 +119,15 @@ let package = Package(
                 "WalletPasses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["Server"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
             ]
         ),
         .executableTarget(
@@ -126,8 +141,9 @@ let package = Package(
                 "WalletPasses",
                 "WalletServer",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
             ]
         ),
         .executableTarget(
@@ -170,10 +186,10 @@ let package = Package(
             name: "TokenAuthenticationTests",
             dependencies: [
                 "TokenAuthentication", "Secrets", "SecretsKeychain", "CofferTestSupport", "APIClientExample",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
             ]
         ),
         .testTarget(
@@ -203,8 +219,8 @@ let package = Package(
             name: "WalletServerTests",
             dependencies: [
                 "WalletServer", "WalletPasses", "Secrets", "CofferTestSupport",
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -212,13 +228,18 @@ let package = Package(
             name: "ProntoWalletIntegrationTests",
             dependencies: [
                 "WalletServer", "WalletPasses", "CofferTestSupport",
-                .product(name: "ProntoWalletSDK", package: "ProntoWalletSDK"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "ProntoWalletSDK",
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Wallet"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Wallet"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "ProntoWalletSDKTests",
+            dependencies: ["ProntoWalletSDK"],
+            path: "ProntoWalletSDK/Tests/ProntoWalletSDKTests"
         ),
         .testTarget(
             name: "cofferTests",

@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Coffer's benchmarks: `swift package --package-path Benchmarks benchmark` runs them;

@@ -3,6 +3,10 @@ import Testing
 
 @testable import ProntoWalletSDK
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @Suite("The provisioning flow: configuration, Wallet availability, the sheet, the delegate")
 @MainActor
 struct ProvisioningFlowTests {
