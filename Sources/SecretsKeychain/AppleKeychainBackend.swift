@@ -14,6 +14,8 @@ import Secrets
 /// - Saving updates the item in place when it exists (whatever its synchronizability) and adds it otherwise; it
 ///   never deletes first, so a failed save loses nothing.
 /// - Reads match synchronizable and local items alike; two of them for one path are an ambiguous match.
+/// - An access policy the platform cannot store as asked (``KeychainQuery/protection(on:)``: `.watch` off macOS)
+///   is `unsupported` before anything is written; the item is never stored with less protection.
 /// - Statuses map to ``Secrets/SecretsError``: not found is `nil`/`false`; interaction not allowed (a locked
 ///   device) and a cancelled prompt are `locked`; a missing entitlement is `unavailable`, naming the group; a
 ///   failed authentication is `authenticationFailed`; invalid attribute combinations are `unsupported`.
@@ -51,11 +53,15 @@ public final class AppleKeychainBackend: SecretsBackend {
                 "an item that is \(policy.accessibility.rawValue) or access-controlled cannot sync over iCloud; "
                     + "set synchronizable to false or choose a syncing accessibility")
         }
-        var match = try itemQuery(query)
-        match.synchronizable = .any
         let changes = KeychainQuery(
             synchronizable: query.synchronizable ? .synchronizable : .notSynchronizable,
             accessibility: policy.accessibility, accessControl: policy.accessControl, data: data)
+        // Never store an item weaker than asked (a flag the platform lacks would be dropped).
+        if case .failure(let error) = changes.protection(on: client.platform) {
+            throw SecretsError.unsupported("\(Self.describe(query)): \(error.description)")
+        }
+        var match = try itemQuery(query)
+        match.synchronizable = .any
         // Update first: an existing item keeps its place; only a missing one is added.
         for _ in 0..<2 {
             switch client.update(match, with: changes) {

@@ -9,7 +9,10 @@ import Secrets
 /// ``defaultAccessGroup`` and matches every entitled group; an unentitled group is `errSecMissingEntitlement`);
 /// `errSecParam` for a this-device-only or access-controlled item that would sync; and a device lock
 /// (``setLocked(_:)``): items readable only while unlocked answer `errSecInteractionNotAllowed`, and before the
-/// first unlock since boot every item does.
+/// first unlock since boot every item does. It follows ``KeychainQuery/protection(on:)`` for its ``platform``, as
+/// ``LiveSecItemClient`` does: access-control flags the platform lacks are `errSecParam`, never dropped. Without a
+/// keychain entitlement (`hasKeychainEntitlement: false`, an unsigned macOS tool), every call answers
+/// `errSecMissingEntitlement`.
 public final class SecItemEmulator: SecItemClient {
     private struct Key: Hashable {
         var service: String
@@ -28,12 +31,21 @@ public final class SecItemEmulator: SecItemClient {
     public let defaultAccessGroup: String
     /// The groups the emulated app is entitled to, the default one included.
     public let entitledAccessGroups: Set<String>
+    /// The platform whose rules apply (access-control flags).
+    public let platform: KeychainPlatform
+    /// Whether the emulated process has a keychain entitlement at all.
+    public let hasKeychainEntitlement: Bool
     private let state = Locked(State())
 
-    /// Creates an empty keychain for an app with these access groups.
-    public init(defaultAccessGroup: String = "TEAMID.dev.coffer.tests", otherAccessGroups: Set<String> = []) {
+    /// Creates an empty keychain for an app with these access groups, on `platform`.
+    public init(
+        defaultAccessGroup: String = "TEAMID.dev.coffer.tests", otherAccessGroups: Set<String> = [],
+        platform: KeychainPlatform = .iOS, hasKeychainEntitlement: Bool = true
+    ) {
         self.defaultAccessGroup = defaultAccessGroup
         self.entitledAccessGroups = otherAccessGroups.union([defaultAccessGroup])
+        self.platform = platform
+        self.hasKeychainEntitlement = hasKeychainEntitlement
     }
 
     /// Locks or unlocks the emulated device; unlocking also counts as the first unlock since boot.
@@ -59,6 +71,8 @@ public final class SecItemEmulator: SecItemClient {
 
     /// `SecItemAdd`.
     public func add(_ attributes: KeychainQuery) -> KeychainStatus {
+        guard hasKeychainEntitlement else { return .missingEntitlement }
+        guard case .success = attributes.protection(on: platform) else { return .param }
         guard let service = attributes.service, let account = attributes.account, let data = attributes.data,
             attributes.synchronizable != .any, attributes.matchLimit == nil
         else { return .param }
@@ -78,6 +92,7 @@ public final class SecItemEmulator: SecItemClient {
 
     /// `SecItemCopyMatching`.
     public func copyMatching(_ query: KeychainQuery) -> Result<[KeychainItem], KeychainStatusError> {
+        guard hasKeychainEntitlement else { return .failure(KeychainStatusError(.missingEntitlement)) }
         if query.returnData && query.matchLimit == .all { return .failure(KeychainStatusError(.param)) }
         if let group = query.accessGroup, !entitledAccessGroups.contains(group) {
             return .failure(KeychainStatusError(.missingEntitlement))
@@ -102,6 +117,8 @@ public final class SecItemEmulator: SecItemClient {
 
     /// `SecItemUpdate`.
     public func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus {
+        guard hasKeychainEntitlement else { return .missingEntitlement }
+        guard case .success = changes.protection(on: platform) else { return .param }
         if let group = query.accessGroup, !entitledAccessGroups.contains(group) { return .missingEntitlement }
         if changes.synchronizable == .any || changes.service != nil || changes.account != nil
             || changes.accessGroup != nil
@@ -133,6 +150,7 @@ public final class SecItemEmulator: SecItemClient {
 
     /// `SecItemDelete`.
     public func delete(_ query: KeychainQuery) -> KeychainStatus {
+        guard hasKeychainEntitlement else { return .missingEntitlement }
         if let group = query.accessGroup, !entitledAccessGroups.contains(group) { return .missingEntitlement }
         return state.withLock { state in
             let found = Self.matches(query, in: state, groups: entitledAccessGroups)

@@ -11,13 +11,15 @@
 
         /// `SecItemAdd`.
         public func add(_ attributes: KeychainQuery) -> KeychainStatus {
-            KeychainStatus(rawValue: SecItemAdd(Self.dictionary(attributes) as CFDictionary, nil))
+            guard let dictionary = Self.dictionary(attributes) else { return .param }
+            return KeychainStatus(rawValue: SecItemAdd(dictionary as CFDictionary, nil))
         }
 
         /// `SecItemCopyMatching`.
         public func copyMatching(_ query: KeychainQuery) -> Result<[KeychainItem], KeychainStatusError> {
+            guard let dictionary = Self.dictionary(query) else { return .failure(KeychainStatusError(.param)) }
             var result: CFTypeRef?
-            let status = KeychainStatus(rawValue: SecItemCopyMatching(Self.dictionary(query) as CFDictionary, &result))
+            let status = KeychainStatus(rawValue: SecItemCopyMatching(dictionary as CFDictionary, &result))
             guard status == .success else { return .failure(KeychainStatusError(status)) }
             let dictionaries: [[String: Any]]
             if let many = result as? [[String: Any]] {
@@ -41,21 +43,23 @@
 
         /// `SecItemUpdate`.
         public func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus {
-            var attributes = Self.dictionary(changes)
+            guard var attributes = Self.dictionary(changes), let match = Self.dictionary(query) else { return .param }
             attributes.removeValue(forKey: kSecClass as String)
             attributes.removeValue(forKey: kSecUseDataProtectionKeychain as String)
-            return KeychainStatus(
-                rawValue: SecItemUpdate(Self.dictionary(query) as CFDictionary, attributes as CFDictionary))
+            return KeychainStatus(rawValue: SecItemUpdate(match as CFDictionary, attributes as CFDictionary))
         }
 
         /// `SecItemDelete`.
         public func delete(_ query: KeychainQuery) -> KeychainStatus {
-            KeychainStatus(rawValue: SecItemDelete(Self.dictionary(query) as CFDictionary))
+            guard let dictionary = Self.dictionary(query) else { return .param }
+            return KeychainStatus(rawValue: SecItemDelete(dictionary as CFDictionary))
         }
 
         // MARK: Mapping
 
-        private static func dictionary(_ query: KeychainQuery) -> [String: Any] {
+        /// The SecItem dictionary, or `nil` when the protection cannot be written as asked (the caller answers
+        /// `errSecParam`: an item is never stored with less protection than its query names).
+        private static func dictionary(_ query: KeychainQuery) -> [String: Any]? {
             var dictionary: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
             if let service = query.service { dictionary[kSecAttrService as String] = service }
             if let account = query.account { dictionary[kSecAttrAccount as String] = account }
@@ -66,15 +70,19 @@
             case .any?: dictionary[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
             case nil: break
             }
-            if let accessibility = query.accessibility {
-                let protection = constant(for: accessibility)
-                if query.accessControl.isEmpty {
-                    dictionary[kSecAttrAccessible as String] = protection
-                } else if let control = SecAccessControlCreateWithFlags(
-                    nil, protection, flags(for: query.accessControl), nil)
-                {
-                    dictionary[kSecAttrAccessControl as String] = control
-                }
+            switch query.protection(on: .current) {
+            case .success(.unspecified):
+                break
+            case .success(.accessible(let accessibility)):
+                dictionary[kSecAttrAccessible as String] = constant(for: accessibility)
+            case .success(.accessControl(let accessibility, let control)):
+                guard
+                    let flags = flags(for: control),
+                    let access = SecAccessControlCreateWithFlags(nil, constant(for: accessibility), flags, nil)
+                else { return nil }
+                dictionary[kSecAttrAccessControl as String] = access
+            case .failure:
+                return nil
             }
             if let data = query.data { dictionary[kSecValueData as String] = data }
             switch query.matchLimit {
@@ -114,20 +122,28 @@
             }
         }
 
-        private static func flags(for control: AccessPolicy.AccessControl) -> SecAccessControlCreateFlags {
+        /// The Security flags for `control`, or `nil` when one of them does not exist here.
+        private static func flags(for control: AccessPolicy.AccessControl) -> SecAccessControlCreateFlags? {
             var flags: SecAccessControlCreateFlags = []
-            if control.contains(.userPresence) { flags.insert(.userPresence) }
-            if control.contains(.biometryAny) { flags.insert(.biometryAny) }
-            if control.contains(.biometryCurrentSet) { flags.insert(.biometryCurrentSet) }
-            if control.contains(.devicePasscode) { flags.insert(.devicePasscode) }
-            #if os(macOS)
-                if control.contains(.watch) { flags.insert(.watch) }
+            var mapped: AccessPolicy.AccessControl = []
+            func map(_ flag: AccessPolicy.AccessControl, _ security: SecAccessControlCreateFlags) {
+                if control.contains(flag) {
+                    flags.insert(security)
+                    mapped.insert(flag)
+                }
+            }
+            map(.userPresence, .userPresence)
+            map(.biometryAny, .biometryAny)
+            map(.biometryCurrentSet, .biometryCurrentSet)
+            map(.devicePasscode, .devicePasscode)
+            #if os(macOS) || targetEnvironment(macCatalyst)
+                map(.watch, .watch)
             #endif
-            if control.contains(.or) { flags.insert(.or) }
-            if control.contains(.and) { flags.insert(.and) }
-            if control.contains(.applicationPassword) { flags.insert(.applicationPassword) }
-            if control.contains(.privateKeyUsage) { flags.insert(.privateKeyUsage) }
-            return flags
+            map(.or, .or)
+            map(.and, .and)
+            map(.applicationPassword, .applicationPassword)
+            map(.privateKeyUsage, .privateKeyUsage)
+            return mapped == control ? flags : nil
         }
     }
 #endif

@@ -13,6 +13,13 @@ public protocol SecItemClient: Sendable {
     func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus
     /// `SecItemDelete`: removes every item `query` matches.
     func delete(_ query: KeychainQuery) -> KeychainStatus
+    /// The platform whose Keychain the client reaches, for the access-control flags it supports.
+    var platform: KeychainPlatform { get }
+}
+
+extension SecItemClient {
+    /// The platform this code runs on.
+    public var platform: KeychainPlatform { .current }
 }
 
 /// A failed SecItem call's status, as an error.
