@@ -44,8 +44,22 @@ public enum SecretsStack {
         secretServiceTimeout: TimeInterval = 2
     ) throws -> Selection {
         #if canImport(Security)
-            return Selection(
-                backend: AppleKeychainBackend(), kind: .keychain, reason: "the Keychain is the platform's store")
+            // The Keychain when this process can use it. An unsigned macOS tool cannot (the data protection keychain
+            // answers errSecMissingEntitlement): probe once, and fall back to the encrypted file store (KeychainProbe).
+            let client = LiveSecItemClient()
+            switch KeychainProbe.verdict(for: KeychainProbe.status(of: client), on: .current) {
+            case .useKeychain(let reason):
+                return Selection(backend: AppleKeychainBackend(client: client), kind: .keychain, reason: reason)
+            case .fallBack(let why):
+                guard let fileStoreKey else {
+                    throw SecretsError.unavailable(
+                        "\(why), and no passphrase or key file was given for the encrypted file store")
+                }
+                let backend = try EncryptedFileBackend(directory: configuration.storeDirectory, key: try fileStoreKey())
+                return Selection(
+                    backend: backend, kind: .encryptedFile,
+                    reason: "\(why); using the encrypted file store at " + configuration.storeDirectory.path)
+            }
         #else
             if SecretServiceBackend.isReachable(timeout: secretServiceTimeout) {
                 return Selection(
