@@ -49,7 +49,7 @@ public actor StorageRouter: StorageProviding {
         self.keychain = KeychainHelper(
             service: configuration.applicationIdentifier, accessGroup: configuration.keychainAccessGroup,
             maximumInlineSize: configuration.maximumKeychainValueSize,
-            overflowDirectory: configuration.locations.url(for: .documents)
+            overflowDirectory: configuration.locations.internalDataDirectory
                 .appending(path: "\(FileStorageHelper.folderName)/keychain-overflow", directoryHint: .isDirectory),
             files: files, backend: configuration.keychainBackend)
         self.encryption = EncryptionHelper(providers: configuration.keyMaterialProviders)
