@@ -74,26 +74,34 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
 
     /// Every item file with the identity it records, or why that identity cannot be read.
     func identities() throws -> [(fileName: String, result: Result<ItemIdentity, SecretsError>)] {
-        try itemFileNames().map { name in
-            (
-                name,
-                Result { () throws(SecretsError) -> ItemIdentity in
-                    do {
-                        guard let prefix = try readFile(name, prefix: codec.identityPrefixLength) else {
-                            throw SecretsError.corruptData("item \(name) (it vanished while being listed)")
-                        }
-                        let identity = try codec.decodeIdentity(prefix, fileName: name)
-                        guard try codec.fileName(for: identity) == name else {
-                            throw SecretsError.corruptData("item \(name) (its file name does not match its contents)")
-                        }
-                        return identity
-                    } catch let error as SecretsError {
-                        throw error
-                    } catch {
-                        throw SecretsError.corruptData("item \(name)")
-                    }
-                }
-            )
+        // do/catch rather than `Result { () throws(SecretsError) in … }`: that initializer is Swift 6's, and the
+        // iOS typecheck's SDK (scripts/ios-typecheck.sh) has only the untyped one.
+        var identities: [(fileName: String, result: Result<ItemIdentity, SecretsError>)] = []
+        for name in try itemFileNames() {
+            do throws(SecretsError) {
+                identities.append((name, .success(try identity(ofFile: name))))
+            } catch {
+                identities.append((name, .failure(error)))
+            }
+        }
+        return identities
+    }
+
+    /// The identity the item file `name` records.
+    private func identity(ofFile name: String) throws(SecretsError) -> ItemIdentity {
+        do {
+            guard let prefix = try readFile(name, prefix: codec.identityPrefixLength) else {
+                throw SecretsError.corruptData("item \(name) (it vanished while being listed)")
+            }
+            let identity = try codec.decodeIdentity(prefix, fileName: name)
+            guard try codec.fileName(for: identity) == name else {
+                throw SecretsError.corruptData("item \(name) (its file name does not match its contents)")
+            }
+            return identity
+        } catch let error as SecretsError {
+            throw error
+        } catch {
+            throw SecretsError.corruptData("item \(name)")
         }
     }
 

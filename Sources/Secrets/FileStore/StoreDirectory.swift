@@ -6,20 +6,31 @@ import Foundation
 /// - The directory and its subdirectories are created with mode 0700.
 /// - ``withExclusiveLock(_:)`` holds `flock(LOCK_EX)` on `<root>/.lock` through a descriptor opened for that
 ///   call alone, so it excludes other threads of this process as well as other processes.
-/// - ``write(_:to:)`` creates a temporary file exclusively with mode 0600, writes and syncs it, renames it over
-///   the target, and syncs the directory: after it returns, the new bytes survive a crash or power loss, and at
-///   no moment can a reader see a partial file.
+/// - ``write(_:to:)`` creates a temporary file exclusively with mode 0600, writes it, flushes it for ordering,
+///   renames it over the target, and flushes the directory for durability: after it returns, the new bytes
+///   survive a crash or power loss, and at no moment can a reader see a partial file. On Apple systems the
+///   ordering flush is `F_BARRIERFSYNC` (the file's data reaches the disk before the rename) and the durable one
+///   `F_FULLFSYNC`, once per write; elsewhere both are `fsync`.
+/// - ``withExclusiveLock(_:)`` runs inside a ``WriteActivity``: on iOS, watchOS, tvOS and visionOS a background
+///   task assertion (`ProcessInfo.performExpiringActivity`), so that the app is not suspended while it holds a
+///   `flock` in a shared (app-group) container, which the system punishes with a 0xdead10cc termination.
 /// - Readers take no lock: a rename replaces a file atomically.
 struct StoreDirectory: Sendable {
     /// The store's root directory.
     let root: URL
+    /// How descriptors are flushed.
+    let flusher: FileFlusher
+    /// What keeps the process running while the lock is held.
+    let activity: WriteActivity
 
     /// The prefix of temporary files; they are never listed, and ``removeTemporaryFiles(in:)`` clears leftovers.
     static let temporaryPrefix = ".tmp-"
     static let lockFileName = ".lock"
 
-    init(root: URL) {
+    init(root: URL, flusher: FileFlusher = .system, activity: WriteActivity = .system) {
         self.root = root.standardizedFileURL
+        self.flusher = flusher
+        self.activity = activity
     }
 
     func url(_ relativePath: String) -> URL {
@@ -46,8 +57,11 @@ struct StoreDirectory: Sendable {
 
     // MARK: Locking
 
-    /// Runs `body` while holding the store's exclusive lock.
+    /// Runs `body` while holding the store's exclusive lock, inside the write activity (which ends only after the
+    /// lock is released).
     func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
+        let endActivity = activity.begin("Coffer: writing the store at \(root.lastPathComponent)")
+        defer { endActivity() }
         let path = url(Self.lockFileName).path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw SecretsError.io(operation: "opening lock file", path: path, code: errno) }
@@ -78,7 +92,8 @@ struct StoreDirectory: Sendable {
                 throw SecretsError.io(operation: "setting mode of", path: temporary.path, code: errno)
             }
             try Self.writeAll(data, to: descriptor, path: temporary.path)
-            try Self.synchronize(descriptor, path: temporary.path)
+            // Ordering is enough here: the directory's durable flush below covers these bytes too.
+            try flush(descriptor, .ordering, path: temporary.path)
         }
         guard rename(temporary.path, target.path) == 0 else {
             throw SecretsError.io(operation: "renaming into", path: target.path, code: errno)
@@ -179,17 +194,22 @@ struct StoreDirectory: Sendable {
     /// Flushes a descriptor to stable storage (`F_FULLFSYNC` on Apple systems, where `fsync` alone is not
     /// enough).
     static func synchronize(_ descriptor: Int32, path: String) throws {
-        #if canImport(Darwin)
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-        #endif
-        guard fsync(descriptor) == 0 else { throw SecretsError.io(operation: "syncing", path: path, code: errno) }
+        guard FileFlusher.system.flush(descriptor, .durable) else {
+            throw SecretsError.io(operation: "syncing", path: path, code: errno)
+        }
+    }
+
+    private func flush(_ descriptor: Int32, _ strength: FileFlusher.Strength, path: String) throws {
+        guard flusher.flush(descriptor, strength) else {
+            throw SecretsError.io(operation: "syncing", path: path, code: errno)
+        }
     }
 
     private func synchronizeDirectory(_ directory: URL) throws {
         let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SecretsError.io(operation: "opening", path: directory.path, code: errno) }
         defer { close(descriptor) }
-        try Self.synchronize(descriptor, path: directory.path)
+        try flush(descriptor, .durable, path: directory.path)
     }
 
     private static func posixCode(of error: any Error) -> Int32 {
