@@ -235,6 +235,8 @@ mod() { # name "flags" files...
   [ -n "$diags" ] && sed 's/^/   /' <<< "$diags"
   SUMMARY+=("$n $errors/$warnings")
   [ "$errors" -eq 0 ] && [ "$warnings" -eq 0 ] || FAIL=1
+  # Never let dependents typecheck against a stale module of an earlier run.
+  rm -f "$W/stubs/${n%%@*}.swiftmodule"
   swiftc -emit-module "${C[@]}" "${SKIP[@]}" "${flags[@]}" -module-name "${n%%@*}" \
     -emit-module-path "$W/stubs/${n%%@*}.swiftmodule" "$@" > "$W/out/$n.emit.log" 2>&1 \
     || { echo "   (emit-module failed, see $W/out/$n.emit.log)"; FAIL=1; }
