@@ -51,32 +51,38 @@ public enum SecretsStack {
             case .useKeychain(let reason):
                 return Selection(backend: AppleKeychainBackend(client: client), kind: .keychain, reason: reason)
             case .fallBack(let why):
-                guard let fileStoreKey else {
-                    throw SecretsError.unavailable(
-                        "\(why), and no passphrase or key file was given for the encrypted file store")
-                }
-                let backend = try EncryptedFileBackend(directory: configuration.storeDirectory, key: try fileStoreKey())
-                return Selection(
-                    backend: backend, kind: .encryptedFile,
-                    reason: "\(why); using the encrypted file store at " + configuration.storeDirectory.path)
+                return try encryptedFileStore(because: why, configuration: configuration, key: fileStoreKey)
             }
         #else
-            if SecretServiceBackend.isReachable(timeout: secretServiceTimeout) {
+            let why: String
+            do {
+                try SecretServiceBackend.checkReachable(timeout: secretServiceTimeout)
                 return Selection(
                     backend: SecretServiceBackend(), kind: .secretService,
                     reason: "a Secret Service answers on the session bus")
+            } catch .unavailable(let reason) {
+                why = reason
+            } catch {
+                why = error.description
             }
-            guard let fileStoreKey else {
-                throw SecretsError.unavailable(
-                    "no Secret Service answers on the session bus, and no passphrase or key file was given for the "
-                        + "encrypted file store")
-            }
-            let backend = try EncryptedFileBackend(directory: configuration.storeDirectory, key: try fileStoreKey())
-            return Selection(
-                backend: backend, kind: .encryptedFile,
-                reason: "no Secret Service answers on the session bus; using the encrypted file store at "
-                    + configuration.storeDirectory.path)
+            return try encryptedFileStore(because: why, configuration: configuration, key: fileStoreKey)
         #endif
+    }
+
+    /// The fallback when the platform's own store cannot be used: the encrypted file store, with `why` in the reason.
+    ///
+    /// - Throws: `unavailable` (saying `why`) when there is no `key` to open it with.
+    private static func encryptedFileStore(
+        because why: String, configuration: Configuration, key: (() throws -> KeySource)?
+    ) throws -> Selection {
+        guard let key else {
+            throw SecretsError.unavailable(
+                "\(why), and no passphrase or key file was given for the encrypted file store")
+        }
+        let backend = try EncryptedFileBackend(directory: configuration.storeDirectory, key: try key())
+        return Selection(
+            backend: backend, kind: .encryptedFile,
+            reason: "\(why); using the encrypted file store at " + configuration.storeDirectory.path)
     }
 
     /// The platform's store as a typed store, logging which backend was chosen and why.
