@@ -54,6 +54,45 @@ struct StorageLocationsTests {
         #expect(written.contains { $0.contains("keychain-overflow") })
     }
 
+    @Test("an overflow store an earlier version kept under Documents is moved on first use, and its values read back")
+    func legacyOverflowMoves() async throws {
+        let locations = apple { _ in nil }
+        let backend = AppleKeychainBackend(client: SecItemEmulator())
+        func router() -> StorageRouter {
+            StorageRouter(
+                configuration: StorageConfiguration(
+                    applicationIdentifier: "com.example.app", locations: locations, keychainBackend: { backend },
+                    maximumKeychainValueSize: 64, unregisteredKeyPolicy: .ignore))
+        }
+        let key = testKey("big", .keychain, serializer: Serializer<Data>.data)
+        let big = Data(repeating: 7, count: 4096)
+        try await router().set(big, for: key)
+        // Lay the store out as versions before Application Support kept it: under Documents.
+        let legacy = directory.url.appending(path: "Documents/LocalData/keychain-overflow")
+        try FileManager.default.createDirectory(
+            at: legacy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: locations.keychainOverflowDirectory, to: legacy)
+
+        #expect(try await router().get(key) == big)
+        #expect(!FileManager.default.fileExists(atPath: legacy.path))
+        #expect(FileManager.default.fileExists(atPath: locations.keychainOverflowDirectory.path))
+        #expect(try locations.moveLegacyKeychainOverflowStore() == false, "moved once")
+    }
+
+    @Test("an overflow store in both places is left alone and reported, never merged or deleted")
+    func legacyOverflowConflict() throws {
+        let locations = apple { _ in nil }
+        let legacy = directory.url.appending(path: "Documents/LocalData/keychain-overflow")
+        for store in [legacy, locations.keychainOverflowDirectory] {
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: store.appending(path: "item"))
+        }
+        #expect(throws: SecretsError.self) { try locations.moveLegacyKeychainOverflowStore() }
+        #expect(FileManager.default.fileExists(atPath: legacy.appending(path: "item").path))
+        #expect(
+            FileManager.default.fileExists(atPath: locations.keychainOverflowDirectory.appending(path: "item").path))
+    }
+
     @Test("an app group whose container cannot be written is unavailable (macOS answers a path for any group)")
     func unusableGroup() throws {
         // A path under a regular file: it can be neither created nor written, even by root.

@@ -13,7 +13,9 @@ import Secrets
 /// | app group `group` | `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`, once a directory was created and written there |
 ///
 /// macOS answers `containerURL(forSecurityApplicationGroupIdentifier:)` with a path even for a group the app is not
-/// in; a container counts only once a probe file could be written in it (then it is remembered).
+/// in; a container counts only once a probe file could be written in it (then it is remembered). Earlier versions
+/// kept the keychain overflow store under Documents; ``StorageRouter`` moves it on first use
+/// (``moveLegacyKeychainOverflowStore()``).
 ///
 /// On Linux (``Platform/xdg``), following the XDG Base Directory specification:
 ///
@@ -118,6 +120,43 @@ public struct StorageLocations: Sendable {
         case .xdg:
             return xdgDataDirectory
         }
+    }
+
+    /// The keychain overflow store: values too large for the keychain, encrypted under a key kept in the keychain
+    /// (`LocalData/keychain-overflow` in ``internalDataDirectory``).
+    public var keychainOverflowDirectory: URL {
+        internalDataDirectory.appending(
+            path: "\(FileStorageHelper.folderName)/keychain-overflow", directoryHint: .isDirectory)
+    }
+
+    /// Moves a keychain overflow store that an earlier version kept under Documents to ``keychainOverflowDirectory``,
+    /// so that an app upgrading keeps its large keychain values. Does nothing when there is no such store, or where
+    /// both places are one (Linux).
+    ///
+    /// - Returns: Whether a store was moved.
+    /// - Throws: `io` when the move fails, and `unavailable` when both places hold a store (neither is touched:
+    ///   merging them could not tell which copy of a value is current).
+    @discardableResult
+    public func moveLegacyKeychainOverflowStore() throws(SecretsError) -> Bool {
+        let legacy = url(for: .documents).appending(
+            path: "\(FileStorageHelper.folderName)/keychain-overflow", directoryHint: .isDirectory)
+        let current = keychainOverflowDirectory
+        let files = FileManager.default
+        guard legacy.standardizedFileURL.path != current.standardizedFileURL.path,
+            files.fileExists(atPath: legacy.path)
+        else { return false }
+        guard !files.fileExists(atPath: current.path) else {
+            throw .unavailable(
+                "a keychain overflow store exists both at \(legacy.path) (an earlier version's) and at "
+                    + "\(current.path); keep the one that holds the app's data and delete the other")
+        }
+        do {
+            try files.createDirectory(at: current.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try files.moveItem(at: legacy, to: current)
+        } catch {
+            throw .io(operation: "move the keychain overflow store to", path: current.path, code: EIO)
+        }
+        return true
     }
 
     private var xdgDataDirectory: URL {

@@ -49,9 +49,19 @@ public actor StorageRouter: StorageProviding {
         self.keychain = KeychainHelper(
             service: configuration.applicationIdentifier, accessGroup: configuration.keychainAccessGroup,
             maximumInlineSize: configuration.maximumKeychainValueSize,
-            overflowDirectory: configuration.locations.internalDataDirectory
-                .appending(path: "\(FileStorageHelper.folderName)/keychain-overflow", directoryHint: .isDirectory),
-            files: files, backend: configuration.keychainBackend)
+            overflowDirectory: configuration.locations.keychainOverflowDirectory, files: files,
+            backend: configuration.keychainBackend)
+        do {
+            if try configuration.locations.moveLegacyKeychainOverflowStore() {
+                configuration.logger.notice(
+                    "moved the keychain overflow store out of Documents",
+                    metadata: ["to": "\(configuration.locations.keychainOverflowDirectory.path)"])
+            }
+        } catch {
+            // Values in the store stay where they are; reads of them fail as they would with a missing file.
+            configuration.logger.error(
+                "the keychain overflow store could not be moved out of Documents", metadata: ["error": "\(error)"])
+        }
         self.encryption = EncryptionHelper(providers: configuration.keyMaterialProviders)
         self.defaults = UserDefaultsHelper(maximumValueSize: configuration.maximumDefaultsValueSize)
         self.sync = SyncHelper(transport: configuration.syncTransport)
