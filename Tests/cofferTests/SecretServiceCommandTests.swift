@@ -97,23 +97,28 @@ struct SecretServiceCommandTests {
         #expect(try coffer("secrets", "delete", "auto/item").status == 0)
     }
 
-    @Test("--backend auto with no session bus: the encrypted file store, with the passphrase, and says so")
-    func autoWithoutKeyring() throws {
+    /// An environment where libsecret cannot be loaded, as on a machine that never installed it.
+    static let noLibSecret = ["COFFER_LIBSECRET": "/nonexistent/libsecret-1.so.0"]
+
+    @Test(
+        "--backend auto without a usable Secret Service: the encrypted file store, with the passphrase, and says why",
+        arguments: [
+            (noSessionBus, "using the encrypted-file store: "),
+            (noLibSecret, "using the encrypted-file store: libsecret could not be loaded"),
+        ])
+    func autoWithoutKeyring(_ unusable: [String: String], _ note: String) throws {
         let directory = try TemporaryDirectory()
-        let environment = Self.noSessionBus.merging([
+        let environment = unusable.merging([
             "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
             "COFFER_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
         ]) { $1 }
         let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
         #expect(set.status == 0, "\(set.errorOutput)")
-        #expect(set.errorOutput.contains("using the encrypted-file store"))
+        #expect(set.errorOutput.contains(note))
         #expect(try coffer("secrets", "get", "auto/item", environment: environment).output == "v")
         let file = environment.merging(["COFFER_BACKEND": "file"]) { $1 }
         #expect(try coffer("secrets", "get", "auto/item", environment: file).output == "v")
     }
-
-    /// An environment where libsecret cannot be loaded, as on a machine that never installed it.
-    static let noLibSecret = ["COFFER_LIBSECRET": "/nonexistent/libsecret-1.so.0"]
 
     @Test("without libsecret installed: --backend secret-service exits 5 naming the package to install")
     func secretServiceWithoutLibSecret() throws {
@@ -123,19 +128,6 @@ struct SecretServiceCommandTests {
             #expect(outcome.errorOutput.contains("libsecret could not be loaded"))
             #expect(outcome.errorOutput.contains("apt-get install libsecret-1-0"))
         }
-    }
-
-    @Test("without libsecret installed: --backend auto uses the encrypted file store and says why")
-    func autoWithoutLibSecret() throws {
-        let directory = try TemporaryDirectory()
-        let environment = Self.noLibSecret.merging([
-            "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
-            "COFFER_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
-        ]) { $1 }
-        let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
-        #expect(set.status == 0, "\(set.errorOutput)")
-        #expect(set.errorOutput.contains("using the encrypted-file store: libsecret could not be loaded"))
-        #expect(try coffer("secrets", "get", "auto/item", environment: environment).output == "v")
     }
 
     @Test(
