@@ -2,14 +2,19 @@ import CofferTestSupport
 import Foundation
 import Testing
 
+/// Environments in which `coffer` cannot use a Secret Service.
+enum UnusableSecretService {
+    /// No session bus to reach (and no X display to start one on).
+    static let noSessionBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/coffer-bus", "DISPLAY": ""]
+    /// libsecret cannot be loaded, as on a machine that never installed it.
+    static let noLibSecret = ["COFFER_LIBSECRET": "/nonexistent/libsecret-1.so.0"]
+}
+
 @Suite("coffer secrets --backend secret-service, against real keyrings")
 struct SecretServiceCommandTests {
     static let isEnabled = ProcessInfo.processInfo.environment["COFFER_TEST_SECRET_SERVICE"] == "1"
 
     let service = "coffer-cli-\(UUID().uuidString.lowercased())"
-
-    /// An environment with no session bus to reach (and no X display to start one on).
-    static let noSessionBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/coffer-bus", "DISPLAY": ""]
 
     /// The keyring backend under this test's own service.
     var keyringEnvironment: [String: String] { ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service] }
@@ -97,14 +102,11 @@ struct SecretServiceCommandTests {
         #expect(try coffer("secrets", "delete", "auto/item").status == 0)
     }
 
-    /// An environment where libsecret cannot be loaded, as on a machine that never installed it.
-    static let noLibSecret = ["COFFER_LIBSECRET": "/nonexistent/libsecret-1.so.0"]
-
     @Test(
         "--backend auto without a usable Secret Service: the encrypted file store, with the passphrase, and says why",
         arguments: [
-            (noSessionBus, "using the encrypted-file store: "),
-            (noLibSecret, "using the encrypted-file store: libsecret could not be loaded"),
+            (UnusableSecretService.noSessionBus, "using the encrypted-file store: "),
+            (UnusableSecretService.noLibSecret, "using the encrypted-file store: libsecret could not be loaded"),
         ])
     func autoWithoutKeyring(_ unusable: [String: String], _ note: String) throws {
         let directory = try TemporaryDirectory()
@@ -123,7 +125,7 @@ struct SecretServiceCommandTests {
     @Test("without libsecret installed: --backend secret-service exits 5 naming the package to install")
     func secretServiceWithoutLibSecret() throws {
         for arguments in [["secrets", "get", "a/b"], ["secrets", "set", "a/b", "--value", "v"], ["secrets", "list"]] {
-            let outcome = try coffer(arguments, environment: Self.noLibSecret)
+            let outcome = try coffer(arguments, environment: UnusableSecretService.noLibSecret)
             #expect(outcome.status == 5, "\(arguments): \(outcome.errorOutput)")
             #expect(outcome.errorOutput.contains("libsecret could not be loaded"))
             #expect(outcome.errorOutput.contains("apt-get install libsecret-1-0"))
@@ -135,7 +137,7 @@ struct SecretServiceCommandTests {
         .timeLimit(.minutes(1)))
     func noSessionBus() throws {
         for arguments in [["secrets", "get", "a/b"], ["secrets", "set", "a/b", "--value", "v"], ["secrets", "list"]] {
-            let outcome = try coffer(arguments, environment: Self.noSessionBus)
+            let outcome = try coffer(arguments, environment: UnusableSecretService.noSessionBus)
             #expect(outcome.status == 5, "\(arguments): \(outcome.errorOutput)")
             #expect(outcome.errorOutput.contains("unavailable"))
         }
