@@ -42,7 +42,11 @@ public final class BackgroundProcess {
 
     /// Waits until the output matches `pattern` (a regular expression) and returns its first capture group (or the
     /// whole match), polling every 50 ms up to `timeout`.
-    public func waitForOutput(matching pattern: String, timeout: Duration = .seconds(60)) async throws -> String {
+    ///
+    /// The default bound only keeps a wedged process from hanging the run: it returns as soon as the line appears, and
+    /// a debug binary started while the whole suite runs in parallel on two cores has been seen to take over a
+    /// minute to print its first line.
+    public func waitForOutput(matching pattern: String, timeout: Duration = .seconds(300)) async throws -> String {
         let expression = try NSRegularExpression(pattern: pattern)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
