@@ -43,19 +43,21 @@ public final class BackgroundProcess {
     /// Waits until the output matches `pattern` (a regular expression) and returns its first capture group (or the
     /// whole match), polling every 50 ms up to `timeout`.
     ///
-    /// The default bound only keeps a wedged process from hanging the run: it returns as soon as the line appears, and
-    /// a debug binary started while the whole suite runs in parallel on two cores has been seen to take over a
-    /// minute to print its first line.
+    /// The default bound only keeps a wedged process from hanging the run: it returns as soon as the line appears.
+    /// While the whole suite runs in parallel on two cores, this poll has been seen to wake a minute late, behind
+    /// tests that hold the test process's threads.
     public func waitForOutput(matching pattern: String, timeout: Duration = .seconds(300)) async throws -> String {
         let expression = try NSRegularExpression(pattern: pattern)
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
+            // The output is read before the deadline is: a poll that wakes late (the test's thread was busy) still
+            // sees a line that came in time.
             let text = output
             if let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) {
                 let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
                 return String(text[Range(range, in: text)!])
             }
-            if collected.isFinished && !process.isRunning { break }
+            if ContinuousClock.now >= deadline || (collected.isFinished && !process.isRunning) { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw Timeout(description: "no output matching \(pattern); the process wrote:\n\(output)")
