@@ -67,6 +67,22 @@ struct PassModelTests {
         #expect(throws: DecodingError.self) { try Pass(json: Data(#"{\#(base),"issuerBindingData":42}"#.utf8)) }
     }
 
+    @Test(
+        "hex is ASCII digits and a-f in either case, two per byte, counted in bytes",
+        arguments: [
+            ("0a1B", true), ("", false), ("0", false), ("0g", false), ("\u{FF10}\u{FF11}", false),
+            ("\u{FF41}0", false), (" 0a", false), ("0a\n", false),
+        ])
+    func hexText(_ text: String, _ valid: Bool) {
+        #expect(HexText.isValid(text) == valid)
+    }
+
+    @Test("a hex length limit counts bytes")
+    func hexLimit() {
+        #expect(HexText.isValid(String(repeating: "ab", count: 4), maximumLength: 8))
+        #expect(!HexText.isValid(String(repeating: "ab", count: 5), maximumLength: 8))
+    }
+
     @Test("exactly one style key is required")
     func oneStyle() throws {
         let base =
@@ -112,6 +128,10 @@ struct PassModelTests {
             Breakage("issuerBindingData.issuerBindingData") { pass in
                 pass.fidoProfile = FIDOProfile(relyingPartyIdentifier: "example.com", accountHash: "ab")
                 pass.issuerBindingData = PassIssuerBindingData(issuerBindingData: "xyz")
+            },
+            Breakage("issuerBindingData.issuerBindingData") { pass in
+                pass.fidoProfile = FIDOProfile(relyingPartyIdentifier: "example.com", accountHash: "ab")
+                pass.issuerBindingData = PassIssuerBindingData(issuerBindingData: "\u{FF10}\u{FF11}")
             },
             Breakage("issuerBindingData.learnMoreURL") { pass in
                 pass.fidoProfile = FIDOProfile(relyingPartyIdentifier: "example.com", accountHash: "ab")

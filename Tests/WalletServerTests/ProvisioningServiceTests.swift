@@ -152,9 +152,15 @@ struct ProvisioningServiceTests {
                 for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
             let binding = try JSONDecoder().decode(
                 IssuerBindingData.self, from: Data(base64Encoded: response.issuerData)!)
-            await #expect(throws: ProvisioningService.Failure.invalidRequest("keyHash must be hexadecimal")) {
-                try await world.service.completeBinding(
-                    sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "00", keyHash: "not hex")
+            let maximum = ProvisioningService.maximumBindingHexLength
+            for (bindingHex, keyHash) in [
+                ("00", "not hex"), ("00", "\u{FF10}\u{FF11}"), ("\u{FF41}\u{FF42}", "00"), ("00", "0"), ("", "00"),
+                (String(repeating: "ab", count: maximum / 2 + 1), "00"),
+            ] {
+                await #expect(throws: ProvisioningService.Failure.self, "\(bindingHex.prefix(8)) / \(keyHash)") {
+                    try await world.service.completeBinding(
+                        sessionIdentifier: binding.sessionIdentifier, issuerBindingData: bindingHex, keyHash: keyHash)
+                }
             }
             await #expect(throws: ProvisioningService.Failure.self) {
                 try await world.service.completeBinding(

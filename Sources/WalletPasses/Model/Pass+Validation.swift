@@ -106,10 +106,9 @@ extension Pass {
             require(!isBlank(fidoProfile.accountHash), "fidoProfile.accountHash", "is required")
         }
         if let binding = issuerBindingData {
-            let hex = binding.issuerBindingData
             require(
-                !hex.isEmpty && hex.count.isMultiple(of: 2) && hex.allSatisfy(\.isHexDigit),
-                "issuerBindingData.issuerBindingData", "must be hexadecimal")
+                HexText.isValid(binding.issuerBindingData), "issuerBindingData.issuerBindingData",
+                "must be hexadecimal")
             if let learnMoreURL = binding.learnMoreURL {
                 let url = URL(string: learnMoreURL)
                 require(

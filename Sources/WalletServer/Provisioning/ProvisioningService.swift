@@ -6,6 +6,9 @@ import WalletPasses
 /// The in-app provisioning flow, independent of HTTP: issuer data for a tag, then the device's callback that
 /// binds the pass and returns it re-signed.
 public struct ProvisioningService: Sendable {
+    /// The longest `issuerBindingData` or `keyHash` the callback accepts, in hexadecimal characters (bytes).
+    public static let maximumBindingHexLength = 8192
+
     /// What the issuer-data endpoint answers.
     public struct IssuerDataResponse: Codable, Hashable, Sendable {
         /// Base64 of the exact binding-data bytes that were signed.
@@ -106,9 +109,9 @@ public struct ProvisioningService: Sendable {
         -> Data
     {
         for (name, value) in [("issuerBindingData", issuerBindingData), ("keyHash", keyHash)] {
-            guard !value.isEmpty, value.count <= 8192, value.count.isMultiple(of: 2), value.allSatisfy(\.isHexDigit)
-            else {
-                throw Failure.invalidRequest("\(name) must be hexadecimal")
+            guard HexText.isValid(value, maximumLength: Self.maximumBindingHexLength) else {
+                throw Failure.invalidRequest(
+                    "\(name) must be hexadecimal (ASCII, at most \(Self.maximumBindingHexLength) characters)")
             }
         }
         guard let session = try await repository.consumeSession(id: sessionIdentifier, now: now()),
