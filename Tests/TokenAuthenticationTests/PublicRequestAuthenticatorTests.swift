@@ -93,6 +93,19 @@ struct PublicRequestAuthenticatorTests {
         }
     }
 
+    @Test(
+        "an enormous expires_in is held to ten years instead of trapping; a negative one expires at once",
+        arguments: [("1e16", Duration.seconds(315_360_000)), ("1e300", .seconds(315_360_000)), ("-5", .zero)])
+    func extremeLifetimes(_ expiresIn: String, _ expected: Duration) async throws {
+        let server = TokenServer()
+        await server.configure { $0.expiresIn = expiresIn }
+        try await server.serve { tokenURL, _ in
+            let fixture = try AuthenticatorFixture(
+                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL)
+            #expect(try await fixture.authenticator.token().expiresAt == expected)
+        }
+    }
+
     @Test("the cached token is cleared after clearAfter by a sleep that invalidate() cancels")
     func clearAfter() async throws {
         let server = TokenServer()
@@ -275,6 +288,9 @@ struct PublicRequestAuthenticatorTests {
         arguments: [
             #"<html>login</html>"#, #"{"token_type":"Bearer"}"#, #"{"access_token":"","token_type":"Bearer"}"#,
             #"{"access_token":"a","token_type":"Bearer","expires_in":"soon"}"#, #"{"access_token":"a""#,
+            #"{"access_token":"a","token_type":"Bearer","expires_in":"Infinity"}"#,
+            #"{"access_token":"a","token_type":"Bearer","expires_in":"nan"}"#,
+            #"{"access_token":"a","token_type":"Bearer","expires_in":"-inf"}"#,
         ])
     func malformed(_ body: String) async throws {
         let server = TokenServer()
@@ -344,6 +360,23 @@ struct PublicRequestAuthenticatorTests {
             .transport(reason: "refused", attempts: 2), .malformedResponse("m"), .cancelled,
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
+    }
+
+    @Test("an access token prints, debug-prints and dumps without its value")
+    func accessTokenRedaction() async throws {
+        let server = TokenServer()
+        try await server.serve { tokenURL, _ in
+            let fixture = try AuthenticatorFixture(
+                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL)
+            let token = try await fixture.authenticator.token()
+            var dumped = ""
+            dump(token, to: &dumped)
+            for text in ["\(token)", String(reflecting: token), dumped] {
+                #expect(!text.contains(token.value), "\(text)")
+                #expect(text.contains("<redacted>"))
+            }
+            #expect(dumped.contains("Bearer"), "the rest still shows")
+        }
     }
 
     private func waitForRequests(_ server: TokenServer, _ count: Int) async {

@@ -186,9 +186,7 @@ public actor PublicRequestAuthenticator {
         guard !parsed.accessToken.isEmpty else {
             throw TokenAuthenticationError.malformedResponse("access_token is empty")
         }
-        let lifetime =
-            parsed.expiresIn.map { Duration.milliseconds(Int64(max(0, $0) * 1000)) }
-            ?? configuration.defaultLifetime
+        let lifetime = parsed.lifetime ?? configuration.defaultLifetime
         if let rotated = parsed.refreshToken, credential.grant == .refreshToken, rotated != credential.refreshToken {
             try await storage.saveRotatedRefreshToken(rotated)
             logger.info("saved a rotated refresh token")
