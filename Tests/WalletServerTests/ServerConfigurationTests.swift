@@ -44,6 +44,37 @@ struct ServerConfigurationTests {
         #expect(!"\(configuration.secretStoreKey)".contains("correct horse"))
     }
 
+    @Test(
+        "a configuration prints, debug-prints and dumps without the database password or the passphrase",
+        arguments: [
+            "postgres://coffer:s3cr%2Ft@db.example.com:5432/wallet", "postgresql://coffer:s3cr%2Ft@db.example.com/w",
+        ])
+    func redaction(_ databaseURL: String) throws {
+        let configuration = try WalletServerConfiguration(environment: [
+            "DATABASE_URL": databaseURL, "COFFER_PASSPHRASE": "correct horse",
+        ])
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        for text in ["\(configuration)", String(reflecting: configuration), dumped] {
+            #expect(!text.contains("s3cr"), "\(text)")
+            #expect(!text.contains("correct horse"), "\(text)")
+            #expect(text.contains("coffer:<redacted>@db.example.com"), "\(text)")
+        }
+    }
+
+    @Test("a provisioning session prints, debug-prints and dumps without its identifier")
+    func sessionRedaction() {
+        let identifier = "b7f4c2d9e1a84f0c9d3e5a6b7c8d9e0f"
+        let session = ProvisioningSession(
+            id: identifier, passID: UUID(), createdAt: Date(), expiresAt: Date().addingTimeInterval(300))
+        var dumped = ""
+        dump(session, to: &dumped)
+        for text in ["\(session)", String(reflecting: session), dumped] {
+            #expect(!text.contains(identifier), "\(text)")
+            #expect(text.contains(session.passID.uuidString))
+        }
+    }
+
     @Test("a key file wins over a passphrase, and relative paths are made absolute")
     func keyFileAndRelativePaths() throws {
         let configuration = try WalletServerConfiguration(environment: [

@@ -149,3 +149,36 @@ public struct WalletServerConfiguration: Sendable {
         return URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL
     }
 }
+
+extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The settings, with the database password `<redacted>` (the passphrase prints redacted on its own).
+    public var description: String {
+        "WalletServerConfiguration(host: \(host), port: \(port), dataDirectory: \(dataDirectory.path), "
+            + "databaseURL: \(databaseURL.map(Self.redactingPassword) ?? "nil"), "
+            + "publicURL: \(publicURL?.absoluteString ?? "nil"), secretStoreKey: \(secretStoreKey), "
+            + "createsDevelopmentIdentity: \(createsDevelopmentIdentity), sessionLifetime: \(sessionLifetime))"
+    }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+
+    /// What `dump` and debuggers show: the settings, with the database password `<redacted>`.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "host": host, "port": port, "dataDirectory": dataDirectory,
+                "databaseURL": databaseURL.map(Self.redactingPassword) as Any, "publicURL": publicURL as Any,
+                "secretStoreKey": secretStoreKey, "createsDevelopmentIdentity": createsDevelopmentIdentity,
+                "sessionLifetime": sessionLifetime,
+            ])
+    }
+
+    /// `url` with the password of its user information replaced by `<redacted>`.
+    static func redactingPassword(_ url: String) -> String {
+        guard let password = URLComponents(string: url)?.percentEncodedPassword, !password.isEmpty,
+            let range = url.range(of: ":\(password)@")
+        else { return url }
+        return url.replacingCharacters(in: range, with: ":<redacted>@")
+    }
+}
