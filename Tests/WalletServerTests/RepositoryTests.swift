@@ -191,6 +191,42 @@ struct RepositoryTests {
         }
     }
 
+    @Test(
+        "an issuance and a callback that interleave each keep what the other wrote (no lost update)",
+        arguments: Engine.available)
+    func interleavedIssuanceAndBinding(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let made = try await Self.makePass(in: repository)
+            let now = Date()
+            // Both steps read the pass before either writes.
+            var issued = try #require(try await repository.pass(id: made.id))
+            var bound = try #require(try await repository.pass(id: made.id))
+            bound.issuerBindingData = "0a0b"
+            bound.keyHash = "c0ffee"
+            bound.updatedAt = now
+            try await repository.recordBinding(bound)
+            issued.accountBindingData = Data("{}".utf8)
+            issued.updatedAt = now.addingTimeInterval(1)
+            try await repository.recordIssuance(
+                issued,
+                session: ProvisioningSession(
+                    id: "s-late", passID: made.id, createdAt: now, expiresAt: now.addingTimeInterval(300)))
+
+            var stored = try #require(try await repository.pass(id: made.id))
+            #expect(stored.keyHash == "c0ffee", "the issuance did not write the callback's columns back")
+            #expect(stored.issuerBindingData == "0a0b")
+            #expect(stored.accountBindingData == Data("{}".utf8))
+
+            // The other order: a callback with a stale read keeps the newer binding data.
+            bound.accountBindingData = nil
+            bound.keyHash = "beef"
+            try await repository.recordBinding(bound)
+            stored = try #require(try await repository.pass(id: made.id))
+            #expect(stored.accountBindingData == Data("{}".utf8), "the callback did not write the issuance's column")
+            #expect(stored.keyHash == "beef")
+        }
+    }
+
     @Test("a session is consumed once, and never after it expires", arguments: Engine.available)
     func sessions(_ engine: Engine) async throws {
         try await withRepository(engine) { repository, _ in

@@ -132,7 +132,7 @@ public struct ProvisioningService: Sendable {
         record.issuerBindingData = issuerBindingData.lowercased()
         record.keyHash = keyHash.lowercased()
         record.updatedAt = now()
-        try await repository.updatePass(record)
+        try await repository.recordBinding(record)
         logger.info("bound and re-signed a pass", metadata: ["pass": "\(record.id)"])
         return pkpass
     }

@@ -257,12 +257,29 @@ public struct SQLWalletRepository: WalletRepository {
         try await update(pass, on: sql)
     }
 
-    private func update(_ pass: ApplePass, on db: any SQLDatabase) async throws {
+    /// Writes `pass`'s values of `columns` (every mutable column unless told), and no other.
+    private func update(
+        _ pass: ApplePass, columns: Set<String> = SQLWalletRepository.mutablePassColumns, on db: any SQLDatabase
+    ) async throws {
         var update = db.update("apple_passes")
-        for (column, value) in Self.columns(of: pass) where !["id", "tag_id", "pass_type_id"].contains(column) {
+        for (column, value) in Self.columns(of: pass).sorted(by: { $0.key < $1.key }) where columns.contains(column) {
             update = update.set(column, to: value)
         }
         try await run { try await update.where("id", .equal, pass.id.uuidString).run() }
+    }
+
+    /// The columns of a pass that change after it is made.
+    static let mutablePassColumns: Set<String> = [
+        "serial_number", "pass_content", "account_binding_data", "issuer_binding_data", "key_hash", "updated_at",
+    ]
+    /// The columns an issuance owns.
+    static let issuanceColumns: Set<String> = ["account_binding_data", "updated_at"]
+    /// The columns a device's callback owns.
+    static let bindingColumns: Set<String> = ["issuer_binding_data", "key_hash", "updated_at"]
+
+    /// Stores what a device's callback bound, and nothing else of the pass.
+    public func recordBinding(_ pass: ApplePass) async throws {
+        try await update(pass, columns: Self.bindingColumns, on: sql)
     }
 
     // MARK: Sessions
@@ -272,11 +289,12 @@ public struct SQLWalletRepository: WalletRepository {
         try await insert(session, on: sql)
     }
 
-    /// Stores the pass's new binding data and opens its session in one transaction (one commit, one sync).
+    /// Stores the pass's new binding data (only the columns an issuance owns) and opens its session in one
+    /// transaction (one commit, one sync).
     public func recordIssuance(_ pass: ApplePass, session: ProvisioningSession) async throws {
         try await run {
             try await database.transaction { db in
-                try await update(pass, on: db)
+                try await update(pass, columns: Self.issuanceColumns, on: db)
                 try await insert(session, on: db)
             }
         }

@@ -61,9 +61,12 @@ public protocol WalletRepository: Sendable {
 
     /// Records a provisioning session.
     func createSession(_ session: ProvisioningSession) async throws
-    /// Stores a pass's new binding data and opens its provisioning session, atomically: either both are stored or
-    /// neither is.
+    /// Stores a pass's new binding data (``ApplePass/accountBindingData`` and ``ApplePass/updatedAt``, no other
+    /// column) and opens its provisioning session, atomically: either both are stored or neither is.
     func recordIssuance(_ pass: ApplePass, session: ProvisioningSession) async throws
+    /// Stores what a device's callback bound (``ApplePass/issuerBindingData``, ``ApplePass/keyHash`` and
+    /// ``ApplePass/updatedAt``, no other column), so that an issuance racing it cannot undo it.
+    func recordBinding(_ pass: ApplePass) async throws
     /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
     /// when it cannot be used (so a replayed or unknown session is refused).
     func consumeSession(id: String, now: Date) async throws -> ProvisioningSession?
