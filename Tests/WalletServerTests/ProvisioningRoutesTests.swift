@@ -166,6 +166,32 @@ struct ProvisioningRoutesTests {
         }
     }
 
+    @Test(
+        "another method on a known path is 405 with Allow, an unknown path 404, both in the API's JSON shape",
+        arguments: [
+            ("/api/v2/in_app_provisioning/issuer_data", HTTPRequest.Method.get, HTTPResponse.Status.methodNotAllowed),
+            ("/api/v2/in_app_provisioning/issuer_data", .trace, .methodNotAllowed),
+            ("/api/v2/in_app_provisioning/callback", .put, .methodNotAllowed),
+            ("/health", .post, .methodNotAllowed),
+            ("/api/v2/in_app_provisioning/nothing", .post, .notFound),
+            ("/", .get, .notFound),
+        ])
+    func unmatchedRequests(_ path: String, _ method: HTTPRequest.Method, _ status: HTTPResponse.Status) async throws {
+        try await withClient(.sqliteFile) { client, _, _ in
+            try await client.execute(uri: path, method: method) { response in
+                #expect(response.status == status)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
+                #expect(body.error.status == status.code)
+                if status == .methodNotAllowed {
+                    #expect(body.error.code == "method_not_allowed")
+                    #expect(response.headers[.allow] == (path == "/health" ? "GET" : "POST"))
+                } else {
+                    #expect(body.error.code == "not_found")
+                }
+            }
+        }
+    }
+
     @Test("GET /health answers ok")
     func health() async throws {
         try await withClient(.sqliteFile) { client, _, _ in

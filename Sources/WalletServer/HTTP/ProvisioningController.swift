@@ -29,6 +29,11 @@ struct ProvisioningController: Sendable {
         group.post("callback", use: callback)
     }
 
+    /// The methods each of ``addRoutes(to:)``'s paths answers, when the group is at `prefix`.
+    static func methods(under prefix: String) -> [String: [HTTPRequest.Method]] {
+        ["\(prefix)/issuer_data": [.post], "\(prefix)/callback": [.post]]
+    }
+
     @Sendable func issuerData(request: Request, context: BasicRequestContext) async throws -> Response {
         guard let token = BasicCredentials.userName(from: request.headers),
             let apiUser = try await repository.apiUser(token: token)

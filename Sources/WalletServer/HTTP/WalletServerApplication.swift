@@ -12,6 +12,11 @@ public enum WalletServerApplication {
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(
+            middleware: UnmatchedRequestMiddleware(
+                methods: ["/health": [.get]].merging(
+                    ProvisioningController.methods(under: "/api/v2/in_app_provisioning")
+                ) { $0 + $1 }))
         router.get("/health") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "application/json"],
