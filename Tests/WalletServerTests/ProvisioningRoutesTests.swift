@@ -148,10 +148,13 @@ struct ProvisioningRoutesTests {
                 response in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(
-                uri: callback, method: .post, body: Self.json(#"{"issuerBindingData":"00","keyHash":"00"}"#)
-            ) {
-                response in #expect(response.status == .badRequest)
+            for query in ["", "?sessionIdentifier=", "?sessionIdentifier=" + String(repeating: "a", count: 257)] {
+                try await client.execute(
+                    uri: callback + query, method: .post,
+                    body: Self.json(#"{"issuerBindingData":"00","keyHash":"00"}"#)
+                ) {
+                    response in #expect(response.status == .badRequest, "\(query.prefix(30))")
+                }
             }
         }
     }

@@ -49,8 +49,10 @@ struct ProvisioningController: Sendable {
     }
 
     @Sendable func callback(request: Request, context: BasicRequestContext) async throws -> Response {
-        guard let session = request.uri.queryParameters.get("sessionIdentifier"), !session.isEmpty else {
-            throw APIError.badRequest("the sessionIdentifier query parameter is required")
+        // As docs/openapi.yaml describes it: 1 to 256 characters.
+        guard let session = request.uri.queryParameters.get("sessionIdentifier"), (1...256).contains(session.count)
+        else {
+            throw APIError.badRequest("the sessionIdentifier query parameter is required (1 to 256 characters)")
         }
         let body: CallbackRequest = try await decode(request, context: context)
         do {
