@@ -130,12 +130,15 @@ struct ProvisioningRoutesTests {
         }
     }
 
-    @Test("a missing or garbled body is 400; so is an unknown id_attribute", arguments: Engine.available)
+    @Test(
+        "a missing or garbled body is 400; so are an unknown or null id_attribute and a tag_id that is not a string",
+        arguments: Engine.available)
     func badRequests(_ engine: Engine) async throws {
         try await withClient(engine) { client, _, token in
             for body in [
                 "", "{", #"{"id_attribute":"reference_id"}"#, #"{"tag_id": 5}"#,
-                #"{"tag_id":"A","id_attribute":"email"}"#,
+                #"{"tag_id":"A","id_attribute":"email"}"#, #"{"tag_id":"PASS-001","id_attribute":null}"#,
+                #"{"tag_id":null}"#, #"{"tag_id":"PASS-001","id_attribute":7}"#,
             ] {
                 try await client.execute(
                     uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(body)

@@ -17,6 +17,14 @@ struct ProvisioningController: Sendable {
             case tagID = "tag_id"
             case idAttribute = "id_attribute"
         }
+
+        /// `id_attribute` may be absent (the reference ID is meant) but not `null`, as docs/openapi.yaml says.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            tagID = try container.decode(String.self, forKey: .tagID)
+            idAttribute =
+                container.contains(.idAttribute) ? try container.decode(TagIDAttribute.self, forKey: .idAttribute) : nil
+        }
     }
 
     struct CallbackRequest: Decodable {
@@ -66,6 +74,17 @@ struct ProvisioningController: Sendable {
         }
     }
 
+    /// Where in the body a decoding error happened; empty for the body as a whole.
+    private static func codingPath(of error: DecodingError) -> [any CodingKey] {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            return context.codingPath
+        @unknown default:
+            return []
+        }
+    }
+
     private func decode<T: Decodable>(_ request: Request, context: BasicRequestContext) async throws -> T {
         let buffer: ByteBuffer
         do {
@@ -78,8 +97,10 @@ struct ProvisioningController: Sendable {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch DecodingError.keyNotFound(let key, _) {
             throw APIError.badRequest("'\(key.stringValue)' is required")
-        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest("'\(context.codingPath.map(\.stringValue).joined(separator: "."))' is not valid")
+        } catch let error as DecodingError where !Self.codingPath(of: error).isEmpty {
+            // A wrong type, a null or an unknown value at a key.
+            throw APIError.badRequest(
+                "'\(Self.codingPath(of: error).map(\.stringValue).joined(separator: "."))' is not valid")
         } catch {
             throw APIError.badRequest("the body is not the expected JSON object")
         }
