@@ -59,6 +59,9 @@ public enum PassVerificationFailure: Hashable, Sendable, CustomStringConvertible
     case invalidSignature(String)
     /// The signer's certificate does not chain to the given trust root.
     case untrustedSigner(String)
+    /// The signer chains to the trust root but is not the Pass Type ID certificate of the pass's (or issuer data's)
+    /// `passTypeIdentifier` and `teamIdentifier`.
+    case wrongSigner(expected: String, found: String)
 
     /// What failed, naming the file.
     public var description: String {
@@ -70,6 +73,8 @@ public enum PassVerificationFailure: Hashable, Sendable, CustomStringConvertible
         case .unlistedFile(let name): return "\(name) is in the archive but not in manifest.json"
         case .invalidSignature(let reason): return "the signature is not valid for manifest.json: \(reason)"
         case .untrustedSigner(let reason): return "the signer does not chain to the trust root: \(reason)"
+        case .wrongSigner(let expected, let found):
+            return "the signer is not the Pass Type ID certificate of \(expected): it is for \(found)"
         }
     }
 }

@@ -1,5 +1,7 @@
 import CofferTestSupport
 import Foundation
+import SQLKit
+import Secrets
 import Testing
 import WalletPasses
 import WalletServer
@@ -90,10 +92,56 @@ struct AdministrationTests {
             let (again, createdAgain) = try await administration.importPassType(renewed.signingIdentity)
             #expect(!createdAgain)
             #expect(again.id == passType.id)
-            #expect(try await identities.identity(for: passType).certificate == renewed.signingIdentity.certificate)
-            let stored = try SigningIdentity(from: administration.storage.secrets, at: passType.signingKeyPath)
+            #expect(try await identities.identity(for: again).certificate == renewed.signingIdentity.certificate)
+            let stored = try SigningIdentity(from: administration.storage.secrets, at: again.signingKeyPath)
             #expect(stored.certificate == renewed.signingIdentity.certificate)
+            #expect(try await administration.storage.repository.passType(id: passType.id) == again)
+            #expect(
+                try administration.storage.secrets.readData(account: passType.signingKeyPath) == nil,
+                "the previous identity is removed once the record points at the new one")
             #expect(again.organizationName == "Renew Co", "kept when not given again")
+        }
+    }
+
+    @Test(
+        "a certificate for a known pass type of another team is refused before anything is stored",
+        arguments: Engine.available)
+    func otherTeam(_ engine: Engine) async throws {
+        try await withAdministration(engine) { administration in
+            let original = try DevelopmentIdentity.generate(
+                passTypeIdentifier: "pass.test.team", teamIdentifier: "TEAM000001")
+            let (passType, _) = try await administration.importPassType(original.signingIdentity)
+            let accounts = try administration.storage.secrets.listAccounts()
+
+            let intruder = try DevelopmentIdentity.generate(
+                passTypeIdentifier: "pass.test.team", teamIdentifier: "TEAM000002")
+            await #expect(throws: WalletServerError.self) {
+                try await administration.importPassType(intruder.signingIdentity)
+            }
+            #expect(try administration.storage.secrets.listAccounts() == accounts, "nothing was stored")
+            #expect(
+                try await administration.storage.repository.passType(id: passType.id)?.signingKeyPath
+                    == passType.signingKeyPath)
+            let signing = try await administration.storage.identities.identity(for: passType)
+            #expect(signing.certificate == original.signingIdentity.certificate)
+        }
+    }
+
+    @Test("an import whose record cannot be written leaves no identity behind")
+    func importRollsBack() async throws {
+        try await withAdministration(.sqliteFile) { administration in
+            let before = try administration.storage.secrets.listAccounts()
+            // The database refuses the insert after the import has looked the pass type up and stored its identity.
+            try await administration.storage.database.sql.raw(
+                "CREATE TRIGGER refuse_pass_types BEFORE INSERT ON pass_types BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            ).run()
+            let identity = try DevelopmentIdentity.generate(
+                passTypeIdentifier: "pass.test.new", teamIdentifier: "TEAM000004")
+            await #expect(throws: (any Error).self) {
+                try await administration.importPassType(identity.signingIdentity)
+            }
+            #expect(try administration.storage.secrets.listAccounts() == before, "the new identity was removed")
+            #expect(try await administration.storage.repository.passTypes().isEmpty)
         }
     }
 

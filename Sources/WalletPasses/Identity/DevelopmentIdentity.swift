@@ -84,12 +84,21 @@ public struct DevelopmentIdentity: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 SubjectKeyIdentifier(hash: Certificate.PublicKey(passKey.publicKey))
+                try passTypeIDExtension(passTypeIdentifier)
             },
             issuerPrivateKey: .init(wwdrKey))
         return DevelopmentIdentity(
             root: root, wwdr: wwdr,
             signingIdentity: try SigningIdentity(
                 certificate: passCertificate, privateKeyDER: passKey.derRepresentation, intermediates: [wwdr]))
+    }
+
+    /// Apple's Pass Type ID extension naming `passTypeIdentifier` (a UTF8String), as on Apple's certificates.
+    static func passTypeIDExtension(_ passTypeIdentifier: String) throws -> Certificate.Extension {
+        var serializer = DER.Serializer()
+        try serializer.serialize(ASN1UTF8String(passTypeIdentifier))
+        return Certificate.Extension(
+            oid: SigningIdentity.passTypeIDExtensionOID, critical: false, value: serializer.serializedBytes[...])
     }
 
     /// Writes `root.pem`, `wwdr.pem`, `pass-type.pem` (certificates) and `pass-type.p12` (the certificate and its

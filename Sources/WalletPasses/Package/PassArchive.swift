@@ -7,6 +7,8 @@ enum PassArchive {
     static let maximumEntries = 512
     /// The largest total uncompressed size read from an archive, against ZIP bombs.
     static let maximumUncompressedSize = 64 * 1024 * 1024
+    /// The largest archive read: the content cap plus room for headers (stored entries barely shrink).
+    static let maximumArchiveSize = maximumUncompressedSize + 8 * 1024 * 1024
 
     /// Files stored without compression: their formats are compressed already, so deflating them again costs
     /// time and saves nothing.
@@ -36,8 +38,17 @@ enum PassArchive {
         }
     }
 
-    /// Reads every file entry of a ZIP in memory, refusing unsafe paths and oversized contents.
+    /// Reads every file entry of a ZIP in memory, refusing unsafe paths, oversized input and contents, entries
+    /// whose real size or CRC-32 differs from what the archive declares, and damaged archives: all with a
+    /// ``WalletPassesError``, never a trap.
+    ///
+    /// Sizes are compared as `UInt64` before any conversion, and inflation counts the bytes it really produces:
+    /// it stops as soon as an entry exceeds its declared size, so memory stays within ``maximumUncompressedSize``
+    /// plus one read chunk whatever the archive claims.
     static func unzip(_ data: Data) throws -> [String: Data] {
+        guard data.count <= maximumArchiveSize else {
+            throw WalletPassesError.tooLarge(what: "the archive", limit: maximumArchiveSize)
+        }
         let archive: Archive
         do {
             archive = try Archive(data: data, accessMode: .read)
@@ -45,7 +56,7 @@ enum PassArchive {
             throw WalletPassesError.malformedArchive("not a ZIP archive")
         }
         var files: [String: Data] = [:]
-        var total = 0
+        var remaining = UInt64(maximumUncompressedSize)
         var count = 0
         for entry in archive {
             count += 1
@@ -57,20 +68,47 @@ enum PassArchive {
             if path.hasPrefix("/") || path.split(separator: "/").contains("..") || path.contains("\\") {
                 throw WalletPassesError.invalidFilePath(path, reason: "unsafe path in the archive")
             }
-            total += Int(entry.uncompressedSize)
-            guard total <= maximumUncompressedSize else {
+            let declared = entry.uncompressedSize
+            guard declared <= remaining else {
                 throw WalletPassesError.tooLarge(what: "the archive's contents", limit: maximumUncompressedSize)
             }
-            var contents = Data()
-            do {
-                _ = try archive.extract(entry) { contents.append($0) }
-            } catch {
-                throw WalletPassesError.malformedArchive("\(path) cannot be extracted (damaged or bad CRC)")
-            }
+            remaining -= declared
+            let contents = try extract(entry, declaredSize: Int(declared), from: archive)
             guard files.updateValue(contents, forKey: path) == nil else {
                 throw WalletPassesError.malformedArchive("\(path) appears twice")
             }
         }
         return files
     }
+
+    /// Inflates one entry, stopping as soon as it yields more than `declaredSize` bytes, and checks its size and
+    /// CRC-32 against the archive's.
+    private static func extract(_ entry: Entry, declaredSize: Int, from archive: Archive) throws -> Data {
+        let path = entry.path
+        var contents = Data()
+        contents.reserveCapacity(min(declaredSize, 1 << 20))
+        let checksum: CRC32
+        do {
+            checksum = try archive.extract(entry) { chunk in
+                guard chunk.count <= declaredSize - contents.count else { throw EntryOverrun() }
+                contents.append(chunk)
+            }
+        } catch is EntryOverrun {
+            throw WalletPassesError.malformedArchive(
+                "\(path) inflates to more than the \(declaredSize) bytes the archive declares")
+        } catch {
+            throw WalletPassesError.malformedArchive("\(path) cannot be extracted: the archive is damaged")
+        }
+        guard contents.count == declaredSize else {
+            throw WalletPassesError.malformedArchive(
+                "\(path) holds \(contents.count) bytes, not the \(declaredSize) the archive declares")
+        }
+        guard checksum == entry.checksum else {
+            throw WalletPassesError.malformedArchive("\(path) fails its CRC-32 check: the archive is damaged")
+        }
+        return contents
+    }
+
+    /// Thrown from the inflation callback to stop an entry that exceeds its declared size.
+    private struct EntryOverrun: Error {}
 }

@@ -89,14 +89,51 @@ public struct SigningIdentity: Sendable, CustomStringConvertible {
         Self.attribute(.RDNAttributeType.organizationName, of: certificate.subject)
     }
 
-    /// Throws ``WalletPassesError/identityMismatch(expected:found:)`` unless the certificate is for this pass type
-    /// and team.
+    /// Throws ``WalletPassesError/identityMismatch(expected:found:)`` unless the certificate is a Pass Type ID
+    /// certificate for this pass type and team (see ``check(_:passTypeIdentifier:teamIdentifier:)``).
     public func check(passTypeIdentifier expectedPassType: String, teamIdentifier expectedTeam: String) throws {
-        guard passTypeIdentifier == expectedPassType, teamIdentifier == expectedTeam else {
+        try Self.check(certificate, passTypeIdentifier: expectedPassType, teamIdentifier: expectedTeam)
+    }
+
+    /// Throws ``WalletPassesError/identityMismatch(expected:found:)`` unless `certificate` is a Pass Type ID
+    /// certificate for `expectedPassType` and `expectedTeam`: it carries Apple's Pass Type ID extension
+    /// (1.2.840.113635.100.6.1.16, naming the pass type when its value is a string), its subject's UID is the pass
+    /// type identifier and its OU the team identifier.
+    ///
+    /// The signer checks this before signing and ``PassVerifier`` checks a signer with it, so a certificate for one
+    /// pass type or team can neither sign nor vouch for another's passes.
+    public static func check(
+        _ certificate: Certificate, passTypeIdentifier expectedPassType: String, teamIdentifier expectedTeam: String
+    ) throws {
+        let expected = "\(expectedPassType) (team \(expectedTeam))"
+        guard let marker = certificate.extensions[oid: passTypeIDExtensionOID] else {
             throw WalletPassesError.identityMismatch(
-                expected: "\(expectedPassType) (team \(expectedTeam))",
-                found: "\(passTypeIdentifier ?? "no pass type") (team \(teamIdentifier ?? "none"))")
+                expected: expected,
+                found:
+                    "\(certificate.subject), which is not a Pass Type ID certificate (it lacks Apple's Pass Type ID "
+                    + "extension 1.2.840.113635.100.6.1.16; a development identity made by an earlier Coffer lacks it "
+                    + "too: make a new one)")
         }
+        let passType = attribute(userIDOID, of: certificate.subject)
+        let team = attribute(.RDNAttributeType.organizationalUnitName, of: certificate.subject)
+        let markerPassType = markerString(marker.value)
+        guard passType == expectedPassType, team == expectedTeam, markerPassType == nil || markerPassType == passType
+        else {
+            throw WalletPassesError.identityMismatch(
+                expected: expected,
+                found: "\(passType ?? "no pass type") (team \(team ?? "none"))"
+                    + (markerPassType.map { $0 == passType ? "" : ", extension naming \($0)" } ?? ""))
+        }
+    }
+
+    /// The string in a Pass Type ID extension's value (Apple writes the pass type identifier as a UTF8String), or
+    /// `nil` when the value is not a string.
+    static func markerString(_ value: ArraySlice<UInt8>) -> String? {
+        guard let node = try? DER.parse(value) else { return nil }
+        if let string = try? ASN1UTF8String(derEncoded: node) { return String(string) }
+        if let string = try? ASN1IA5String(derEncoded: node) { return String(string) }
+        if let string = try? ASN1PrintableString(derEncoded: node) { return String(string) }
+        return nil
     }
 
     /// The certificate's subject; the key is never shown.
@@ -106,6 +143,9 @@ public struct SigningIdentity: Sendable, CustomStringConvertible {
 
     /// The OID of the `UID` attribute (0.9.2342.19200300.100.1.1) where Apple puts the pass type identifier.
     static let userIDOID: ASN1ObjectIdentifier = [0, 9, 2342, 19_200_300, 100, 1, 1]
+
+    /// Apple's Pass Type ID certificate extension (1.2.840.113635.100.6.1.16), on every Pass Type ID certificate.
+    public static let passTypeIDExtensionOID: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 1, 16]
 
     static func attribute(_ type: ASN1ObjectIdentifier, of name: DistinguishedName) -> String? {
         for rdn in name {

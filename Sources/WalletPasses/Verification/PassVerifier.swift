@@ -56,33 +56,125 @@ public struct PassVerifier: Sendable {
             let actual = Insecure.SHA1.hash(data: data).map { String(format: "%02x", $0) }.joined()
             guard actual == expected.lowercased() else { throw fail(.hashMismatch(path)) }
         }
-        let signer = try await verifySignature(signature, over: manifestData)
         let pass: Pass
         do {
             pass = try Pass(json: files["pass.json"]!)
         } catch {
             throw WalletPassesError.malformedPassJSON("pass.json of a signed pass cannot be parsed")
         }
+        let signer = try await verifySignature(
+            signature, over: manifestData, passTypeIdentifier: pass.passTypeIdentifier,
+            teamIdentifier: pass.teamIdentifier)
         return VerifiedPass(pass: pass, files: files, signer: signer)
     }
 
-    /// Verifies a detached CMS signature over `content` and returns the signer's certificate.
+    /// Issuer data that passed verification.
+    public struct VerifiedIssuerData: Sendable {
+        /// The binding data, decoded from the exact bytes that were signed.
+        public let binding: IssuerBindingData
+        /// The certificate that signed it.
+        public let signer: Certificate
+    }
+
+    /// Verifies issuer data (the exact signed bytes) and its detached signature: the signature must be valid, chain
+    /// to a trust root, and come from the Pass Type ID certificate of the data's own `passTypeIdentifier` and
+    /// `teamIdentifier`.
+    public func verify(issuerData: Data, signature: Data) async throws -> VerifiedIssuerData {
+        let binding: IssuerBindingData
+        do {
+            binding = try JSONDecoder().decode(IssuerBindingData.self, from: issuerData)
+        } catch {
+            throw WalletPassesError.verificationFailed(
+                .invalidSignature("the issuer data is not the JSON binding data Coffer signs"))
+        }
+        let signer = try await verifySignature(
+            signature, over: issuerData, passTypeIdentifier: binding.passTypeIdentifier,
+            teamIdentifier: binding.teamIdentifier)
+        return VerifiedIssuerData(binding: binding, signer: signer)
+    }
+
+    /// Verifies the Base64 pair ``SignedIssuerData`` carries (see ``verify(issuerData:signature:)``).
+    public func verify(_ signed: SignedIssuerData) async throws -> VerifiedIssuerData {
+        guard let issuerData = Data(base64Encoded: signed.issuerData),
+            let signature = Data(base64Encoded: signed.signature)
+        else { throw WalletPassesError.verificationFailed(.invalidSignature("issuer_data or signature is not Base64")) }
+        return try await verify(issuerData: issuerData, signature: signature)
+    }
+
+    /// Verifies a detached CMS signature over `content` by the Pass Type ID certificate for `passTypeIdentifier` and
+    /// `teamIdentifier` (Apple's Pass Type ID extension on the leaf, UID and OU matching; see
+    /// ``SigningIdentity/check(_:passTypeIdentifier:teamIdentifier:)``) that chains to a trust root, and returns
+    /// that certificate. Use it for personalization signatures and any other content signed for one pass type.
+    ///
+    /// Signatures whose SignerInfo names `rsaEncryption` with a SHA-2 digest (what `openssl cms -sign` and the
+    /// pass libraries built on OpenSSL write, RFC 3370 §3.2) are accepted.
+    public func verifySignature(
+        _ signature: Data, over content: Data, passTypeIdentifier: String, teamIdentifier: String
+    ) async throws -> Certificate {
+        let signer = try await verifySignature(signature, over: content)
+        do {
+            try SigningIdentity.check(signer, passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier)
+        } catch let WalletPassesError.identityMismatch(expected, found) {
+            throw WalletPassesError.verificationFailed(.wrongSigner(expected: expected, found: found))
+        }
+        return signer
+    }
+
+    /// Verifies a detached CMS signature over `content` and returns the signer's certificate, which chains to a
+    /// trust root but may be for any pass type or team, or not a Pass Type ID certificate at all: check it, or
+    /// use ``verifySignature(_:over:passTypeIdentifier:teamIdentifier:)``.
+    @available(
+        *, deprecated,
+        message: "the signer may be any certificate under the root; use verifySignature(_:over:passTypeIdentifier:teamIdentifier:)"
+    )
     public func verifySignature(_ signature: Data, over content: Data) async throws -> Certificate {
+        try await verifyChainedSignature(signature, over: content)
+    }
+
+    /// The signature check without the pass type check: CMS structure, digest, signature value, chain.
+    func verifyChainedSignature(_ signature: Data, over content: Data) async throws -> Certificate {
         let roots = CertificateStore(trustRoots)
         let time = validationTime ?? Date()
-        let result = await CMS.isValidSignature(dataBytes: content, signatureBytes: signature, trustRoots: roots) {
+        let result = await CMS.isValidSignature(
+            dataBytes: content, signatureBytes: CMSSignatureAlgorithm.normalized([UInt8](signature)), trustRoots: roots
+        ) {
             RFC5280Policy(validationTime: time)
         }
         switch result {
         case .success(let valid):
             return valid.signer
         case .failure(.invalidCMSBlock(let block)):
-            throw WalletPassesError.verificationFailed(.invalidSignature(block.reason))
+            throw WalletPassesError.verificationFailed(.invalidSignature(Self.explanation(ofInvalidBlock: block.reason)))
         case .failure(.unableToValidateSigner(let failure)):
+            let reasons = failure.policyFailures.map(\.policyFailureReason.description)
             throw WalletPassesError.verificationFailed(
-                .untrustedSigner(failure.policyFailures.map { "\($0)" }.joined(separator: "; ")))
-        case .failure(let other):
-            throw WalletPassesError.verificationFailed(.invalidSignature("\(other)"))
+                .untrustedSigner(reasons.isEmpty ? "no chain from the signer to a trust root" : reasons.joined(separator: "; ")))
         }
+    }
+
+    /// A message of Coffer's own for swift-certificates' reason, which may quote its source files or whole
+    /// certificates.
+    static func explanation(ofInvalidBlock reason: String) -> String {
+        let known: [(prefix: String, message: String)] = [
+            ("Unable to parse signed data", "it is not a CMS SignedData"),
+            ("Too many signatures", "it has more than one signer"),
+            ("Invalid v1 signed data", "its SignedData version does not match its contents"),
+            ("Invalid v3 signed data", "its SignedData version does not match its contents"),
+            ("Invalid v4 signed data", "its SignedData version does not match its contents"),
+            ("Invalid signed data", "its SignedData version is not one a signature uses"),
+            ("Attached content data", "it carries content of its own; a Wallet signature is detached"),
+            ("Digest algorithm mismatch", "its signer's digest algorithm is not among the SignedData's"),
+            ("Invalid digest algorithm", "its digest algorithm is not SHA-256, SHA-384 or SHA-512"),
+            ("Digest and signature algorithm mismatch", "its digest and signature algorithms disagree"),
+            ("Unable to locate signing certificate", "it does not carry the signer's certificate"),
+            ("Missing message digest", "its signed attributes have no message digest"),
+            ("Message digest mismatch", "the content's digest differs from the signed one: the content changed"),
+            ("Invalid signature from signing certificate", "the signature value does not verify with the signer's key"),
+        ]
+        if let match = known.first(where: { reason.hasPrefix($0.prefix) }) { return match.message }
+        if reason.contains("unsupportedSignatureAlgorithm") || reason.contains("SignatureAlgorithm") {
+            return "its signature algorithm is not SHA-256, SHA-384 or SHA-512 with RSA or ECDSA"
+        }
+        return "it is not a DER or BER CMS SignedData Coffer can read"
     }
 }

@@ -101,29 +101,37 @@ public struct WalletAdministration: Sendable {
         guard let identifier = identity.passTypeIdentifier, let team = identity.teamIdentifier else {
             throw WalletPassesError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
         }
-        let keyPath = "wallet/pass-types/\(identifier)"
+        let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
+        if let existing, existing.teamIdentifier != team {
+            throw WalletServerError.conflict(
+                "the pass type \(identifier) of team \(existing.teamIdentifier) (this certificate is team \(team))")
+        }
+        // The new identity goes to a path of its own, and the record is switched to it: until the record commits,
+        // the previous identity stays where it was and keeps signing.
+        let keyPath = "wallet/pass-types/\(identifier)/\(SecureRandom.hex(byteCount: 8))"
         try SecretPath.validate(path: keyPath)
         try identity.save(to: storage.secrets, at: keyPath)
-        await storage.identities.forget(path: keyPath)
-        if var existing = try await repository.passTypes().first(where: {
-            $0.passTypeIdentifier == identifier && $0.teamIdentifier == team
-        }) {
-            logger.info("replaced the signing identity of a pass type", metadata: ["pass_type": "\(identifier)"])
-            let changed = PassType(
-                id: existing.id, passTypeIdentifier: identifier, teamIdentifier: team,
-                organizationName: organizationName ?? existing.organizationName, signingKeyPath: keyPath,
-                bindingLearnMoreURL: bindingLearnMoreURL ?? existing.bindingLearnMoreURL, createdAt: existing.createdAt)
-            if changed != existing {
-                try await repository.updatePassType(changed)
-                existing = changed
-            }
-            return (existing, false)
-        }
         let passType = PassType(
-            passTypeIdentifier: identifier, teamIdentifier: team,
-            organizationName: organizationName ?? identity.organizationName ?? identifier, signingKeyPath: keyPath,
-            bindingLearnMoreURL: bindingLearnMoreURL)
-        try await repository.createPassType(passType)
+            id: existing?.id ?? UUID(), passTypeIdentifier: identifier, teamIdentifier: team,
+            organizationName: organizationName ?? existing?.organizationName ?? identity.organizationName ?? identifier,
+            signingKeyPath: keyPath, bindingLearnMoreURL: bindingLearnMoreURL ?? existing?.bindingLearnMoreURL,
+            createdAt: existing?.createdAt ?? Date())
+        do {
+            if existing == nil {
+                try await repository.createPassType(passType)
+            } else {
+                try await repository.updatePassType(passType)
+            }
+        } catch {
+            _ = try? storage.secrets.deleteData(account: keyPath)
+            throw error
+        }
+        if let existing {
+            _ = try? storage.secrets.deleteData(account: existing.signingKeyPath)
+            await storage.identities.forget(path: existing.signingKeyPath)
+            logger.info("replaced the signing identity of a pass type", metadata: ["pass_type": "\(identifier)"])
+            return (passType, false)
+        }
         logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
         return (passType, true)
     }

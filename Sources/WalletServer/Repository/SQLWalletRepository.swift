@@ -117,11 +117,12 @@ public struct SQLWalletRepository: WalletRepository {
             ])
     }
 
-    /// Changes a pass type's organization name and binding learn-more page.
+    /// Changes a pass type's organization name, signing identity path and binding learn-more page.
     public func updatePassType(_ passType: PassType) async throws {
         try await run {
             try await sql.update("pass_types")
                 .set("organization_name", to: passType.organizationName)
+                .set("signing_key_path", to: passType.signingKeyPath)
                 .set("binding_learn_more_url", to: passType.bindingLearnMoreURL)
                 .where("id", .equal, passType.id.uuidString)
                 .run()

@@ -28,7 +28,7 @@ public protocol WalletRepository: Sendable {
 
     /// Stores a pass type.
     func createPassType(_ passType: PassType) async throws
-    /// Changes a pass type's organization name and binding learn-more page.
+    /// Changes a pass type's organization name, signing identity path and binding learn-more page.
     func updatePassType(_ passType: PassType) async throws
     /// The pass type with `id`.
     func passType(id: UUID) async throws -> PassType?
