@@ -70,12 +70,18 @@ struct IssuerDataTests {
         let signed = try signer.sign(binding())
         let verifier = PassVerifier(trustRoots: [Fixtures.identity.root])
         let data = Data(base64Encoded: signed.issuerData)!
-        let signer = try await verifier.verifySignature(Data(base64Encoded: signed.signature)!, over: data)
-        #expect(signer == Fixtures.identity.signingIdentity.certificate)
+        let verified = try await verifier.verify(signed)
+        #expect(verified.signer == Fixtures.identity.signingIdentity.certificate)
+        #expect(verified.binding == (try JSONDecoder().decode(IssuerBindingData.self, from: data)))
         var altered = data
         altered[altered.startIndex] ^= 1
         await #expect(throws: WalletPassesError.self) {
-            try await verifier.verifySignature(Data(base64Encoded: signed.signature)!, over: altered)
+            try await verifier.verify(issuerData: altered, signature: Data(base64Encoded: signed.signature)!)
+        }
+        await #expect(throws: WalletPassesError.self) {
+            try await verifier.verifySignature(
+                Data(base64Encoded: signed.signature)!, over: altered,
+                passTypeIdentifier: Fixtures.passTypeIdentifier, teamIdentifier: Fixtures.teamIdentifier)
         }
     }
 }

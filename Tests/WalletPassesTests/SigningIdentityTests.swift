@@ -18,7 +18,8 @@ struct SigningIdentityTests {
         try OpenSSL.run(
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("key-pkcs8.pem"), "-out", path("cert.pem"),
             "-days", "30", "-subj",
-            "/UID=pass.com.example.ticket/CN=Pass Type ID: pass.com.example.ticket/OU=ABCDE12345/O=Example/C=US")
+            "/UID=pass.com.example.ticket/CN=Pass Type ID: pass.com.example.ticket/OU=ABCDE12345/O=Example/C=US",
+            "-addext", "1.2.840.113635.100.6.1.16=ASN1:UTF8String:pass.com.example.ticket")
     }
 
     func path(_ name: String) -> String { directory.appending(name).path }

@@ -36,6 +36,9 @@ public struct WalletServerConfiguration: Sendable {
         public static let passphrase = "COFFER_PASSPHRASE"
         /// A key file that unlocks the secret store instead of a passphrase.
         public static let keyFile = "COFFER_KEY_FILE"
+        /// `1` allows a public URL that is plain http on a host other than this machine (for a TLS proxy that
+        /// talks http to devices' networks you control; never on the internet).
+        public static let insecurePublicURL = "COFFER_INSECURE_PUBLIC_URL"
     }
 
     /// The address to listen on.
@@ -55,6 +58,8 @@ public struct WalletServerConfiguration: Sendable {
     public var createsDevelopmentIdentity: Bool
     /// How long a provisioning session is accepted after its issuer data was made.
     public var sessionLifetime: TimeInterval
+    /// Whether a public URL may be plain http on a host other than this machine (``validatePublicURL()``).
+    public var allowsInsecurePublicURL = false
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
@@ -91,6 +96,7 @@ public struct WalletServerConfiguration: Sendable {
         }
         databaseURL = value(Variable.databaseURL)
         if let url = value(Variable.publicURL) { publicURL = try Self.publicURL(url, from: Variable.publicURL) }
+        allowsInsecurePublicURL = value(Variable.insecurePublicURL) == "1"
         if let keyFile = value(Variable.keyFile) {
             secretStoreKey = .keyFile(try Self.absolutePath(keyFile, from: Variable.keyFile))
         } else if let passphrase = environment[Variable.passphrase], !passphrase.isEmpty {
@@ -115,6 +121,23 @@ public struct WalletServerConfiguration: Sendable {
         if let publicURL { return publicURL }
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         return URL(string: "http://\(host):\(port)")!
+    }
+
+    /// Checks that devices reach the server over https: the public URL (given, or `http://host:port`) must be https
+    /// unless its host is this machine (`localhost`, `127.0.0.0/8`, `::1`) or ``allowsInsecurePublicURL`` is set.
+    /// Devices send the binding through it, and API clients their tokens.
+    ///
+    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` saying what to set.
+    public func validatePublicURL() throws {
+        let url = effectivePublicURL
+        guard url.scheme?.lowercased() != "https", !allowsInsecurePublicURL, !NetworkHost.isLoopback(url.host ?? "")
+        else {
+            return
+        }
+        throw WalletServerError.invalidConfiguration(
+            "the public URL \(url.absoluteString) is plain http on a host other than this machine: devices would send "
+                + "bindings and clients their tokens in the clear; give an https --public-url (COFFER_PUBLIC_URL), "
+                + "or --insecure-public-url (COFFER_INSECURE_PUBLIC_URL=1) if a network you control carries it")
     }
 
     /// The callback URL put in issuer data.
@@ -156,7 +179,8 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
         "WalletServerConfiguration(host: \(host), port: \(port), dataDirectory: \(dataDirectory.path), "
             + "databaseURL: \(databaseURL.map(Self.redactingPassword) ?? "nil"), "
             + "publicURL: \(publicURL?.absoluteString ?? "nil"), secretStoreKey: \(secretStoreKey), "
-            + "createsDevelopmentIdentity: \(createsDevelopmentIdentity), sessionLifetime: \(sessionLifetime))"
+            + "createsDevelopmentIdentity: \(createsDevelopmentIdentity), sessionLifetime: \(sessionLifetime), "
+            + "allowsInsecurePublicURL: \(allowsInsecurePublicURL))"
     }
 
     /// The same text as ``description``.
@@ -170,7 +194,7 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
                 "host": host, "port": port, "dataDirectory": dataDirectory,
                 "databaseURL": databaseURL.map(Self.redactingPassword) as Any, "publicURL": publicURL as Any,
                 "secretStoreKey": secretStoreKey, "createsDevelopmentIdentity": createsDevelopmentIdentity,
-                "sessionLifetime": sessionLifetime,
+                "sessionLifetime": sessionLifetime, "allowsInsecurePublicURL": allowsInsecurePublicURL,
             ])
     }
 

@@ -42,7 +42,7 @@ public final class WalletDatabase: Sendable {
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             let configuration: SQLPostgresConfiguration
             do {
-                configuration = try SQLPostgresConfiguration(url: url)
+                configuration = try SQLPostgresConfiguration(url: requiringTLSForRemoteHosts(url))
             } catch {
                 throw WalletServerError.invalidDatabaseURL("not a postgres://user:password@host:port/database URL")
             }
@@ -57,6 +57,21 @@ public final class WalletDatabase: Sendable {
             return WalletDatabase(engine: .postgres, sql: database, shutdown: pool.close)
         }
         throw WalletServerError.invalidDatabaseURL("use sqlite:///path, sqlite::memory: or postgres://…")
+    }
+
+    /// The TLS modes a PostgreSQL URL may name (`sslmode=…` and its aliases, as PostgresKit reads them).
+    static let tlsModeParameters: Set<String> = ["tlsmode", "sslmode", "ssl", "tls"]
+
+    /// `url`, asking for TLS (`sslmode=require`) when it names a host other than this machine and no TLS mode:
+    /// PostgresKit's default, `prefer`, lets a network attacker strip TLS and read the password and the data. An
+    /// explicit mode (`sslmode=disable` included) is the operator's choice and is kept.
+    static func requiringTLSForRemoteHosts(_ url: String) -> String {
+        guard var components = URLComponents(string: url), let host = components.host, !host.isEmpty,
+            !NetworkHost.isLoopback(host),
+            !(components.queryItems ?? []).contains(where: { tlsModeParameters.contains($0.name.lowercased()) })
+        else { return url }
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "sslmode", value: "require")]
+        return components.string ?? url
     }
 
     /// The URL of a SQLite file in `directory`.

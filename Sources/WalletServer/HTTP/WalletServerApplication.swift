@@ -45,6 +45,7 @@ public enum WalletServerApplication {
     public static func buildApplication(
         configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server")
     ) async throws -> some ApplicationProtocol {
+        try configuration.validatePublicURL()
         let storage = try await WalletServerStorage.open(configuration: configuration, logger: logger)
         do {
             if configuration.createsDevelopmentIdentity {

@@ -27,6 +27,12 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: Logger.Level?
     @Flag(help: "Do not make the development signing identity; use this in production.")
     var noDevelopmentIdentity = false
+    @Flag(
+        help: """
+            Allow a plain-http --public-url on a host other than this machine (only where a network you control \
+            carries it).
+            """)
+    var insecurePublicURL = false
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -47,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         if noDevelopmentIdentity { configuration.createsDevelopmentIdentity = false }
+        if insecurePublicURL { configuration.allowsInsecurePublicURL = true }
         let frozen = configuration
         let application = try await CommandFailure.mapping {
             try await WalletServerApplication.buildApplication(
