@@ -71,7 +71,7 @@ public enum PassVerificationFailure: Hashable, Sendable, CustomStringConvertible
         case .hashMismatch(let name): return "\(name) does not match its SHA-1 in manifest.json"
         case .missingFile(let name): return "manifest.json lists \(name), which the archive lacks"
         case .unlistedFile(let name): return "\(name) is in the archive but not in manifest.json"
-        case .invalidSignature(let reason): return "the signature is not valid for manifest.json: \(reason)"
+        case .invalidSignature(let reason): return "the signature is not valid for the signed content: \(reason)"
         case .untrustedSigner(let reason): return "the signer does not chain to the trust root: \(reason)"
         case .wrongSigner(let expected, let found):
             return "the signer is not the Pass Type ID certificate of \(expected): it is for \(found)"

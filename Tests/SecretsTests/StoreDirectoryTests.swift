@@ -85,4 +85,18 @@ struct StoreDirectoryTests {
         #expect(throws: Failure.self) { try store.withExclusiveLock { throw Failure() } }
         #expect(recorder.events == [.activityBegan, .activityEnded(lockWasFree: true)])
     }
+
+    @Test("a new key file is flushed, and then its directory, so a crash cannot lose the name of the key")
+    func keyFileIsDurable() throws {
+        let directory = try TemporaryDirectory()
+        let flushedDirectories = Locked<[Bool]>([])
+        let flusher = FileFlusher { descriptor, _ in
+            var status = stat()
+            fstat(descriptor, &status)
+            flushedDirectories.withLock { $0.append(status.st_mode & S_IFMT == S_IFDIR) }
+            return fsync(descriptor) == 0
+        }
+        try EncryptedFileBackend.createKeyFile(at: directory.appending("secrets.key"), flusher: flusher)
+        #expect(flushedDirectories.withLock { $0 } == [false, true])
+    }
 }

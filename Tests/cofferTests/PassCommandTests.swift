@@ -150,4 +150,64 @@ struct PassCommandTests {
         #expect(result.errorOutput.contains("icon.png"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// A .pkpass built by `coffer pass build` whose signature is replaced by one `openssl cms -sign` makes with
+    /// `certificate`/`key` (PEM) and `chain`, re-zipped with zip(1).
+    func opensslSigned(certificate: Data, key: Data, chain: Data, name: String) throws -> String {
+        let built = directory.appending("\(name)-built.pkpass").path
+        let build = try coffer(
+            "pass", "build", Self.examplePass.path, "--certificate",
+            identity.appendingPathComponent("pass-type.p12").path, "-o", built)
+        try #require(build.status == 0, "\(build.errorOutput)")
+        let unpacked = directory.appending("\(name)-unpacked")
+        let unzip = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-q", built, "-d", unpacked.path])
+        try #require(unzip.status == 0, "\(unzip.errorOutput)")
+        let signature = try OpenSSL.cmsSign(
+            content: try Data(contentsOf: unpacked.appendingPathComponent("manifest.json")), certificate: certificate,
+            key: key, chain: [chain], in: directory)
+        try signature.write(to: unpacked.appendingPathComponent("signature"))
+        let output = directory.appending("\(name).pkpass").path
+        let zip = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/sh"), ["-c", "cd '\(unpacked.path)' && zip -q -X -r '\(output)' ."])
+        try #require(zip.status == 0, "\(zip.errorOutput)")
+        return output
+    }
+
+    @Test("verify accepts a pass whose signature openssl cms -sign made (rsaEncryption in the SignerInfo)")
+    func opensslSignedPass() throws {
+        let p12 = identity.appendingPathComponent("pass-type.p12").path
+        let keyPEM = directory.appending("openssl-key.pem").path
+        let extracted = try OpenSSL.run(
+            "pkcs12", "-in", p12, "-nocerts", "-nodes", "-passin", "pass:dev-p12-pass", "-out", keyPEM)
+        try #require(extracted.status == 0, "\(extracted.errorOutput)")
+        let pkpass = try opensslSigned(
+            certificate: try Data(contentsOf: identity.appendingPathComponent("pass-type.pem")),
+            key: try Data(contentsOf: URL(fileURLWithPath: keyPEM)),
+            chain: try Data(contentsOf: identity.appendingPathComponent("wwdr.pem")), name: "openssl")
+        let verify = try coffer("pass", "verify", pkpass, "--root", identity.appendingPathComponent("root.pem").path)
+        #expect(verify.status == 0, "\(verify.errorOutput)")
+        #expect(verify.output.contains("serial EXAMPLE-0001"))
+        #expect(!verify.errorOutput.contains(".swift"))
+    }
+
+    @Test("verify refuses a pass signed by another pass type's certificate under the same root (exit 3)")
+    func impostorSigner() throws {
+        let hierarchy = try OpenSSL.Hierarchy(in: directory)
+        let root = directory.appending("impostor-root.pem")
+        try hierarchy.rootPEM.write(to: root)
+        let impostor = try hierarchy.leaf(userID: "pass.com.attacker", team: "ATTACKER00", marker: "pass.com.attacker")
+        let forged = try opensslSigned(
+            certificate: impostor.certificate, key: impostor.key, chain: hierarchy.intermediatePEM, name: "impostor")
+        let refused = try coffer("pass", "verify", forged, "--root", root.path)
+        #expect(refused.status == 3, "\(refused.output)")
+        #expect(refused.errorOutput.contains("not the Pass Type ID certificate of pass.dev.coffer.example"))
+        #expect(refused.errorOutput.contains("pass.com.attacker"))
+
+        let rightful = try hierarchy.leaf(
+            userID: "pass.dev.coffer.example", team: "DEVTEAM000", marker: "pass.dev.coffer.example")
+        let genuine = try opensslSigned(
+            certificate: rightful.certificate, key: rightful.key, chain: hierarchy.intermediatePEM, name: "genuine")
+        let verified = try coffer("pass", "verify", genuine, "--root", root.path)
+        #expect(verified.status == 0, "\(verified.errorOutput)")
+    }
 }

@@ -129,6 +129,11 @@ public final class EncryptedFileBackend: SecretsBackend {
 
     /// Creates a key file of 32 random bytes with mode 0600 at `url`, refusing to replace an existing file.
     public static func createKeyFile(at url: URL) throws {
+        try createKeyFile(at: url, flusher: .system)
+    }
+
+    /// ``createKeyFile(at:)`` with the flushes going through `flusher` (tests record them).
+    static func createKeyFile(at url: URL, flusher: FileFlusher) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw SecretsError.io(operation: "creating key file", path: url.path, code: errno)
@@ -139,7 +144,11 @@ public final class EncryptedFileBackend: SecretsBackend {
         guard written == KeyEncryptionKey.keyFileSize else {
             throw SecretsError.io(operation: "writing key file", path: url.path, code: errno)
         }
-        try StoreDirectory.synchronize(descriptor, path: url.path)
+        guard flusher.flush(descriptor, .durable) else {
+            throw SecretsError.io(operation: "syncing", path: url.path, code: errno)
+        }
+        // The file's bytes are durable; so must its name be, or a crash can lose the key that unlocks the store.
+        try StoreDirectory.synchronizeDirectory(url.deletingLastPathComponent(), flusher: flusher)
     }
 
     // MARK: SecretsBackend

@@ -191,14 +191,6 @@ struct StoreDirectory: Sendable {
         }
     }
 
-    /// Flushes a descriptor to stable storage (`F_FULLFSYNC` on Apple systems, where `fsync` alone is not
-    /// enough).
-    static func synchronize(_ descriptor: Int32, path: String) throws {
-        guard FileFlusher.system.flush(descriptor, .durable) else {
-            throw SecretsError.io(operation: "syncing", path: path, code: errno)
-        }
-    }
-
     private func flush(_ descriptor: Int32, _ strength: FileFlusher.Strength, path: String) throws {
         guard flusher.flush(descriptor, strength) else {
             throw SecretsError.io(operation: "syncing", path: path, code: errno)
@@ -206,10 +198,17 @@ struct StoreDirectory: Sendable {
     }
 
     private func synchronizeDirectory(_ directory: URL) throws {
+        try Self.synchronizeDirectory(directory, flusher: flusher)
+    }
+
+    /// Flushes `directory`'s entries (a file just created or renamed in it) to stable storage.
+    static func synchronizeDirectory(_ directory: URL, flusher: FileFlusher = .system) throws {
         let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SecretsError.io(operation: "opening", path: directory.path, code: errno) }
         defer { close(descriptor) }
-        try flush(descriptor, .durable, path: directory.path)
+        guard flusher.flush(descriptor, .durable) else {
+            throw SecretsError.io(operation: "syncing", path: directory.path, code: errno)
+        }
     }
 
     private static func posixCode(of error: any Error) -> Int32 {

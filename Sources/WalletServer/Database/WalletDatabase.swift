@@ -32,8 +32,7 @@ public final class WalletDatabase: Sendable {
             return makeSQLite(storage: .memory, logger: logger)
         }
         if url.hasPrefix("sqlite://") {
-            let path = String(url.dropFirst("sqlite://".count))
-            guard path.hasPrefix("/") else {
+            guard let path = sqliteFilePath(of: url) else {
                 throw WalletServerError.invalidDatabaseURL(
                     "a SQLite URL needs an absolute path: sqlite:///path/db.sqlite")
             }
@@ -72,6 +71,13 @@ public final class WalletDatabase: Sendable {
         else { return url }
         components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "sslmode", value: "require")]
         return components.string ?? url
+    }
+
+    /// The file of a `sqlite:///path` URL; `nil` for any other database.
+    static func sqliteFilePath(of url: String) -> String? {
+        guard url.hasPrefix("sqlite://") else { return nil }
+        let path = String(url.dropFirst("sqlite://".count))
+        return path.hasPrefix("/") ? path : nil
     }
 
     /// The URL of a SQLite file in `directory`.

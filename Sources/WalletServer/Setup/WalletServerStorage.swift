@@ -36,6 +36,14 @@ public final class WalletServerStorage: Sendable {
         configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server")
     ) async throws -> WalletServerStorage {
         try createDataDirectory(configuration.dataDirectory)
+        restrict(configuration.dataDirectory, to: 0o700, logger: logger)
+        if case .automatic = configuration.secretStoreKey, !configuration.createsDevelopmentIdentity {
+            logger.warning(
+                """
+                the secret store is unlocked by the key file beside it: whoever copies the data directory has the \
+                signing keys; set COFFER_PASSPHRASE or COFFER_KEY_FILE (kept elsewhere) in production
+                """, metadata: ["key_file": "\(configuration.keyFileURL.path)"])
+        }
         let backend = try openSecretStore(configuration: configuration, logger: logger)
         let secrets = AggregateSecretsStore(backend: backend)
         let database = try WalletDatabase.open(url: configuration.effectiveDatabaseURL, logger: logger)
@@ -44,6 +52,13 @@ public final class WalletServerStorage: Sendable {
         } catch {
             try? await database.shutdown()
             throw error
+        }
+        if let path = WalletDatabase.sqliteFilePath(of: configuration.effectiveDatabaseURL) {
+            // SQLite makes its files with the process's umask (often 0644): the database holds token hashes and
+            // binding data, for the owner only.
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                restrict(URL(fileURLWithPath: path + suffix), to: 0o600, logger: logger)
+            }
         }
         return WalletServerStorage(configuration: configuration, database: database, secrets: secrets)
     }
@@ -59,6 +74,30 @@ public final class WalletServerStorage: Sendable {
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw WalletServerError.invalidConfiguration("cannot create the data directory \(directory.path)")
+        }
+    }
+
+    /// Takes group and other permissions away from `url` when it has any (mode `mode`), and warns when another user
+    /// owns it (that user can read it whatever its mode).
+    static func restrict(_ url: URL, to mode: mode_t, logger: Logger) {
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return }
+        if status.st_uid != geteuid() {
+            logger.warning(
+                "another user owns this file or directory of the server's data", metadata: ["path": "\(url.path)"])
+        }
+        let current = status.st_mode & 0o777
+        guard current & ~mode != 0 else { return }
+        if chmod(url.path, mode) == 0 {
+            logger.notice(
+                "restricted the permissions of the server's data to its owner",
+                metadata: [
+                    "path": "\(url.path)", "from": "\(String(current, radix: 8))", "to": "\(String(mode, radix: 8))",
+                ])
+        } else {
+            logger.warning(
+                "the server's data is readable by other users and its permissions could not be changed",
+                metadata: ["path": "\(url.path)", "mode": "\(String(current, radix: 8))"])
         }
     }
 
