@@ -358,6 +358,7 @@ struct PublicRequestAuthenticatorTests {
             .rejected(status: 401, error: "invalid_client", description: nil),
             .serverUnavailable(status: 503, attempts: 4),
             .transport(reason: "refused", attempts: 2), .malformedResponse("m"), .cancelled,
+            .insecureEndpoint("http://auth.example.com/token"),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
     }

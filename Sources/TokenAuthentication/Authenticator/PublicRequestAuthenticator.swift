@@ -129,6 +129,7 @@ public actor PublicRequestAuthenticator {
     /// Asks the endpoint for a token, retrying failures that may pass, and caches it.
     private func requestToken() async throws -> AccessToken {
         let credential = try await storage.credential()
+        try configuration.endpoint.checkTransportSecurity()
         let (request, body) = configuration.endpoint.request(for: credential)
         var attempt = 0
         while true {
@@ -150,6 +151,13 @@ public actor PublicRequestAuthenticator {
             switch status {
             case 200..<300:
                 return try await accept(responseBody, credential: credential)
+            case 300..<400:
+                // The transport does not follow redirects: following one would send the client secret or the
+                // refresh token to wherever the Location header points.
+                throw TokenAuthenticationError.rejected(
+                    status: status, error: nil,
+                    description:
+                        "the token endpoint redirected, and redirects are not followed; configure its final URL")
             case 429, 500..<600:
                 guard attempt < configuration.retry.maximumAttempts else {
                     throw TokenAuthenticationError.serverUnavailable(status: status, attempts: attempt)
@@ -188,8 +196,11 @@ public actor PublicRequestAuthenticator {
         }
         let lifetime = parsed.lifetime ?? configuration.defaultLifetime
         if let rotated = parsed.refreshToken, credential.grant == .refreshToken, rotated != credential.refreshToken {
-            try await storage.saveRotatedRefreshToken(rotated)
-            logger.info("saved a rotated refresh token")
+            if try await storage.saveRotatedRefreshToken(rotated, replacing: credential.refreshToken) {
+                logger.info("saved a rotated refresh token")
+            } else {
+                logger.notice("kept the stored refresh token: another process rotated it meanwhile")
+            }
         }
         let issuedAt = clock.now
         let token = AccessToken(
@@ -207,9 +218,11 @@ public actor PublicRequestAuthenticator {
         if oauth?.error == "invalid_grant" {
             var cleared = false
             if credential.grant == .refreshToken {
-                try await storage.clearRefreshToken()
-                cleared = true
-                logger.warning("the refresh token was rejected (invalid_grant) and cleared")
+                cleared = try await storage.clearRefreshToken(credential.refreshToken)
+                logger.warning(
+                    cleared
+                        ? "the refresh token was rejected (invalid_grant) and cleared"
+                        : "the refresh token was rejected (invalid_grant); a newer one in the store was kept")
             }
             return .invalidGrant(description: oauth?.errorDescription, refreshTokenCleared: cleared)
         }

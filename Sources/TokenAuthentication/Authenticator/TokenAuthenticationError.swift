@@ -21,6 +21,8 @@ public enum TokenAuthenticationError: Error, Hashable, Sendable, CustomStringCon
     case malformedResponse(String)
     /// The request was cancelled.
     case cancelled
+    /// The token endpoint is not https (and not this machine): nothing was sent to it.
+    case insecureEndpoint(String)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -46,6 +48,9 @@ public enum TokenAuthenticationError: Error, Hashable, Sendable, CustomStringCon
             return "the token endpoint's answer is not a token response: \(reason)"
         case .cancelled:
             return "the token request was cancelled"
+        case .insecureEndpoint(let url):
+            return "the token endpoint \(url) is not https: the client secret and refresh tokens would travel in the "
+                + "clear; use its https URL"
         }
     }
 }

@@ -24,6 +24,22 @@ public struct TokenEndpoint: Sendable, Hashable {
     /// Extra form parameters sent with every request (`audience`, `resource`…).
     public var additionalParameters: [String: String]
 
+    /// Checks that the endpoint is reached over TLS (RFC 6749 §3.2): `https`, or plain http to this machine
+    /// (`localhost`, `127.0.0.0/8`, `::1`) for development and tests.
+    ///
+    /// - Throws: ``TokenAuthenticationError/insecureEndpoint(_:)`` before any secret is sent.
+    public func checkTransportSecurity() throws(TokenAuthenticationError) {
+        guard url.scheme?.lowercased() != "https" else { return }
+        let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        let loopback =
+            host == "localhost" || host == "::1"
+            || (octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil })
+        guard url.scheme?.lowercased() == "http", loopback else {
+            throw .insecureEndpoint(url.absoluteString)
+        }
+    }
+
     /// Describes an endpoint.
     public init(
         url: URL, clientAuthentication: ClientAuthentication = .basic,

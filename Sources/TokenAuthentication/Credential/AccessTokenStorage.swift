@@ -37,18 +37,33 @@ public actor AccessTokenStorage {
         return stored
     }
 
-    /// Saves the refresh token the server issued in place of the one it consumed (RFC 6749 §6).
-    public func saveRotatedRefreshToken(_ token: String) throws(TokenAuthenticationError) {
+    /// Saves the refresh token the server issued in place of `sent`, the one it consumed (RFC 6749 §6), if the store
+    /// still holds `sent`: another process sharing the store (an app and its extension) may have rotated it already,
+    /// and its newer token must not be overwritten.
+    ///
+    /// - Returns: Whether the token was saved.
+    @discardableResult
+    public func saveRotatedRefreshToken(_ token: String, replacing sent: String?) throws(TokenAuthenticationError)
+        -> Bool
+    {
         var updated = try stored()
+        guard updated.refreshToken == sent else { return false }
         updated.refreshToken = token
         try save(updated)
+        return true
     }
 
-    /// Removes the refresh token (keeping the client's identity), after the server answered `invalid_grant`.
-    public func clearRefreshToken() throws(TokenAuthenticationError) {
+    /// Removes the refresh token (keeping the client's identity) after the server answered `invalid_grant` for
+    /// `sent`, if the store still holds `sent` (a newer one, rotated by another process, is kept).
+    ///
+    /// - Returns: Whether the token was removed.
+    @discardableResult
+    public func clearRefreshToken(_ sent: String?) throws(TokenAuthenticationError) -> Bool {
         var updated = try stored()
+        guard updated.refreshToken == sent else { return false }
         updated.refreshToken = nil
         try save(updated)
+        return true
     }
 
     private func stored() throws(TokenAuthenticationError) -> OAuthCredential {

@@ -11,7 +11,8 @@ import Secrets
 ///
 /// Token endpoints answer a refused client with 401 and a `WWW-Authenticate` challenge (RFC 6749 §5.2). The
 /// transport never answers such a challenge (the client's credentials are already in the request); on Linux,
-/// leaving it to the default handling leaves the task hanging past its timeout.
+/// leaving it to the default handling leaves the task hanging past its timeout. It follows no redirect either: the
+/// 3xx answer comes back as it is.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let decliner = ChallengeDecliner()
@@ -84,6 +85,15 @@ public final class URLSessionTransport: HTTPTransport {
         /// Whether the task met a challenge; forgets it.
         func takeChallenge(of taskIdentifier: Int) -> Bool {
             challenged.withLock { $0.remove(taskIdentifier) != nil }
+        }
+
+        /// Refuses every redirect: the task completes with the 3xx answer itself. Following one would resend the
+        /// request (client secret, refresh token) to wherever `Location` points.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
         }
 
         func urlSession(

@@ -49,6 +49,7 @@ enum PassArchive {
         guard data.count <= maximumArchiveSize else {
             throw WalletPassesError.tooLarge(what: "the archive", limit: maximumArchiveSize)
         }
+        try ZIPLayout.check(data, maximumEntries: maximumEntries)
         let archive: Archive
         do {
             archive = try Archive(data: data, accessMode: .read)

@@ -125,7 +125,8 @@ public struct PassVerifier: Sendable {
     /// use ``verifySignature(_:over:passTypeIdentifier:teamIdentifier:)``.
     @available(
         *, deprecated,
-        message: "the signer may be any certificate under the root; use verifySignature(_:over:passTypeIdentifier:teamIdentifier:)"
+        message:
+            "the signer may be any certificate under the root; use verifySignature(_:over:passTypeIdentifier:teamIdentifier:)"
     )
     public func verifySignature(_ signature: Data, over content: Data) async throws -> Certificate {
         try await verifyChainedSignature(signature, over: content)
@@ -144,11 +145,13 @@ public struct PassVerifier: Sendable {
         case .success(let valid):
             return valid.signer
         case .failure(.invalidCMSBlock(let block)):
-            throw WalletPassesError.verificationFailed(.invalidSignature(Self.explanation(ofInvalidBlock: block.reason)))
+            throw WalletPassesError.verificationFailed(
+                .invalidSignature(Self.explanation(ofInvalidBlock: block.reason)))
         case .failure(.unableToValidateSigner(let failure)):
             let reasons = failure.policyFailures.map(\.policyFailureReason.description)
             throw WalletPassesError.verificationFailed(
-                .untrustedSigner(reasons.isEmpty ? "no chain from the signer to a trust root" : reasons.joined(separator: "; ")))
+                .untrustedSigner(
+                    reasons.isEmpty ? "no chain from the signer to a trust root" : reasons.joined(separator: "; ")))
         }
     }
 

@@ -109,7 +109,8 @@ public enum OpenSSL {
                 "req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", directory.appending("wwdr.key").path,
                 "-out", directory.appending("wwdr.csr").path, "-subj", "/OU=G4/CN=Test WWDR (not Apple)")
             try Hierarchy.run(
-                "x509", "-req", "-in", directory.appending("wwdr.csr").path, "-CA", directory.appending("root.pem").path,
+                "x509", "-req", "-in", directory.appending("wwdr.csr").path, "-CA",
+                directory.appending("root.pem").path,
                 "-CAkey", directory.appending("root.key").path, "-set_serial", "2", "-days", "30", "-extfile",
                 extensions.path, "-extensions", "ca", "-out", directory.appending("wwdr.pem").path)
             rootPEM = try Data(contentsOf: directory.appending("root.pem"))
