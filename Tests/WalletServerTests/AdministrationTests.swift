@@ -127,6 +127,24 @@ struct AdministrationTests {
         }
     }
 
+    @Test("a development identity that can no longer sign (an earlier version's) is made again")
+    func staleDevelopmentIdentity() async throws {
+        try await withAdministration(.sqliteFile) { administration in
+            let (passType, _) = try await administration.developmentPassType()
+            let stranger = try DevelopmentIdentity.generate(
+                passTypeIdentifier: "pass.test.stranger", teamIdentifier: "TEAM000005")
+            try stranger.signingIdentity.save(to: administration.storage.secrets, at: passType.signingKeyPath)
+
+            let (again, _) = try await administration.developmentPassType()
+            #expect(again.id == passType.id)
+            #expect(again.signingKeyPath != passType.signingKeyPath)
+            let identity = try SigningIdentity(from: administration.storage.secrets, at: again.signingKeyPath)
+            try identity.check(passTypeIdentifier: again.passTypeIdentifier, teamIdentifier: again.teamIdentifier)
+            let (unchanged, _) = try await administration.developmentPassType()
+            #expect(unchanged.signingKeyPath == again.signingKeyPath, "a usable identity is kept")
+        }
+    }
+
     @Test("an import whose record cannot be written leaves no identity behind")
     func importRollsBack() async throws {
         try await withAdministration(.sqliteFile) { administration in

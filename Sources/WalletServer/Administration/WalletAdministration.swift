@@ -138,13 +138,14 @@ public struct WalletAdministration: Sendable {
 
     /// The development pass type, made on first use: a certificate hierarchy that is **not Apple's** (passes
     /// signed with it verify against ``WalletServerConfiguration/developmentRootURL``, not on devices), its identity
-    /// in the secret store, its root certificate written to the data directory.
+    /// in the secret store, its root certificate written to the data directory. An identity that can no longer sign
+    /// (one made by an earlier version, without the Pass Type ID extension) is made again.
     ///
     /// - Returns: The pass type, and whether this call made it.
     public func developmentPassType() async throws -> (passType: PassType, created: Bool) {
         let identifier = Self.developmentPassTypeIdentifier
         let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
-        if let existing, try storage.secrets.readData(account: existing.signingKeyPath) != nil,
+        if let existing, storage.secrets.canSign(at: existing),
             FileManager.default.fileExists(atPath: storage.configuration.developmentRootURL.path)
         {
             return (existing, false)
@@ -267,5 +268,15 @@ public struct WalletAdministration: Sendable {
         else {
             throw WalletServerError.invalidArgument("\(what) must be 1–\(limit) characters on one line")
         }
+    }
+}
+
+extension AggregateSecretsStore {
+    /// Whether the identity `passType` names is stored and may sign its passes.
+    fileprivate func canSign(at passType: PassType) -> Bool {
+        guard let identity = try? SigningIdentity(from: self, at: passType.signingKeyPath) else { return false }
+        return
+            (try? identity.check(
+                passTypeIdentifier: passType.passTypeIdentifier, teamIdentifier: passType.teamIdentifier)) != nil
     }
 }
