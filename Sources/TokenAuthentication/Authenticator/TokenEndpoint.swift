@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
+import Secrets
 
 /// An OAuth 2.0 token endpoint (RFC 6749 §3.2) and how to talk to it.
 public struct TokenEndpoint: Sendable, Hashable {
@@ -30,12 +31,7 @@ public struct TokenEndpoint: Sendable, Hashable {
     /// - Throws: ``TokenAuthenticationError/insecureEndpoint(_:)`` before any secret is sent.
     public func checkTransportSecurity() throws(TokenAuthenticationError) {
         guard url.scheme?.lowercased() != "https" else { return }
-        let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        let loopback =
-            host == "localhost" || host == "::1"
-            || (octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil })
-        guard url.scheme?.lowercased() == "http", loopback else {
+        guard url.scheme?.lowercased() == "http", NetworkHost.isLoopback(url.host ?? "") else {
             throw .insecureEndpoint(url.absoluteString)
         }
     }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresKit
+import Secrets
 import SQLKit
 import SQLiteKit
 

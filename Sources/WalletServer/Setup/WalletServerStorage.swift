@@ -79,25 +79,29 @@ public final class WalletServerStorage: Sendable {
 
     /// Takes group and other permissions away from `url` when it has any (mode `mode`), and warns when another user
     /// owns it (that user can read it whatever its mode).
-    static func restrict(_ url: URL, to mode: mode_t, logger: Logger) {
-        var status = stat()
-        guard lstat(url.path, &status) == 0 else { return }
-        if status.st_uid != geteuid() {
+    static func restrict(_ url: URL, to mode: Int, logger: Logger) {
+        let files = FileManager.default
+        // attributesOfItem does not follow a symbolic link: a link is judged, and changed, as itself.
+        guard let attributes = try? files.attributesOfItem(atPath: url.path),
+            let current = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { return }
+        if let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value, owner != geteuid() {
             logger.warning(
                 "another user owns this file or directory of the server's data", metadata: ["path": "\(url.path)"])
         }
-        let current = status.st_mode & 0o777
-        guard current & ~mode != 0 else { return }
-        if chmod(url.path, mode) == 0 {
+        guard current & 0o777 & ~mode != 0 else { return }
+        do {
+            try files.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
             logger.notice(
                 "restricted the permissions of the server's data to its owner",
                 metadata: [
-                    "path": "\(url.path)", "from": "\(String(current, radix: 8))", "to": "\(String(mode, radix: 8))",
+                    "path": "\(url.path)", "from": "\(String(current & 0o777, radix: 8))",
+                    "to": "\(String(mode, radix: 8))",
                 ])
-        } else {
+        } catch {
             logger.warning(
                 "the server's data is readable by other users and its permissions could not be changed",
-                metadata: ["path": "\(url.path)", "mode": "\(String(current, radix: 8))"])
+                metadata: ["path": "\(url.path)", "mode": "\(String(current & 0o777, radix: 8))"])
         }
     }
 
