@@ -8,6 +8,13 @@ extension Pass {
     /// The longest NFC message, in bytes.
     public static let maximumNFCMessageLength = 64
 
+    /// Whether `text` is an https URL with a host: what Wallet accepts for `webServiceURL` and a binding's
+    /// `learnMoreURL`.
+    public static func isHTTPSURL(_ text: String) -> Bool {
+        let url = URL(string: text)
+        return url?.scheme == "https" && url?.host != nil
+    }
+
     /// Every problem Wallet would reject, each naming its key; empty when the pass is valid.
     public func validationIssues() -> [PassValidationIssue] {
         var issues: [PassValidationIssue] = []
@@ -89,9 +96,8 @@ extension Pass {
                 "is \(token.count) characters; Wallet needs at least \(Self.minimumAuthenticationTokenLength)")
         }
         if let webServiceURL {
-            let url = URL(string: webServiceURL)
             require(
-                url?.scheme == "https" && url?.host != nil, "webServiceURL",
+                Pass.isHTTPSURL(webServiceURL), "webServiceURL",
                 "'\(webServiceURL)' must be an https URL with a host")
         }
         if let appLaunchURL { require(URL(string: appLaunchURL)?.scheme != nil, "appLaunchURL", "is not a URL") }
@@ -110,9 +116,8 @@ extension Pass {
                 HexText.isValid(binding.issuerBindingData), "issuerBindingData.issuerBindingData",
                 "must be hexadecimal")
             if let learnMoreURL = binding.learnMoreURL {
-                let url = URL(string: learnMoreURL)
                 require(
-                    url?.scheme == "https" && url?.host != nil, "issuerBindingData.learnMoreURL",
+                    Pass.isHTTPSURL(learnMoreURL), "issuerBindingData.learnMoreURL",
                     "'\(learnMoreURL)' must be an https URL with a host")
             }
             require(

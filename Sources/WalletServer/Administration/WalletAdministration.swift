@@ -92,8 +92,7 @@ public struct WalletAdministration: Sendable {
         _ identity: SigningIdentity, organizationName: String? = nil, bindingLearnMoreURL: String? = nil
     ) async throws -> (passType: PassType, created: Bool) {
         if let bindingLearnMoreURL {
-            let url = URL(string: bindingLearnMoreURL)
-            guard url?.scheme == "https", url?.host != nil else {
+            guard Pass.isHTTPSURL(bindingLearnMoreURL) else {
                 throw WalletServerError.invalidArgument(
                     "the binding learn-more URL '\(bindingLearnMoreURL)' must be an https URL with a host")
             }
