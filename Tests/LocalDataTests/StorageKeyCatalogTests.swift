@@ -51,13 +51,14 @@ struct StorageKeyCatalogTests {
             descriptor("e", availability: .phoneOnly, sync: .manual),
             descriptor("f", security: .encrypted(algorithm: .aes256GCM, keyDerivation: .pbkdf2(iterations: 0))),
             descriptor("g", domain: .appGroupUserDefaults(identifier: "../group")),
+            descriptor("h", security: .encrypted(algorithm: .aes256GCM, keyDerivation: .pbkdf2(iterations: 99_999))),
         ])
         let problems = catalog.validationErrors
-        #expect(problems.count == 7)
+        #expect(problems.count == 8)
         #expect(problems.contains(.duplicateKey("a")))
         #expect(problems.contains(.missingDescription("b")))
         let named = problems.map(\.description)
-        for name in ["'../c'", "'d'", "'e'", "'f'", "'g'"] {
+        for name in ["'../c'", "'d'", "'e'", "'f'", "'g'", "'h'"] {
             #expect(named.contains { $0.contains(name) }, "\(name)")
         }
         #expect(throws: StorageError.invalidCatalog(problems)) { try catalog.validate() }

@@ -17,7 +17,7 @@ struct StoragePolicyTests {
 
     static let policies: [SecurityPolicy] = [
         .encrypted(algorithm: .aes256GCM, keyDerivation: .hkdf),
-        .encrypted(algorithm: .chaCha20Poly1305, keyDerivation: .pbkdf2(iterations: 1_000)),
+        .encrypted(algorithm: .chaCha20Poly1305, keyDerivation: .pbkdf2(iterations: 100_000)),
     ]
 
     static func source(for policy: SecurityPolicy) -> KeyMaterialSource {

@@ -1,6 +1,6 @@
 import CofferTestSupport
 import Foundation
-import Secrets
+@_spi(Testing) import Secrets
 import SecretsPlatform
 import SecretsSecretService
 import SecretsTesting
@@ -105,7 +105,7 @@ struct SecretServiceBackendTests {
         let directory = try TemporaryDirectory()
         let file = try EncryptedFileBackend(
             directory: directory.appending("store"), key: .passphrase("test passphrase"),
-            options: .init(iterations: 1_000))
+            options: .weakKeyDerivationForTesting())
         var configuration = Configuration()
         configuration.service = SecretServiceEnvironment.uniqueService()
         let legacy = AggregateSecretsStore(backend: file, configuration: configuration)

@@ -1,7 +1,7 @@
 @testable import CredentialStoreExample
 import CofferTestSupport
 import Foundation
-import Secrets
+@_spi(Testing) import Secrets
 import Testing
 
 @Suite("SecretsPreflight finds missing, undecodable and empty secrets")
@@ -85,7 +85,7 @@ struct PreflightTests {
     func damagedItems() throws {
         let directory = try TemporaryDirectory()
         let backend = try EncryptedFileBackend(
-            directory: directory.url, key: .passphrase("p"), options: .init(iterations: BackendKind.testIterations))
+            directory: directory.url, key: .passphrase("p"), options: .weakKeyDerivationForTesting())
         let store = AggregateSecretsStore(backend: backend)
         try store.saveData(Data("value".utf8), account: "a/b")
         let items = directory.appending("items")

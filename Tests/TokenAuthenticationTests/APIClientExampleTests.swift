@@ -1,6 +1,6 @@
 import CofferTestSupport
 import Foundation
-import Secrets
+@_spi(Testing) import Secrets
 import TokenAuthentication
 import Testing
 
@@ -11,7 +11,7 @@ struct APIClientExampleTests {
         let directory = try TemporaryDirectory(prefix: "coffer-api-client")
         let store = AggregateSecretsStore(
             backend: try EncryptedFileBackend(
-                directory: directory.url, key: .passphrase("example passphrase"), options: .init(iterations: 1_000)))
+                directory: directory.url, key: .passphrase("example passphrase"), options: .weakKeyDerivationForTesting()))
         try store.save(AuthenticatorFixture.clientCredentials)
 
         let server = TokenServer()

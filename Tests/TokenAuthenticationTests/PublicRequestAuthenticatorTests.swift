@@ -1,7 +1,7 @@
 import CofferTestSupport
 import Foundation
 import HTTPTypes
-import Secrets
+@_spi(Testing) import Secrets
 import SecretsKeychain
 import TokenAuthentication
 import Testing
@@ -133,7 +133,7 @@ struct PublicRequestAuthenticatorTests {
         @Sendable func openStore() throws -> AggregateSecretsStore {
             AggregateSecretsStore(
                 backend: try EncryptedFileBackend(
-                    directory: directory.url, key: .passphrase("rotation"), options: .init(iterations: 1_000)))
+                    directory: directory.url, key: .passphrase("rotation"), options: .weakKeyDerivationForTesting()))
         }
         try openStore().save(OAuthCredential.refreshToken("refresh-0", clientID: "reports"))
         try await server.serve { tokenURL, _ in

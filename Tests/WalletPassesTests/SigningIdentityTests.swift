@@ -1,6 +1,6 @@
 import CofferTestSupport
 import Foundation
-import Secrets
+@_spi(Testing) import Secrets
 import Testing
 @testable import WalletPasses
 
@@ -190,7 +190,7 @@ struct StoredIdentityTests {
     func roundTripThroughEncryptedStore() throws {
         let directory = try TemporaryDirectory()
         let backend = try EncryptedFileBackend(
-            directory: directory.url, key: .passphrase("store pass"), options: .init(iterations: 1_000))
+            directory: directory.url, key: .passphrase("store pass"), options: .weakKeyDerivationForTesting())
         let store = AggregateSecretsStore(backend: backend)
         let identity = Fixtures.identity.signingIdentity
         try identity.save(to: store, at: "wallet/pass-types/dev")

@@ -8,7 +8,7 @@ import Testing
 struct DataCommandTests {
     static let service = "dev.coffer.data-cli"
     static let source = KeyMaterialSource("user")
-    static let policy = SecurityPolicy.encrypted(algorithm: .aes256GCM, keyDerivation: .pbkdf2(iterations: 1_000))
+    static let policy = SecurityPolicy.encrypted(algorithm: .aes256GCM, keyDerivation: .pbkdf2(iterations: 100_000))
 
     let directory: TemporaryDirectory
     var appDirectory: URL { directory.appending("app") }
@@ -54,7 +54,7 @@ struct DataCommandTests {
 
         let moved = try coffer(
             "data", "migrate", "--service", Self.service, "--from", plainStore.path, "--to", encryptedStore.path,
-            "--iterations", "1000", environment: ["COFFER_PASSPHRASE": "data passphrase"])
+            "--iterations", "100000", environment: ["COFFER_PASSPHRASE": "data passphrase"])
         #expect(moved.status == 0, "\(moved.errorOutput)")
         #expect(moved.output == "moved 150, already there 0, conflicts 0\n")
         #expect(moved.errorOutput.contains("150/150"))

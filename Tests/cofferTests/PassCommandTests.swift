@@ -109,7 +109,7 @@ struct PassCommandTests {
         let store = directory.appending("store").path
         let environment = [
             "COFFER_P12_PASSPHRASE": "dev-p12-pass", "COFFER_PASSPHRASE": "store-pass",
-            "COFFER_PBKDF2_ITERATIONS": "1000",
+            "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
         ]
         let coffer = try ChildProcess.executable(named: "coffer")
         let imported = try ChildProcess.run(

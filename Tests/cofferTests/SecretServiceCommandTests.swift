@@ -52,7 +52,7 @@ struct SecretServiceCommandTests {
         let directory = try TemporaryDirectory()
         let file = [
             "COFFER_BACKEND": "file", "COFFER_STORE_DIR": directory.appending("store").path,
-            "COFFER_PASSPHRASE": "test passphrase", "COFFER_PBKDF2_ITERATIONS": "1000",
+            "COFFER_PASSPHRASE": "test passphrase", "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
         ]
         let values = (0..<120).map { "item/\($0)" }
         for path in values {
@@ -112,7 +112,7 @@ struct SecretServiceCommandTests {
         let directory = try TemporaryDirectory()
         let environment = unusable.merging([
             "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
-            "COFFER_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
+            "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
         ]) { $1 }
         let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
         #expect(set.status == 0, "\(set.errorOutput)")

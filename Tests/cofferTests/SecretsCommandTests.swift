@@ -17,7 +17,7 @@ struct SecretsCommandTests {
         _ arguments: String..., passphrase: String? = "test passphrase", input: Data = Data(),
         environment: [String: String] = [:]
     ) throws -> ChildProcess.Outcome {
-        var variables = ["COFFER_STORE_DIR": storeURL.path, "COFFER_PBKDF2_ITERATIONS": "1000"]
+        var variables = ["COFFER_STORE_DIR": storeURL.path, "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000"]
         if let passphrase { variables["COFFER_PASSPHRASE"] = passphrase }
         return try ChildProcess.run(
             try ChildProcess.executable(named: "coffer"), arguments,
@@ -132,12 +132,39 @@ struct SecretsCommandTests {
         try coffer("secrets", "set", "a/two", "--value", "2")
         let rotate = try coffer("secrets", "rotate-key", "--cipher", "chacha20-poly1305")
         #expect(rotate.status == 0)
-        #expect(rotate.output.contains("re-encrypted 2 secret(s)"))
+        #expect(rotate.output.contains("re-encrypted 2 secrets"))
         #expect(try coffer("secrets", "get", "a/two").output == "2")
         let change = try coffer("secrets", "change-passphrase", environment: ["COFFER_NEW_PASSPHRASE": "new one"])
         #expect(change.status == 0)
         #expect(try coffer("secrets", "get", "a/one").status == 3)
         #expect(try coffer("secrets", "get", "a/one", passphrase: "new one").output == "1")
+    }
+
+    @Test("rekey moves the store under a new master key: the old header and passphrase open nothing afterwards")
+    func rekey() throws {
+        try coffer("secrets", "set", "a/one", "--value", "1")
+        let header = storeURL.appendingPathComponent("store.json")
+        let oldHeader = try Data(contentsOf: header)
+        let rekey = try coffer("secrets", "rekey", environment: ["COFFER_NEW_PASSPHRASE": "fresh"])
+        #expect(rekey.status == 0, "\(rekey.errorOutput)")
+        #expect(rekey.output == "re-encrypted 1 secret under a new master key, protected by the new passphrase\n")
+        #expect(try coffer("secrets", "get", "a/one", passphrase: "fresh").output == "1")
+        try oldHeader.write(to: header)
+        #expect(try coffer("secrets", "get", "a/one").status != 0)
+    }
+
+    @Test("a file that rotate-key cannot read is moved to quarantine and named, and the rotation finishes")
+    func rotationQuarantine() throws {
+        try coffer("secrets", "set", "a/one", "--value", "1")
+        let items = storeURL.appendingPathComponent("items")
+        try Data("junk".utf8).write(to: items.appendingPathComponent(String(repeating: "f", count: 64) + ".item"))
+        let rotate = try coffer("secrets", "rotate-key")
+        #expect(rotate.status == 0)
+        #expect(rotate.output.contains("re-encrypted 1 secret under a new data key"))
+        #expect(
+            rotate.errorOutput.contains(
+                "moved the unreadable file \(String(repeating: "f", count: 64)).item to quarantine/"))
+        #expect(try coffer("secrets", "preflight").status == 0)
     }
 
     @Test("a tampered item exits 3 for that item while the others still read")

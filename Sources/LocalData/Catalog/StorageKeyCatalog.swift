@@ -99,11 +99,12 @@ enum StorageKeyValidation {
             return .invalidConfiguration(key: key.name, reason: reason)
         }
         if case .encrypted(_, .pbkdf2(let iterations)) = key.security,
-            !(1...EncryptionHelper.maximumIterations).contains(iterations)
+            !EncryptionHelper.acceptedIterations.contains(iterations)
         {
             return .invalidConfiguration(
                 key: key.name,
-                reason: "\(iterations) PBKDF2 iterations; use 1 to \(EncryptionHelper.maximumIterations)")
+                reason: "\(iterations) PBKDF2 iterations; use \(EncryptionHelper.acceptedIterations.lowerBound) to "
+                    + "\(EncryptionHelper.maximumIterations)")
         }
         do {
             try StorageLocations.validateAppGroup(key.keyMaterialSource.rawValue)

@@ -15,6 +15,10 @@ import Secrets
 public actor EncryptionHelper {
     /// The most PBKDF2 iterations an envelope may ask for; more would let a hostile value stall every read.
     public static let maximumIterations = 10_000_000
+    /// The PBKDF2 iteration counts a policy may ask for when sealing: from the encrypted file store's minimum
+    /// (``Secrets/EncryptedFileBackend/minimumIterations``) up. Envelopes sealed with fewer by an earlier version
+    /// still open.
+    public static let acceptedIterations = EncryptedFileBackend.minimumIterations...maximumIterations
     private static let magic = Data("CLD".utf8)
     private static let version: UInt8 = 1
     private static let saltSize = 16
@@ -133,8 +137,9 @@ public actor EncryptionHelper {
 
     private static func iterations(of derivation: KeyDerivation) throws -> Int {
         guard case .pbkdf2(let iterations) = derivation else { return 0 }
-        guard (1...maximumIterations).contains(iterations) else {
-            throw SecretsError.unsupported("\(iterations) PBKDF2 iterations (use 1 to \(maximumIterations))")
+        guard acceptedIterations.contains(iterations) else {
+            throw SecretsError.unsupported(
+                "\(iterations) PBKDF2 iterations (use \(acceptedIterations.lowerBound) to \(maximumIterations))")
         }
         return iterations
     }

@@ -128,12 +128,12 @@ public actor FileStorageHelper {
     /// Re-encrypts every value of the encrypted store at `directory` under a fresh data key (and `algorithm`, if
     /// given); see ``Secrets/EncryptedFileBackend/rotateKey(algorithm:progress:)``.
     ///
-    /// - Returns: How many values were re-encrypted.
+    /// - Returns: How many values were re-encrypted, and the unreadable files that were set aside.
     @discardableResult
     public func rotateKey(
         in directory: URL, encryption: Encryption, algorithm: EncryptionAlgorithm? = nil,
         progress: (EncryptedFileBackend.RotationProgress) throws -> Void = { _ in }
-    ) throws -> Int {
+    ) throws -> RotationResult {
         try encryptedStore(at: directory, encryption: encryption).rotateKey(algorithm: algorithm, progress: progress)
     }
 

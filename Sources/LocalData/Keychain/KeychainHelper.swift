@@ -130,7 +130,8 @@ public actor KeychainHelper {
             service: service, account: Self.overflowKeyAccount, accessGroup: accessGroup,
             accessPolicy: AccessPolicy(accessibility: .afterFirstUnlockThisDeviceOnly))
         let key = try KeySource.stored(in: backend(), at: keyQuery, createIfMissing: true)
-        let encryption = FileStorageHelper.Encryption(algorithm: .aes256GCM, key: key, iterations: 1)
+        let encryption = FileStorageHelper.Encryption(
+            algorithm: .aes256GCM, key: key, iterations: EncryptedFileBackend.recommendedIterations)
         openedOverflow = encryption
         return encryption
     }

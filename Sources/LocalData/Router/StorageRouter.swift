@@ -161,12 +161,13 @@ public actor StorageRouter: StorageProviding {
     /// with another cipher), crash-safe: an interrupted rotation leaves every value readable and is finished by
     /// the next one. `progress` is called after each value.
     ///
-    /// - Returns: How many values were re-encrypted.
+    /// - Returns: How many values were re-encrypted, and the unreadable files that were set aside (see
+    ///   ``Secrets/RotationResult``).
     @discardableResult
     public func rotateKey<Key: StorageKey>(
         for key: Key, algorithm: EncryptionAlgorithm? = nil,
         progress: @escaping @Sendable (EncryptedFileBackend.RotationProgress) -> Void = { _ in }
-    ) async throws(StorageError) -> Int {
+    ) async throws(StorageError) -> RotationResult {
         let (directory, encryption) = try await encryptedStore(of: key)
         return try await performing(key.name) {
             try await files.rotateKey(in: directory, encryption: encryption, algorithm: algorithm, progress: progress)

@@ -19,9 +19,11 @@ public final class FileBackend: SecretsBackend {
         directory: URL, maximumValueSize: Int = 16 * 1024 * 1024, logger: Logger = Logger(label: "coffer.secrets")
     ) throws {
         let storeDirectory = StoreDirectory(root: directory)
+        let existed = storeDirectory.exists
         try storeDirectory.create(subdirectories: [ItemFileStore<PlainItemCodec>.itemsDirectory])
         store = ItemFileStore(
             directory: storeDirectory, codec: PlainItemCodec(), maximumValueSize: maximumValueSize, logger: logger)
+        if existed { store.warnAboutAccess() }
         try storeDirectory.withExclusiveLock {
             storeDirectory.removeTemporaryFiles(in: ItemFileStore<PlainItemCodec>.itemsDirectory)
         }
@@ -91,7 +93,7 @@ struct PlainItemCodec: ItemCodec {
     private func decode(_ file: Data, fileName: String) throws -> (identity: ItemIdentity, value: Data) {
         do {
             var reader = ByteReader(file)
-            try reader.readItemHeader(magic: Self.magic, version: Self.version, fileName: fileName)
+            try reader.readItemHeader(magic: Self.magic, versions: Self.version...Self.version, fileName: fileName)
             let length = Int(try reader.readUInt32())
             guard length <= ItemIdentity.maximumEncodedSize else { throw ByteReader.Malformed() }
             let identity = try ItemIdentity(decoding: try reader.readBytes(length))

@@ -22,6 +22,9 @@ public enum SecretsError: Error, Hashable, Sendable {
     case ambiguousMatch(String)
     /// A value is larger than the store accepts.
     case tooLarge(byteCount: Int, limit: Int)
+    /// Part of the store was replaced by an older copy of itself: its header is older than items sealed after it,
+    /// or than a header this process has already seen.
+    case rolledBack(String)
     /// Stored bytes are not in the expected format (truncated, empty, foreign or from a newer version).
     case corruptData(String)
     /// A value could not be encoded for storage.
@@ -54,6 +57,8 @@ extension SecretsError: CustomStringConvertible, LocalizedError {
             return "more than one item matches \(what): make the query more specific"
         case .tooLarge(let byteCount, let limit):
             return "the value is \(byteCount) bytes, more than the store's limit of \(limit) bytes"
+        case .rolledBack(let what):
+            return "\(what) was replaced by an older copy; restore the newest copy of the store, then re-key it"
         case .corruptData(let what):
             return "\(what) is corrupt; restore it from a backup or delete it"
         case .encodingFailed(let type, let reason):

@@ -41,11 +41,29 @@ enum MasterKeyProtection: String, Codable, Sendable {
 enum KeyEncryptionKey {
     /// The PBKDF2-HMAC-SHA256 iteration count OWASP recommends (Password Storage Cheat Sheet, 2023).
     static let recommendedIterations = 600_000
+    /// The fewest iterations a new passphrase wrap may use (a sixth of the recommendation); only tests go lower,
+    /// through an explicit switch.
+    static let minimumIterations = 100_000
     /// The most iterations a store header may ask for; more would let a hostile header stall every unlock.
     static let maximumIterations = 10_000_000
     /// The size of a key file's random content, and the fewest bytes a key file may have.
     static let keyFileSize = 32
     static let maximumKeyFileSize = 4096
+
+    /// The iteration count for a new wrap of a store's master key: `requested`, never less than `current` (the
+    /// count the store already has, so that a re-wrap never weakens it).
+    ///
+    /// - Throws: `unsupported` when `requested` is above the maximum, or below the minimum without
+    ///   `allowingWeak` (the test-only switch).
+    static func iterationsForNewWrap(requested: Int, current: Int?, allowingWeak: Bool) throws -> Int {
+        let floor = allowingWeak ? 1 : minimumIterations
+        guard (floor...maximumIterations).contains(requested) else {
+            throw SecretsError.unsupported(
+                "\(requested) PBKDF2 iterations; use \(minimumIterations) to \(maximumIterations) "
+                    + "(\(recommendedIterations) recommended)")
+        }
+        return max(requested, current ?? 0)
+    }
 
     static func derive(from source: KeySource, salt: Data, iterations: Int) throws -> SymmetricKey {
         switch source {

@@ -5,6 +5,12 @@ import Foundation
 protocol ItemCodec: Sendable {
     /// The file name of the item with `identity`; the same identity always gives the same name.
     func fileName(for identity: ItemIdentity) throws -> String
+    /// Every name the item's file may have, the one new writes use first (a store in transition between two
+    /// naming keys has two).
+    func fileNames(for identity: ItemIdentity) throws -> [String]
+    /// Called when a read finds no file: picks up changes other processes made, and returns whether there were
+    /// any (the read then tries again).
+    func refreshAfterMiss() throws -> Bool
     /// The file bytes for `value`.
     func encode(_ value: Data, for identity: ItemIdentity) throws -> Data
     /// The identity recorded in a file (read from its first ``identityPrefixLength`` bytes at least).
@@ -17,4 +23,9 @@ protocol ItemCodec: Sendable {
     func maximumFileSize(forValueSize size: Int) -> Int
     /// Called under the store's lock before a write, to pick up changes other processes made.
     func prepareForWrite() throws
+}
+
+extension ItemCodec {
+    func fileNames(for identity: ItemIdentity) throws -> [String] { [try fileName(for: identity)] }
+    func refreshAfterMiss() throws -> Bool { false }
 }

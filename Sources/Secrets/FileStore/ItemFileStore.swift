@@ -13,7 +13,7 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
     let maximumValueSize: Int
     let logger: Logger
 
-    private func relativePath(_ fileName: String) -> String {
+    func relativePath(_ fileName: String) -> String {
         Self.itemsDirectory + "/" + fileName
     }
 
@@ -26,22 +26,41 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
         try directory.withExclusiveLock {
             try codec.prepareForWrite()
             let file = try codec.encode(data, for: identity)
-            try directory.write(file, to: relativePath(try codec.fileName(for: identity)))
+            let names = try codec.fileNames(for: identity)
+            try directory.write(file, to: relativePath(names[0]))
+            // While a re-key is unfinished, an older copy may still sit under the previous name.
+            for stale in names.dropFirst() { _ = try directory.remove(relativePath(stale)) }
         }
     }
 
+    /// Reads the item's file under each of its names. When none exists, the codec refreshes once (another
+    /// process may have rotated or re-keyed the store, renaming files) and the names are tried again.
     func read<Value>(_ query: SecretQuery<Value>) throws -> Data? {
         try query.validate()
         let identity = ItemIdentity(query)
-        let name = try codec.fileName(for: identity)
-        guard let file = try readFile(name) else { return nil }
-        return try codec.decodeValue(file, for: identity, fileName: name)
+        for attempt in 0..<2 {
+            if attempt == 1, try !codec.refreshAfterMiss() { return nil }
+            let names = try codec.fileNames(for: identity)
+            // A re-key writes the new name before it removes the old one: a file missing under both names may
+            // have moved between the two looks, so the current name is looked at again.
+            for name in names.count > 1 ? names + [names[0]] : names {
+                if let file = try readFile(name) { return try codec.decodeValue(file, for: identity, fileName: name) }
+            }
+        }
+        return nil
     }
 
     func delete<Value>(_ query: SecretQuery<Value>) throws -> Bool {
         try query.validate()
-        let name = try codec.fileName(for: ItemIdentity(query))
-        return try directory.withExclusiveLock { try directory.remove(relativePath(name)) }
+        let identity = ItemIdentity(query)
+        return try directory.withExclusiveLock {
+            try codec.prepareForWrite()
+            var removed = false
+            for name in try codec.fileNames(for: identity) {
+                removed = try directory.remove(relativePath(name)) || removed
+            }
+            return removed
+        }
     }
 
     /// The accounts of `service` in `accessGroup`. An item that cannot be read is skipped and logged, so that
@@ -53,7 +72,7 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
                 return nil
             }
             return identity.service == service && identity.accessGroup == accessGroup ? identity.account : nil
-        }.sorted()
+        }.uniqued().sorted()
     }
 
     /// The item files that cannot be read in full, with the reason for each.
@@ -94,7 +113,7 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
                 throw SecretsError.corruptData("item \(name) (it vanished while being listed)")
             }
             let identity = try codec.decodeIdentity(prefix, fileName: name)
-            guard try codec.fileName(for: identity) == name else {
+            guard try codec.fileNames(for: identity).contains(name) else {
                 throw SecretsError.corruptData("item \(name) (its file name does not match its contents)")
             }
             return identity
@@ -102,6 +121,19 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
             throw error
         } catch {
             throw SecretsError.corruptData("item \(name)")
+        }
+    }
+
+    /// The ways the store's directory is less private than Coffer makes it (another owner, group or world access).
+    func accessProblems() -> [String] {
+        directory.accessProblems(subdirectories: [Self.itemsDirectory])
+    }
+
+    /// Logs a warning for each of ``accessProblems()``: whoever can write the directory can delete, roll back or
+    /// jam items.
+    func warnAboutAccess() {
+        for problem in accessProblems() {
+            logger.warning("the store's directory is not private", metadata: ["problem": "\(problem)"])
         }
     }
 
@@ -117,4 +149,9 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
     func writeFile(_ file: Data, named name: String) throws {
         try directory.write(file, to: relativePath(name))
     }
+}
+
+extension Array where Element: Hashable {
+    /// The elements without repeats (a re-key in progress can list an item under two names).
+    fileprivate func uniqued() -> [Element] { Array(Set(self)) }
 }

@@ -55,10 +55,16 @@ struct ByteWriter {
         data = Data(capacity: capacity)
     }
 
-    mutating func append(_ byte: UInt8) { data.append(byte) }
     mutating func append(_ bytes: Data) { data.append(bytes) }
-    mutating func append(_ value: UInt16) { withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) } }
-    mutating func append(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) } }
+    mutating func append<Integer: FixedWidthInteger>(_ value: Integer) {
+        withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) }
+    }
+
+    /// Appends a `u32` length and `bytes`.
+    mutating func appendLengthPrefixed(_ bytes: Data) {
+        append(UInt32(clamping: bytes.count))
+        append(bytes)
+    }
 
     /// Appends `plaintext` sealed in place, without an intermediate copy of the box.
     mutating func appendSealed(
@@ -98,24 +104,26 @@ struct ByteReader {
 
     mutating func readByte() throws -> UInt8 { try readBytes(1).first! }
 
-    mutating func readUInt16() throws -> UInt16 {
-        try readBytes(2).reduce(0) { $0 << 8 | UInt16($1) }
+    mutating func readInteger<Integer: FixedWidthInteger>(_: Integer.Type = Integer.self) throws -> Integer {
+        try readBytes(Integer.bitWidth / 8).reduce(0) { $0 << 8 | Integer($1) }
     }
 
-    mutating func readUInt32() throws -> UInt32 {
-        try readBytes(4).reduce(0) { $0 << 8 | UInt32($1) }
-    }
+    mutating func readUInt16() throws -> UInt16 { try readInteger() }
+    mutating func readUInt32() throws -> UInt32 { try readInteger() }
 
-    /// Reads an item file's magic and version, throwing `corruptData` for another kind of file and `unsupported`
-    /// for a newer version.
-    mutating func readItemHeader(magic: Data, version expected: UInt8, fileName: String) throws {
+    /// Reads an item file's magic and version and returns the version, throwing `corruptData` for another kind
+    /// of file and `unsupported` for a version outside `versions`.
+    @discardableResult
+    mutating func readItemHeader(magic: Data, versions: ClosedRange<UInt8>, fileName: String) throws -> UInt8 {
         guard try readBytes(magic.count) == magic else {
             throw SecretsError.corruptData("item \(fileName) (not a Coffer item file of this store's kind)")
         }
         let version = try readByte()
-        guard version == expected else {
+        guard versions.contains(version) else {
+            if version < versions.lowerBound { throw SecretsError.corruptData("item \(fileName) (version \(version))") }
             throw SecretsError.unsupported("item \(fileName) has format version \(version); upgrade Coffer")
         }
+        return version
     }
 
     mutating func readString() throws -> String {

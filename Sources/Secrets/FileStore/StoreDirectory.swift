@@ -15,6 +15,8 @@ import Foundation
 ///   task assertion (`ProcessInfo.performExpiringActivity`), so that the app is not suspended while it holds a
 ///   `flock` in a shared (app-group) container, which the system punishes with a 0xdead10cc termination.
 /// - Readers take no lock: a rename replaces a file atomically.
+/// - Every file is opened with `O_NOFOLLOW | O_NONBLOCK` and checked to be a regular file, so that a symbolic link
+///   or a FIFO put in the store by someone who can write to it is an error, never a hang.
 struct StoreDirectory: Sendable {
     /// The store's root directory.
     let root: URL
@@ -26,6 +28,8 @@ struct StoreDirectory: Sendable {
     /// The prefix of temporary files; they are never listed, and ``removeTemporaryFiles(in:)`` clears leftovers.
     static let temporaryPrefix = ".tmp-"
     static let lockFileName = ".lock"
+    /// Where unreadable item files are moved (``quarantine(_:)``).
+    static let quarantineDirectory = "quarantine"
 
     init(root: URL, flusher: FileFlusher = .system, activity: WriteActivity = .system) {
         self.root = root.standardizedFileURL
@@ -63,9 +67,13 @@ struct StoreDirectory: Sendable {
         let endActivity = activity.begin("Coffer: writing the store at \(root.lastPathComponent)")
         defer { endActivity() }
         let path = url(Self.lockFileName).path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw SecretsError.io(operation: "opening lock file", path: path, code: errno) }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw SecretsError.corruptData("\(path) (a symbolic link where a file belongs)") }
+            throw SecretsError.io(operation: "opening lock file", path: path, code: errno)
+        }
         defer { close(descriptor) }
+        try Self.requireRegularFile(descriptor, path: path)
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw SecretsError.io(operation: "locking", path: path, code: errno) }
         }
@@ -113,6 +121,37 @@ struct StoreDirectory: Sendable {
         return true
     }
 
+    /// Moves the file at `relativePath` to `quarantine/` under a new unique name, durably, and returns that
+    /// location relative to the root. Call it only while holding the lock.
+    func quarantine(_ relativePath: String) throws -> String {
+        try create(subdirectories: [Self.quarantineDirectory])
+        let source = url(relativePath)
+        let location =
+            Self.quarantineDirectory + "/" + source.lastPathComponent + "." + SecureRandom.hex(byteCount: 4)
+        guard rename(source.path, url(location).path) == 0 else {
+            throw SecretsError.io(operation: "moving to quarantine", path: source.path, code: errno)
+        }
+        try synchronizeDirectory(url(Self.quarantineDirectory))
+        try synchronizeDirectory(source.deletingLastPathComponent())
+        return location
+    }
+
+    /// What makes the store's directory less private than Coffer makes it: another owner than this process's
+    /// user, or access for the group or others, on the root or a subdirectory that exists.
+    func accessProblems(subdirectories: [String] = []) -> [String] {
+        ([root] + subdirectories.map(url)).compactMap { directory in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory.path) else { return nil }
+            var problems: [String] = []
+            if let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value, owner != geteuid() {
+                problems.append("owned by user \(owner), not by this process's user \(geteuid())")
+            }
+            if let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0 {
+                problems.append("mode \(String(mode, radix: 8)) lets the group or others in; make it 0700")
+            }
+            return problems.isEmpty ? nil : "\(directory.path): " + problems.joined(separator: ", ")
+        }
+    }
+
     /// Removes temporary files that a crashed writer left behind. Call it only while holding the lock.
     func removeTemporaryFiles(in subdirectory: String?) {
         let directory = subdirectory.map(url) ?? root
@@ -130,21 +169,15 @@ struct StoreDirectory: Sendable {
     /// With `prefix`, reads at most that many bytes from the start.
     func read(_ relativePath: String, limit: Int, prefix: Int? = nil) throws -> Data? {
         let path = url(relativePath).path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: opening a FIFO would otherwise wait for a writer, for ever; regular files ignore it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             if errno == ELOOP { throw SecretsError.corruptData("\(path) (a symbolic link where a file belongs)") }
             throw SecretsError.io(operation: "opening", path: path, code: errno)
         }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw SecretsError.io(operation: "inspecting", path: path, code: errno)
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw SecretsError.corruptData("\(path) (not a regular file)")
-        }
-        let size = Int(status.st_size)
+        let size = Int(try Self.requireRegularFile(descriptor, path: path).st_size)
         guard size <= limit else { throw SecretsError.corruptData("\(path) (\(size) bytes, more than \(limit))") }
         let wanted = min(size, prefix ?? size)
         var data = Data(count: wanted)
@@ -176,6 +209,19 @@ struct StoreDirectory: Sendable {
     }
 
     // MARK: Low level
+
+    /// The status of an open descriptor, which must be a regular file.
+    @discardableResult
+    private static func requireRegularFile(_ descriptor: Int32, path: String) throws -> stat {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw SecretsError.io(operation: "inspecting", path: path, code: errno)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw SecretsError.corruptData("\(path) (not a regular file)")
+        }
+        return status
+    }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
         try data.withUnsafeBytes { buffer in

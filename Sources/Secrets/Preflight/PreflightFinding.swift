@@ -49,6 +49,8 @@ public struct PreflightFinding: Hashable, Sendable, CustomStringConvertible {
         case damagedItem = "damaged-item"
         /// A key rotation was interrupted.
         case rotationIncomplete = "rotation-incomplete"
+        /// The store's directory belongs to another user or lets the group or others in.
+        case storeAccess = "store-access"
         /// A check the secret type declares for itself (``SecretCoder/validate()``).
         case declared
     }

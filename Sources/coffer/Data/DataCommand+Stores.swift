@@ -96,10 +96,10 @@ extension DataCommand {
             guard let encrypted = backend as? EncryptedFileBackend else {
                 throw CommandFailure("\(directory.url.path) is not an encrypted store", status: .usage)
             }
-            let rotated = try CommandFailure.mapping {
+            let result = try CommandFailure.mapping {
                 try encrypted.rotateKey(algorithm: cipher) { Output.progress($0.completed, of: $0.total) }
             }
-            print("re-encrypted \(rotated) value\(rotated == 1 ? "" : "s") under a new data key")
+            Output.summarize(result, "value", under: "a new data key")
         }
     }
 }

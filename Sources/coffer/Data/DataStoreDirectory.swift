@@ -79,7 +79,7 @@ struct DataStoreDirectory {
             return try CommandFailure.mapping {
                 try EncryptedFileBackend(
                     directory: url, key: key,
-                    options: .init(createIfMissing: create, algorithm: algorithm, iterations: iterations))
+                    options: .command(createIfMissing: create, algorithm: algorithm, iterations: iterations))
             }
         }
     }

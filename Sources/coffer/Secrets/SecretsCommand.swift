@@ -13,7 +13,7 @@ struct SecretsCommand: ParsableCommand {
             unlocks it with a key file instead. Paths are '/'-separated names such as ai/openai.
             """,
         subcommands: [
-            Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self,
+            Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self, Rekey.self,
             ChangePassphrase.self, Migrate.self,
         ]
     )
@@ -147,10 +147,34 @@ extension SecretsCommand {
 
         func run() throws {
             let backend = try options.openFileStore()
-            let rotated = try CommandFailure.mapping {
+            let result = try CommandFailure.mapping {
                 try backend.rotateKey(algorithm: cipher) { Output.progress($0.completed, of: $0.total) }
             }
-            print("re-encrypted \(rotated) secret(s) under a new data key (\(backend.algorithm.rawValue))")
+            Output.summarize(result, "secret", under: "a new data key (\(backend.algorithm.rawValue))")
+        }
+    }
+
+    /// `coffer secrets rekey`.
+    struct Rekey: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move the store under a new master key: what revokes a passphrase or key file that leaked.",
+            discussion: """
+                Every secret is re-encrypted under new keys and the new master key is protected by the new \
+                passphrase (--new-passphrase-file, $COFFER_NEW_PASSPHRASE or a prompt; it may be the same one) or \
+                --new-key-file. An old copy of the store's header and an old passphrase open nothing afterwards, \
+                which change-passphrase cannot promise. Crash-safe: run it again to finish after a crash.
+                """)
+
+        @OptionGroup var options: StoreOptions
+        @OptionGroup var newKey: NewKeyOptions
+
+        func run() throws {
+            let backend = try options.openFileStore()
+            let source = try newKey.source()
+            let result = try CommandFailure.mapping {
+                try backend.rekey(to: source) { Output.progress($0.completed, of: $0.total) }
+            }
+            Output.summarize(result, "secret", under: "a new master key, protected by the new \(newKey.noun)")
         }
     }
 
@@ -164,23 +188,32 @@ extension SecretsCommand {
                 """)
 
         @OptionGroup var options: StoreOptions
-        @Option(help: "Read the new passphrase from this file (its first line).") var newPassphraseFile: String?
-        @Option(help: "Protect the store with this key file instead of a passphrase.") var newKeyFile: String?
+        @OptionGroup var newKey: NewKeyOptions
 
         func run() throws {
             let backend = try options.openFileStore()
-            let source: KeySource
-            if let newKeyFile {
-                source = .keyFile(StoreOptions.absoluteURL(newKeyFile))
-            } else {
-                source = .passphrase(
-                    try StoreOptions.passphrase(
-                        file: newPassphraseFile, environmentVariable: "COFFER_NEW_PASSPHRASE",
-                        prompt: "New passphrase: ", confirming: true))
-            }
+            let source = try newKey.source()
             try CommandFailure.mapping { try backend.changeKey(to: source) }
-            print("the store is now protected by the new \(newKeyFile == nil ? "passphrase" : "key file")")
+            print("the store is now protected by the new \(newKey.noun)")
         }
+    }
+}
+
+/// The new passphrase or key file of `change-passphrase` and `rekey`.
+struct NewKeyOptions: ParsableArguments {
+    @Option(help: "Read the new passphrase from this file (its first line).") var newPassphraseFile: String?
+    @Option(help: "Protect the store with this key file instead of a passphrase.") var newKeyFile: String?
+
+    /// What the new key is, for messages.
+    var noun: String { newKeyFile == nil ? "passphrase" : "key file" }
+
+    /// The new key: the key file, or the passphrase from the file, `$COFFER_NEW_PASSPHRASE` or a prompt.
+    func source() throws -> KeySource {
+        if let newKeyFile { return .keyFile(StoreOptions.absoluteURL(newKeyFile)) }
+        return .passphrase(
+            try StoreOptions.passphrase(
+                file: newPassphraseFile, environmentVariable: "COFFER_NEW_PASSPHRASE", prompt: "New passphrase: ",
+                confirming: true))
     }
 }
 

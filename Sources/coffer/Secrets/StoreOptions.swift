@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Secrets
+@_spi(Testing) import Secrets
 import SecretsPlatform
 import SecretsSecretService
 
@@ -93,11 +93,8 @@ struct StoreOptions: ParsableArguments {
                 status: .failure)
         }
         let key = try keySource(confirming: !exists)
-        var options = EncryptedFileBackend.Options(
+        let options = EncryptedFileBackend.Options.command(
             createIfMissing: create, algorithm: cipher ?? configuration.encryptionAlgorithm)
-        if let iterations = ProcessInfo.processInfo.environment["COFFER_PBKDF2_ITERATIONS"].flatMap(Int.init) {
-            options.iterations = iterations
-        }
         let backend = try CommandFailure.mapping {
             try EncryptedFileBackend(directory: directory, key: key, options: options)
         }
@@ -157,5 +154,22 @@ struct StoreOptions: ParsableArguments {
     static func absoluteURL(_ path: String) -> URL {
         URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .standardizedFileURL
+    }
+}
+
+extension EncryptedFileBackend.Options {
+    /// The options of a store the command line opens. `$COFFER_INSECURE_TEST_PBKDF2_ITERATIONS`, for Coffer's own
+    /// tests only, sets a PBKDF2 count below the minimum so that each command unlocks in microseconds.
+    static func command(
+        createIfMissing: Bool, algorithm: EncryptionAlgorithm,
+        iterations: Int = EncryptedFileBackend.recommendedIterations
+    ) -> Self {
+        var options = Self(createIfMissing: createIfMissing, algorithm: algorithm, iterations: iterations)
+        let environment = ProcessInfo.processInfo.environment
+        if let weak = environment["COFFER_INSECURE_TEST_PBKDF2_ITERATIONS"].flatMap(Int.init) {
+            options.iterations = weak
+            options.allowsWeakIterationsForTesting = true
+        }
+        return options
     }
 }

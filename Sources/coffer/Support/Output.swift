@@ -42,6 +42,15 @@ enum Output {
         }
     }
 
+    /// Prints what a key rotation or re-key did, `what` naming the items ("secret", "value"); each file set aside
+    /// in quarantine is named on standard error.
+    static func summarize(_ result: RotationResult, _ what: String, under key: String) {
+        print("re-encrypted \(result.resealed) \(what)\(result.resealed == 1 ? "" : "s") under \(key)")
+        for item in result.quarantined {
+            note("moved the unreadable file \(item.fileName) to \(item.location): \(item.reason)")
+        }
+    }
+
     /// Prints a migration's counts; throws (exit 4) naming the items left alone because `destination` holds
     /// other bytes for them.
     static func summarize(_ report: BackendMigration.Report, verb: String, destination: String) throws {

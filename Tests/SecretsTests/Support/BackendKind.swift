@@ -1,6 +1,6 @@
 import CofferTestSupport
 import Foundation
-import Secrets
+@_spi(Testing) import Secrets
 import Testing
 
 /// The backends that ship with `Secrets`, each made fresh in its own temporary directory.
@@ -12,9 +12,6 @@ enum BackendKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    /// A PBKDF2 count low enough to keep tests fast; the format and code path are those of the default.
-    static let testIterations = 1_000
-
     func makeBackend(in directory: TemporaryDirectory) throws -> any SecretsBackend {
         let url = directory.appending("store-\(UUID().uuidString)")
         switch self {
@@ -25,11 +22,11 @@ enum BackendKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .encryptedFileAES:
             return try EncryptedFileBackend(
                 directory: url, key: .passphrase("test passphrase"),
-                options: .init(algorithm: .aes256GCM, iterations: Self.testIterations))
+                options: .weakKeyDerivationForTesting(algorithm: .aes256GCM))
         case .encryptedFileChaCha:
             return try EncryptedFileBackend(
                 directory: url, key: .passphrase("test passphrase"),
-                options: .init(algorithm: .chaCha20Poly1305, iterations: Self.testIterations))
+                options: .weakKeyDerivationForTesting(algorithm: .chaCha20Poly1305))
         }
     }
 }

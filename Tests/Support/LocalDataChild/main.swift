@@ -37,7 +37,7 @@ func legacyKey(_ suite: String, _ index: Int) -> StorageKeys.Key<String> {
 func movedKey(_ index: Int) -> StorageKeys.Key<String> {
     StorageKeys.Key(
         "moved/\(index)", domain: .encryptedFileSystem(directory: .documents),
-        security: .encrypted(algorithm: .aes256GCM, keyDerivation: .pbkdf2(iterations: 1_000)),
+        security: .encrypted(algorithm: .aes256GCM, keyDerivation: .pbkdf2(iterations: 100_000)),
         keyMaterialSource: source, owner: "Tests", description: "A migrated value.")
 }
 
