@@ -14,12 +14,13 @@ struct ProvisioningRoutesTests {
     /// Runs `body` with a test client of the application over a fresh world, and the world's API token.
     func withClient(
         _ engine: Engine, logger: Logger = Logger(label: "test"),
+        issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
         _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
         let world = try await ProvisioningWorld(engine: engine)
         let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
         let router = WalletServerApplication.makeRouter(
-            repository: world.repository, service: world.service, logger: logger)
+            repository: world.repository, service: world.service, logger: logger, issuanceLimiter: issuanceLimiter)
         let app = Application(router: router)
         do {
             try await app.test(.router) { client in try await body(client, world, token) }
@@ -158,6 +159,85 @@ struct ProvisioningRoutesTests {
                 ) {
                     response in #expect(response.status == .badRequest, "\(query.prefix(30))")
                 }
+            }
+        }
+    }
+
+    @Test(
+        "a token over its issuance limit gets 429 with Retry-After in whole seconds, in the API's JSON shape; other tokens are unaffected, and after the wait the token is served again",
+        arguments: Engine.available)
+    func rateLimited(_ engine: Engine) async throws {
+        let clock = ManualClock()
+        let limiter = IssuanceRateLimiter(limit: IssuanceRateLimit(perMinute: 2, burst: 2), now: { clock.now })
+        try await withClient(engine, issuanceLimiter: limiter) { client, world, token in
+            let body = Self.json(#"{"tag_id":"PASS-001"}"#)
+            // Every authenticated request counts, a 404 as well as a 200.
+            try await client.execute(
+                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"NONE"}"#)
+            ) { #expect($0.status == .notFound) }
+            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+                response in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers[.retryAfter] == "30")
+                let error = try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
+                #expect(error.error.status == 429)
+                #expect(error.error.code == "rate_limited")
+                #expect(!error.error.message.contains(token))
+            }
+            // Unauthenticated requests are not counted against anyone: they are 401.
+            try await client.execute(uri: Self.path, method: .post, headers: Self.basic("forged"), body: body) {
+                #expect($0.status == .unauthorized)
+            }
+            let other = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "other")
+            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(other.token), body: body) {
+                #expect($0.status == .ok)
+            }
+            clock.advance(by: .seconds(29))
+            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+                #expect($0.status == .tooManyRequests)
+                #expect($0.headers[.retryAfter] == "1")
+            }
+            clock.advance(by: .seconds(1))
+            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+                #expect($0.status == .ok)
+            }
+        }
+    }
+
+    @Test(
+        "a second issuance for the same pass ends the first one's session: its callback is 404 as for an unknown session, and the second one's completes",
+        arguments: Engine.available)
+    func newIssuanceEndsOlderSessions(_ engine: Engine) async throws {
+        try await withClient(engine) { client, _, token in
+            var sessions: [String] = []
+            for _ in 0..<2 {
+                let issued = try await client.execute(
+                    uri: Self.path, method: .post, headers: Self.basic(token),
+                    body: Self.json(#"{"tag_id":"PASS-001"}"#)
+                ) { response in
+                    #expect(response.status == .ok)
+                    return try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
+                }
+                let data = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
+                sessions.append(try JSONDecoder().decode(IssuerBindingData.self, from: data).sessionIdentifier)
+            }
+            #expect(sessions[0] != sessions[1])
+            let body = Self.json(#"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
+            func callback(_ session: String) -> String {
+                "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(session)"
+            }
+            let unknown = try await client.execute(uri: callback("forged"), method: .post, body: body) {
+                String(buffer: $0.body)
+            }
+            try await client.execute(uri: callback(sessions[0]), method: .post, body: body) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body) == unknown)
+            }
+            try await client.execute(uri: callback(sessions[1]), method: .post, body: body) {
+                #expect($0.status == .ok)
             }
         }
     }

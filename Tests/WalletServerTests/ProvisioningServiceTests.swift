@@ -94,7 +94,12 @@ struct ProvisioningServiceTests {
                 signature: try #require(Data(base64Encoded: response.signature)), content: data, root: root,
                 in: world.directory)
             #expect(openssl.status == 0, "\(openssl.errorOutput)")
-            #expect(try await world.repository.pass(tagID: world.tag.id)?.accountBindingData == data)
+            // The pass records what was signed, with the session named by its hash only.
+            let recorded = try #require(try await world.repository.pass(tagID: world.tag.id)?.accountBindingData)
+            var expected = binding
+            expected.sessionIdentifier =
+                "sha256:" + SecretToken.hash(binding.sessionIdentifier).map { String(format: "%02x", $0) }.joined()
+            #expect(recorded == (try expected.serialized()))
 
             let pkpass = try await world.service.completeBinding(
                 sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "0A0B0C", keyHash: "ff00")
@@ -116,6 +121,35 @@ struct ProvisioningServiceTests {
             await #expect(throws: ProvisioningService.Failure.self) {
                 try await world.service.completeBinding(
                     sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "0a", keyHash: "ff")
+            }
+        }
+    }
+
+    @Test("after an issuance, the session identifier is nowhere in the database's files; only its hash is")
+    func identifierNotStored() async throws {
+        try await withWorld(.sqliteFile) { world in
+            let response = try await world.service.issuerData(
+                for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
+            let binding = try JSONDecoder().decode(
+                IssuerBindingData.self, from: try #require(Data(base64Encoded: response.issuerData)))
+            let identifier = binding.sessionIdentifier
+            let hash = SecretToken.hash(identifier)
+            let hex = hash.map { String(format: "%02x", $0) }.joined()
+            func everything() throws -> Data {
+                // The database, its write-ahead log and shared memory, whichever exist.
+                try FileManager.default.contentsOfDirectory(atPath: world.directory.url.path)
+                    .filter { $0.hasPrefix("coffer-wallet.sqlite") }
+                    .reduce(into: Data()) { $0 += try Data(contentsOf: world.directory.url.appendingPathComponent($1)) }
+            }
+            // While the server runs (the write-ahead log holds the newest pages) and after it closed the database.
+            for phase in ["running", "closed"] {
+                if phase == "closed" { try await world.shutdown() }
+                let files = try everything()
+                #expect(!files.isEmpty)
+                #expect(files.range(of: Data(identifier.utf8)) == nil, "\(phase): the identifier is stored")
+                #expect(files.range(of: Data(identifier.uppercased().utf8)) == nil, "\(phase)")
+                #expect(files.range(of: hash) != nil, "\(phase): the session's hash is stored")
+                #expect(files.range(of: Data(hex.utf8)) != nil, "\(phase): the pass names the session by hash")
             }
         }
     }

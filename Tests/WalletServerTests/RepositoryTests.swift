@@ -179,7 +179,9 @@ struct RepositoryTests {
                 session: ProvisioningSession(
                     id: "s1", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300)))
             #expect(try await repository.pass(id: pass.id)?.accountBindingData == Data("{}".utf8))
-            // A session that cannot be stored (its identifier is taken) leaves the pass as it was.
+            // A session that cannot be stored (its identifier is taken, by a used session, which an issuance keeps)
+            // leaves the pass as it was.
+            #expect(try await repository.consumeSession(id: "s1", now: now) != nil)
             pass.accountBindingData = Data("[]".utf8)
             await #expect(throws: WalletServerError.self) {
                 try await repository.recordIssuance(
@@ -241,6 +243,109 @@ struct RepositoryTests {
             #expect(try await repository.consumeSession(id: "live", now: now) == nil)
             #expect(try await repository.consumeSession(id: "old", now: now) == nil)
             #expect(try await repository.consumeSession(id: "unknown", now: now) == nil)
+        }
+    }
+
+    @Test(
+        "a session is stored only as the SHA-256 of its identifier, and found by it", arguments: Engine.available)
+    func sessionsHashed(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, database in
+            let pass = try await Self.makePass(in: repository)
+            let now = Date()
+            let identifier = "b1e2c3d4a5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718"
+            try await repository.createSession(
+                ProvisioningSession(
+                    id: identifier, passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300)))
+            let rows = try await database.sql.select().column("*").from("provisioning_sessions").all()
+            #expect(rows.count == 1)
+            for row in rows {
+                #expect(try row.decode(column: "id_hash", as: Data.self) == SecretToken.hash(identifier))
+                for column in row.allColumns {
+                    let bytes = (try? row.decode(column: column, as: Data.self)) ?? Data()
+                    let text = (try? row.decode(column: column, as: String.self)) ?? ""
+                    #expect(!text.contains(identifier), "the identifier itself is stored in \(column)")
+                    #expect(bytes.range(of: Data(identifier.utf8)) == nil, "the identifier is stored in \(column)")
+                }
+            }
+            let consumed = try #require(try await repository.consumeSession(id: identifier, now: now))
+            #expect(consumed.id == identifier)
+            #expect(consumed.passID == pass.id)
+            #expect(consumed.usedAt != nil)
+        }
+    }
+
+    @Test(
+        "a new issuance ends the pass's open sessions, and only that pass's: the older one can no longer be consumed",
+        arguments: Engine.available)
+    func issuanceEndsOpenSessions(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let pass = try await Self.makePass(in: repository)
+            let tag = try #require(try await repository.tag(id: pass.tagID))
+            let otherTag = ClientTag(clientID: tag.clientID, userID: tag.userID, referenceID: "T2")
+            try await repository.createTag(otherTag)
+            let otherPass = ApplePass(
+                tagID: otherTag.id, passTypeID: pass.passTypeID, serialNumber: "S2", passContent: Data())
+            try await repository.createPass(otherPass)
+            let now = Date()
+            func session(_ id: String, _ passID: UUID) -> ProvisioningSession {
+                ProvisioningSession(id: id, passID: passID, createdAt: now, expiresAt: now.addingTimeInterval(300))
+            }
+            try await repository.recordIssuance(pass, session: session("first", pass.id))
+            try await repository.recordIssuance(otherPass, session: session("other", otherPass.id))
+            try await repository.recordIssuance(pass, session: session("second", pass.id))
+            #expect(try await repository.consumeSession(id: "first", now: now) == nil)
+            #expect(try await repository.consumeSession(id: "second", now: now)?.passID == pass.id)
+            #expect(try await repository.consumeSession(id: "other", now: now)?.passID == otherPass.id)
+        }
+    }
+
+    @Test(
+        "expired sessions are deleted in batches of the size asked, used or not; live ones stay usable",
+        arguments: Engine.available)
+    func expiredSessionsDeleted(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, database in
+            let pass = try await Self.makePass(in: repository)
+            let now = Date()
+            for index in 0..<5 {
+                try await repository.createSession(
+                    ProvisioningSession(
+                        id: "expired-\(index)", passID: pass.id, createdAt: now.addingTimeInterval(-600),
+                        expiresAt: now.addingTimeInterval(-Double(index)),
+                        usedAt: index == 0 ? now.addingTimeInterval(-500) : nil))
+            }
+            for id in ["live-1", "live-2"] {
+                try await repository.createSession(
+                    ProvisioningSession(id: id, passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(1)))
+            }
+            var batches: [Int] = []
+            for _ in 0..<4 { batches.append(try await repository.deleteExpiredSessions(now: now, limit: 2)) }
+            #expect(batches == [2, 2, 1, 0])
+            let left = try await database.sql.select().column("*").from("provisioning_sessions").all()
+            #expect(left.count == 2)
+            #expect(try await repository.consumeSession(id: "live-1", now: now) != nil)
+            #expect(try await repository.consumeSession(id: "live-2", now: now) != nil)
+        }
+    }
+
+    @Test(
+        "the purger deletes every expired session, batch after batch, and keeps the live ones",
+        arguments: Engine.available)
+    func purger(_ engine: Engine) async throws {
+        try await withRepository(engine) { repository, _ in
+            let pass = try await Self.makePass(in: repository)
+            let now = Date()
+            for index in 0..<7 {
+                try await repository.createSession(
+                    ProvisioningSession(
+                        id: "old-\(index)", passID: pass.id, createdAt: now.addingTimeInterval(-600),
+                        expiresAt: now.addingTimeInterval(-1)))
+            }
+            try await repository.createSession(
+                ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(60)))
+            let purger = SessionPurger(repository: repository, interval: .seconds(60), batchSize: 3, now: { now })
+            #expect(try await purger.purge() == 7)
+            #expect(try await purger.purge() == 0)
+            #expect(try await repository.consumeSession(id: "live", now: now) != nil)
         }
     }
 

@@ -55,4 +55,81 @@ struct SchemaUpgradeTests {
         }
         try await database.shutdown()
     }
+
+    /// Brings a fresh database to `version` the way a server of that version did.
+    static func migrate(_ database: WalletDatabase, to version: Int) async throws {
+        try await database.transaction { db in
+            try await db.create(table: "coffer_schema_versions")
+                .column("version", type: .bigint, .primaryKey(autoIncrement: false))
+                .column("name", type: .text, .notNull)
+                .column("applied_at", type: .bigint, .notNull)
+                .run()
+            for migration in SchemaMigrator.migrations.filter({ $0.version <= version }) {
+                try await migration.apply(db)
+                try await db.insert(into: "coffer_schema_versions").columns("version", "name", "applied_at")
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Int64(0))).run()
+            }
+        }
+    }
+
+    @Test(
+        "a version-2 database's open sessions keep working under hashed identifiers, used and expired ones are dropped, passes' recorded issuer data name the session by hash, and no identifier is left in the file",
+        arguments: Engine.available)
+    func fromVersion2(_ engine: Engine) async throws {
+        let directory = try TemporaryDirectory()
+        let database = try WalletDatabase.open(url: try await engine.makeDatabaseURL(in: directory))
+        let identifiers = (0..<3).map { _ in
+            (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }
+                .joined()
+        }
+        let (open, used, expired) = (identifiers[0], identifiers[1], identifiers[2])
+        do {
+            try await Self.migrate(database, to: 2)
+            let repository = SQLWalletRepository(database: database)
+            let pass = try await RepositoryTests.makePass(in: repository)
+            var recorded = pass
+            recorded.accountBindingData = Data(
+                #"{"callbackURL":"https://w.example/cb","sessionIdentifier":"\#(open)","teamIdentifier":"T"}"#.utf8)
+            try await repository.updatePass(recorded)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            for (id, expiresAt, usedAt) in [
+                (open, now + 300_000, Int64?.none), (used, now + 300_000, now - 1000), (expired, now - 1000, nil),
+            ] {
+                try await database.sql.insert(into: "provisioning_sessions")
+                    .columns("id", "pass_id", "created_at", "expires_at", "used_at")
+                    .values(
+                        SQLBind(id), SQLBind(pass.id.uuidString), SQLBind(now - 5000), SQLBind(expiresAt),
+                        SQLBind(usedAt)
+                    )
+                    .run()
+            }
+
+            let migrator = SchemaMigrator(database: database)
+            try await migrator.migrate()
+            #expect(try await migrator.appliedVersions() == Array(1...SchemaMigrator.latestVersion))
+            let rows = try await database.sql.select().column("*").from("provisioning_sessions").all()
+            #expect(rows.count == 1)
+            #expect(try rows.first?.decode(column: "id_hash", as: Data.self) == SecretToken.hash(open))
+            let stored = try #require(try await repository.pass(id: pass.id)?.accountBindingData)
+            let object = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: String])
+            #expect(object["sessionIdentifier"] == SessionIdentifier.storedForm(of: open))
+            #expect(object["callbackURL"] == "https://w.example/cb")
+            let nowDate = Date()
+            #expect(try await repository.consumeSession(id: used, now: nowDate) == nil)
+            #expect(try await repository.consumeSession(id: expired, now: nowDate) == nil)
+            #expect(try await repository.consumeSession(id: open, now: nowDate)?.passID == pass.id)
+        } catch {
+            try await database.shutdown()
+            throw error
+        }
+        try await database.shutdown()
+        guard engine == .sqliteFile else { return }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            .filter { $0.hasPrefix("coffer-wallet.sqlite") }
+            .reduce(into: Data()) { $0 += try Data(contentsOf: directory.url.appendingPathComponent($1)) }
+        #expect(!files.isEmpty)
+        for identifier in identifiers {
+            #expect(files.range(of: Data(identifier.utf8)) == nil, "an old identifier is left in the file")
+        }
+    }
 }

@@ -17,6 +17,9 @@ struct ServerConfigurationTests {
         #expect(configuration.callbackURL == "http://127.0.0.1:8080/api/v2/in_app_provisioning/callback")
         #expect(configuration.relyingPartyIdentifier == "127.0.0.1")
         #expect(configuration.createsDevelopmentIdentity)
+        #expect(configuration.issuanceRateLimit == IssuanceRateLimit(perMinute: 60, burst: 20))
+        #expect(configuration.idleTimeout == 30)
+        #expect(configuration.sessionPurgeInterval == 60)
         guard case .automatic = configuration.secretStoreKey else {
             Issue.record("expected the automatic key file")
             return
@@ -42,6 +45,33 @@ struct ServerConfigurationTests {
         }
         #expect(passphrase.utf8 == Data("correct horse".utf8))
         #expect(!"\(configuration.secretStoreKey)".contains("correct horse"))
+    }
+
+    @Test("the abuse controls are read from their variables; 0 turns each off")
+    func abuseControls() throws {
+        let set = try WalletServerConfiguration(environment: [
+            "COFFER_ISSUANCE_RATE_LIMIT": "10", "COFFER_ISSUANCE_BURST": "2", "COFFER_IDLE_TIMEOUT": "2.5",
+            "COFFER_SESSION_PURGE_INTERVAL": "600",
+        ])
+        #expect(set.issuanceRateLimit == IssuanceRateLimit(perMinute: 10, burst: 2))
+        #expect(set.idleTimeout == 2.5)
+        #expect(set.sessionPurgeInterval == 600)
+        let off = try WalletServerConfiguration(environment: [
+            "COFFER_ISSUANCE_RATE_LIMIT": "0", "COFFER_ISSUANCE_BURST": "0", "COFFER_IDLE_TIMEOUT": "0",
+            "COFFER_SESSION_PURGE_INTERVAL": "0",
+        ])
+        #expect(off.issuanceRateLimit.isUnlimited)
+        #expect(off.idleTimeout == nil)
+        #expect(off.sessionPurgeInterval == nil)
+        #expect(throws: Never.self) { try off.validateLimits() }
+        for change: (inout WalletServerConfiguration) -> Void in [
+            { $0.idleTimeout = 0 }, { $0.sessionPurgeInterval = -1 }, { $0.issuanceRateLimit.burst = 0 },
+            { $0.idleTimeout = .infinity },
+        ] {
+            var configuration = set
+            change(&configuration)
+            #expect(throws: WalletServerError.self) { try configuration.validateLimits() }
+        }
     }
 
     @Test(
@@ -94,7 +124,10 @@ struct ServerConfigurationTests {
         arguments: [
             ("COFFER_PORT", "80a"), ("COFFER_PORT", "70000"), ("COFFER_PORT", "-1"),
             ("COFFER_PUBLIC_URL", "ftp://example.com"), ("COFFER_PUBLIC_URL", "not a url"),
-            ("COFFER_PUBLIC_URL", "https://"),
+            ("COFFER_PUBLIC_URL", "https://"), ("COFFER_ISSUANCE_RATE_LIMIT", "-1"),
+            ("COFFER_ISSUANCE_RATE_LIMIT", "ten"), ("COFFER_ISSUANCE_BURST", "0"), ("COFFER_ISSUANCE_BURST", "1.5"),
+            ("COFFER_IDLE_TIMEOUT", "-1"), ("COFFER_IDLE_TIMEOUT", "nan"), ("COFFER_IDLE_TIMEOUT", "90000"),
+            ("COFFER_SESSION_PURGE_INTERVAL", "soon"),
         ])
     func refusals(_ variable: String, _ value: String) throws {
         #expect {

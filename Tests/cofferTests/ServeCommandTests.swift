@@ -104,6 +104,49 @@ struct ServeCommandTests {
         #expect(requests.map { $0["status"] } == ["200", "200", "401"])
     }
 
+    @Test(
+        "--issuance-rate-limit and --issuance-burst reach the server (429 with Retry-After, then the JSON error); --idle-timeout closes a connection that sends nothing"
+    )
+    func abuseControls() async throws {
+        let seed = try admin("seed-demo", "--json")
+        try #require(seed.status == 0, "\(seed.errorOutput)")
+        let seeded = try JSONDecoder().decode([String: String].self, from: seed.standardOutput)
+        let server = try BackgroundProcess(
+            coffer,
+            [
+                "serve", "--port", "0", "--data-dir", dataDirectory, "--issuance-rate-limit", "2", "--issuance-burst",
+                "1", "--idle-timeout", "1",
+            ])
+        let port = try await server.waitForOutput(matching: #"listening on 127\.0\.0\.1:(\d+)"#)
+        let headers = directory.appending("headers.txt")
+        var statuses: [Int] = []
+        for _ in 0..<2 {
+            let issued = try curl([
+                "-D", headers.path, "-u", "\(seeded["api_token"]!):", "-H", "content-type: application/json",
+                "-d", "{\"tag_id\":\"\(seeded["tag_id"]!)\"}",
+                "http://127.0.0.1:\(port)/api/v2/in_app_provisioning/issuer_data",
+            ])
+            statuses.append(issued.status)
+            if issued.status == 429 {
+                let error = try JSONSerialization.jsonObject(with: issued.body) as? [String: [String: Any]]
+                #expect(error?["error"]?["code"] as? String == "rate_limited")
+            }
+        }
+        #expect(statuses == [200, 429])
+        let retryAfter = try String(contentsOf: headers, encoding: .utf8).split(separator: "\r\n")
+            .first { $0.lowercased().hasPrefix("retry-after:") }
+        #expect(retryAfter.map { $0.dropFirst("retry-after:".count).trimmingCharacters(in: .whitespaces) } == "30")
+
+        // bash holds a connection open and reads until the server closes it; `timeout` gives up after 10 s.
+        let started = ContinuousClock.now
+        let idle = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/timeout"),
+            ["10", "bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) && cat <&3"])
+        #expect(idle.status == 0, "the server kept a silent connection open for 10 s (status \(idle.status))")
+        #expect(started.duration(to: .now) < .seconds(8))
+        #expect(try await server.stop() == 0)
+    }
+
     @Test("seed-demo prints client_id, api_token and tag_id; twice makes two clients; a restart reuses everything")
     func seedDemo() async throws {
         let first = try admin("seed-demo", "--json")

@@ -39,6 +39,15 @@ public struct WalletServerConfiguration: Sendable {
         /// `1` allows a public URL that is plain http on a host other than this machine (for a TLS proxy that
         /// talks http to devices' networks you control; never on the internet).
         public static let insecurePublicURL = "COFFER_INSECURE_PUBLIC_URL"
+        /// The issuer-data requests each API token may make a minute; `0` turns the limit off (default `60`).
+        public static let issuanceRateLimit = "COFFER_ISSUANCE_RATE_LIMIT"
+        /// The issuer-data requests each API token may make at once after a quiet spell (default `20`).
+        public static let issuanceBurst = "COFFER_ISSUANCE_BURST"
+        /// Seconds after which a connection that sends nothing is closed; `0` keeps idle connections open
+        /// (default `30`).
+        public static let idleTimeout = "COFFER_IDLE_TIMEOUT"
+        /// Seconds between sweeps that delete expired provisioning sessions; `0` turns them off (default `60`).
+        public static let sessionPurgeInterval = "COFFER_SESSION_PURGE_INTERVAL"
     }
 
     /// The address to listen on.
@@ -60,13 +69,22 @@ public struct WalletServerConfiguration: Sendable {
     public var sessionLifetime: TimeInterval
     /// Whether a public URL may be plain http on a host other than this machine (``validatePublicURL()``).
     public var allowsInsecurePublicURL = false
+    /// How many issuer-data requests each API token may make (``IssuanceRateLimit/default``: 60 a minute, 20 at
+    /// once); more are answered `429` with `Retry-After`.
+    public var issuanceRateLimit: IssuanceRateLimit
+    /// Seconds after which a connection that has sent nothing (no request, or an unfinished one) is closed; `nil`
+    /// keeps idle connections open.
+    public var idleTimeout: TimeInterval?
+    /// Seconds between the background sweeps that delete expired provisioning sessions; `nil` turns them off.
+    public var sessionPurgeInterval: TimeInterval?
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
         host: String = "127.0.0.1", port: Int = 8080,
         dataDirectory: URL = Configuration.dataDirectory(named: "server"), databaseURL: String? = nil,
         publicURL: URL? = nil, secretStoreKey: SecretStoreKey = .automatic, createsDevelopmentIdentity: Bool = true,
-        sessionLifetime: TimeInterval = 300
+        sessionLifetime: TimeInterval = 300, issuanceRateLimit: IssuanceRateLimit = .default,
+        idleTimeout: TimeInterval? = 30, sessionPurgeInterval: TimeInterval? = 60
     ) {
         self.host = host
         self.port = port
@@ -76,6 +94,9 @@ public struct WalletServerConfiguration: Sendable {
         self.secretStoreKey = secretStoreKey
         self.createsDevelopmentIdentity = createsDevelopmentIdentity
         self.sessionLifetime = sessionLifetime
+        self.issuanceRateLimit = issuanceRateLimit
+        self.idleTimeout = idleTimeout
+        self.sessionPurgeInterval = sessionPurgeInterval
     }
 
     /// Reads the configuration from environment variables (``Variable``); unset ones keep their defaults.
@@ -101,6 +122,19 @@ public struct WalletServerConfiguration: Sendable {
             secretStoreKey = .keyFile(try Self.absolutePath(keyFile, from: Variable.keyFile))
         } else if let passphrase = environment[Variable.passphrase], !passphrase.isEmpty {
             secretStoreKey = .passphrase(Passphrase(passphrase))
+        }
+        if let limit = value(Variable.issuanceRateLimit) {
+            issuanceRateLimit.perMinute = try Self.count(limit, from: Variable.issuanceRateLimit)
+        }
+        if let burst = value(Variable.issuanceBurst) {
+            issuanceRateLimit.burst = try Self.count(burst, from: Variable.issuanceBurst)
+        }
+        try issuanceRateLimit.validate()
+        if let timeout = value(Variable.idleTimeout) {
+            idleTimeout = try Self.seconds(timeout, from: Variable.idleTimeout)
+        }
+        if let interval = value(Variable.sessionPurgeInterval) {
+            sessionPurgeInterval = try Self.seconds(interval, from: Variable.sessionPurgeInterval)
         }
     }
 
@@ -140,6 +174,24 @@ public struct WalletServerConfiguration: Sendable {
                 + "or --insecure-public-url (COFFER_INSECURE_PUBLIC_URL=1) if a network you control carries it")
     }
 
+    /// Checks the abuse controls: a usable ``issuanceRateLimit``, and an ``idleTimeout`` and
+    /// ``sessionPurgeInterval`` that are positive when set.
+    ///
+    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the setting.
+    public func validateLimits() throws {
+        try issuanceRateLimit.validate()
+        for (value, variable) in [
+            (idleTimeout, Variable.idleTimeout), (sessionPurgeInterval, Variable.sessionPurgeInterval),
+        ]
+        where value.map({ !($0 > 0 && $0 <= Self.longestInterval) }) ?? false {
+            throw WalletServerError.invalidConfiguration(
+                "\(variable) must be a number of seconds from 0 (off) to \(Int(Self.longestInterval))")
+        }
+    }
+
+    /// The longest idle timeout or purge interval accepted: a day.
+    static let longestInterval: TimeInterval = 86_400
+
     /// The callback URL put in issuer data.
     public var callbackURL: String {
         effectivePublicURL.appendingPathComponent("api/v2/in_app_provisioning/callback").absoluteString
@@ -154,6 +206,24 @@ public struct WalletServerConfiguration: Sendable {
             throw WalletServerError.invalidConfiguration("\(source) must be a port number from 0 to 65535")
         }
         return port
+    }
+
+    /// Parses a whole number from 0 up, naming `source` when it is not one.
+    public static func count(_ text: String, from source: String) throws -> Int {
+        guard let count = Int(text), count >= 0, count <= 1_000_000_000 else {
+            throw WalletServerError.invalidConfiguration("\(source) must be a whole number from 0")
+        }
+        return count
+    }
+
+    /// Parses a number of seconds (fractions allowed, at most a day); `0` means off and gives `nil`. Names `source`
+    /// when the text is not such a number.
+    public static func seconds(_ text: String, from source: String) throws -> TimeInterval? {
+        guard let seconds = TimeInterval(text), seconds.isFinite, (0...longestInterval).contains(seconds) else {
+            throw WalletServerError.invalidConfiguration(
+                "\(source) must be a number of seconds from 0 (off) to \(Int(longestInterval))")
+        }
+        return seconds == 0 ? nil : seconds
     }
 
     /// Parses a public URL, naming `source` when it is not an http(s) URL with a host.
@@ -180,7 +250,9 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
             + "databaseURL: \(databaseURL.map(Self.redactingPassword) ?? "nil"), "
             + "publicURL: \(publicURL?.absoluteString ?? "nil"), secretStoreKey: \(secretStoreKey), "
             + "createsDevelopmentIdentity: \(createsDevelopmentIdentity), sessionLifetime: \(sessionLifetime), "
-            + "allowsInsecurePublicURL: \(allowsInsecurePublicURL))"
+            + "allowsInsecurePublicURL: \(allowsInsecurePublicURL), issuanceRateLimit: \(issuanceRateLimit.perMinute)/min "
+            + "burst \(issuanceRateLimit.burst), idleTimeout: \(idleTimeout.map { "\($0)" } ?? "nil"), "
+            + "sessionPurgeInterval: \(sessionPurgeInterval.map { "\($0)" } ?? "nil"))"
     }
 
     /// The same text as ``description``.
@@ -195,6 +267,8 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
                 "databaseURL": databaseURL.map(Self.redactingPassword) as Any, "publicURL": publicURL as Any,
                 "secretStoreKey": secretStoreKey, "createsDevelopmentIdentity": createsDevelopmentIdentity,
                 "sessionLifetime": sessionLifetime, "allowsInsecurePublicURL": allowsInsecurePublicURL,
+                "issuanceRateLimit": issuanceRateLimit, "idleTimeout": idleTimeout as Any,
+                "sessionPurgeInterval": sessionPurgeInterval as Any,
             ])
     }
 

@@ -157,5 +157,6 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 2, name: "pass type binding learn-more URL") { db in
             try await db.alter(table: "pass_types").column("binding_learn_more_url", type: .text).run()
         },
+        Migration(version: 3, name: "provisioning session identifiers stored hashed", apply: hashSessionIdentifiers),
     ]
 }

@@ -49,6 +49,14 @@ public struct APIError: HTTPResponseError, Sendable {
     /// 404.
     static func notFound(_ message: String) -> APIError { APIError(.notFound, code: "not_found", message: message) }
 
+    /// 429 with a `Retry-After` header of `seconds` (whole seconds, at least 1).
+    static func rateLimited(retryAfter seconds: Int) -> APIError {
+        APIError(
+            .tooManyRequests, code: "rate_limited",
+            message: "this API token has asked for issuer data too often; try again in \(seconds) s",
+            headers: [.retryAfter: String(seconds)])
+    }
+
     /// 400.
     static func badRequest(_ message: String) -> APIError {
         APIError(.badRequest, code: "bad_request", message: message)

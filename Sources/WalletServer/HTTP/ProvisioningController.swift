@@ -8,6 +8,8 @@ import WalletPasses
 struct ProvisioningController: Sendable {
     let repository: any WalletRepository
     let service: ProvisioningService
+    /// Counts each API token's issuer-data requests.
+    let limiter: IssuanceRateLimiter
 
     struct IssuerDataRequest: Decodable {
         let tagID: String
@@ -46,6 +48,10 @@ struct ProvisioningController: Sendable {
         guard let token = BasicCredentials.userName(from: request.headers),
             let apiUser = try await repository.apiUser(token: token)
         else { throw APIError.unauthorized }
+        // Every authenticated request counts, also one that turns out to be malformed or for an unknown tag.
+        if case .limited(let wait) = limiter.acquire(for: apiUser.id) {
+            throw APIError.rateLimited(retryAfter: Self.wholeSeconds(wait))
+        }
         let body: IssuerDataRequest = try await decode(request, context: context)
         do {
             let response = try await service.issuerData(
@@ -112,6 +118,12 @@ struct ProvisioningController: Sendable {
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    /// `duration` rounded up to whole seconds, at least 1 (what `Retry-After` carries).
+    static func wholeSeconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
     }
 
     static func apiError(_ failure: ProvisioningService.Failure) -> APIError {

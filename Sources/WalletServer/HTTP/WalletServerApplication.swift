@@ -1,14 +1,17 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
+import ServiceLifecycle
 
 /// Builds the provisioning server's HTTP application.
 public enum WalletServerApplication {
-    /// The routes: `GET /health`, `POST /api/v2/in_app_provisioning/issuer_data`,
-    /// `POST /api/v2/in_app_provisioning/callback`.
+    /// The routes: `GET /health`, `POST /api/v2/in_app_provisioning/issuer_data` (each API token limited by
+    /// `issuanceLimiter`), `POST /api/v2/in_app_provisioning/callback`.
     public static func makeRouter(
-        repository: any WalletRepository, service: ProvisioningService, logger: Logger
+        repository: any WalletRepository, service: ProvisioningService, logger: Logger,
+        issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default)
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: logger))
@@ -22,30 +25,47 @@ public enum WalletServerApplication {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
-        ProvisioningController(repository: repository, service: service)
+        ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter)
             .addRoutes(to: router.group("api/v2/in_app_provisioning"))
         return router
     }
 
-    /// The application, listening on `host`:`port`, over a repository and service the caller owns.
+    /// The application, listening on `host`:`port`, over a repository and service the caller owns, with each API
+    /// token's issuances limited to `issuanceRateLimit` and connections idle for `idleTimeout` seconds closed.
     public static func buildApplication(
         repository: any WalletRepository, service: ProvisioningService, host: String, port: Int,
+        issuanceRateLimit: IssuanceRateLimit = .default, idleTimeout: TimeInterval? = 30,
         logger: Logger = Logger(label: "coffer.server")
     ) -> some ApplicationProtocol {
         Application(
-            router: makeRouter(repository: repository, service: service, logger: logger),
+            router: makeRouter(
+                repository: repository, service: service, logger: logger,
+                issuanceLimiter: IssuanceRateLimiter(limit: issuanceRateLimit)),
+            server: http1(idleTimeout: idleTimeout),
             configuration: .init(address: .hostname(host, port: port), serverName: "coffer"), logger: logger)
+    }
+
+    /// HTTP/1.1 that closes a connection after `idleTimeout` seconds without a request (or in the middle of one
+    /// that stopped arriving), or never when `nil`.
+    static func http1(idleTimeout: TimeInterval?) -> HTTPServerBuilder {
+        .http1(
+            configuration: .init(
+                idleTimeout: idleTimeout.map { .nanoseconds(Int64(($0 * 1_000_000_000).rounded())) }))
     }
 
     /// The whole server from its configuration: opens (and migrates) its storage, makes the development pass type
     /// on first start when ``WalletServerConfiguration/createsDevelopmentIdentity`` is set, and closes the storage
-    /// when the application shuts down gracefully.
+    /// when the application shuts down gracefully. The abuse controls come from the configuration: each API token's
+    /// issuances are limited (``WalletServerConfiguration/issuanceRateLimit``), idle connections are closed
+    /// (``WalletServerConfiguration/idleTimeout``), and expired sessions are deleted in the background
+    /// (``WalletServerConfiguration/sessionPurgeInterval``, by a ``SessionPurger``).
     ///
     /// Run it with `try await application.runService()`, which stops on SIGINT and SIGTERM.
     public static func buildApplication(
         configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server")
     ) async throws -> some ApplicationProtocol {
         try configuration.validatePublicURL()
+        try configuration.validateLimits()
         let storage = try await WalletServerStorage.open(configuration: configuration, logger: logger)
         do {
             if configuration.createsDevelopmentIdentity {
@@ -67,11 +87,22 @@ public enum WalletServerApplication {
             metadata: [
                 "data_dir": "\(configuration.dataDirectory.path)", "database": "\(storage.database.engine.rawValue)",
             ])
+        // Services stop in reverse order: the server, then the purger, then the storage.
+        var services: [any Service] = [StorageLifecycle(storage: storage)]
+        if let interval = configuration.sessionPurgeInterval {
+            services.append(
+                SessionPurger(
+                    repository: storage.repository,
+                    interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())), logger: logger))
+        }
         return Application(
-            router: makeRouter(repository: storage.repository, service: service, logger: logger),
+            router: makeRouter(
+                repository: storage.repository, service: service, logger: logger,
+                issuanceLimiter: IssuanceRateLimiter(limit: configuration.issuanceRateLimit)),
+            server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
-            services: [StorageLifecycle(storage: storage)],
+            services: services,
             onServerRunning: { channel in
                 if let port = channel.localAddress?.port { listening.withLockedValue { $0.port = port } }
                 let callbackURL = listening.withLockedValue { $0.callbackURL }

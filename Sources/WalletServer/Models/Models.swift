@@ -160,7 +160,8 @@ public struct ApplePass: Codable, Hashable, Sendable, Identifiable {
     public var serialNumber: String
     /// The `pass.json` template, without the account-binding keys.
     public var passContent: Data
-    /// The binding data last signed for this pass (the exact JSON bytes), if any.
+    /// The binding data last signed for this pass, if any: the JSON that was signed, with its `sessionIdentifier`
+    /// replaced by `sha256:` and the hex SHA-256 of the identifier (the database never holds the identifier).
     public var accountBindingData: Data?
     /// The issuer binding data the device returned, hex.
     public var issuerBindingData: String?
@@ -190,7 +191,8 @@ public struct ApplePass: Codable, Hashable, Sendable, Identifiable {
 /// A provisioning session the server issued with issuer data; the device's callback must name one that exists,
 /// has not expired, and has not been used.
 public struct ProvisioningSession: Codable, Hashable, Sendable {
-    /// The random session identifier sent as `sessionIdentifier`.
+    /// The random session identifier sent as `sessionIdentifier`. The database stores only its SHA-256; a session
+    /// read back carries the identifier it was looked up with.
     public var id: String
     /// The pass being provisioned.
     public var passID: UUID

@@ -72,7 +72,8 @@ public struct ProvisioningService: Sendable {
     }
 
     /// Signs binding data for the pass of the client's tag whose `attribute` is `tagID`, records it on the pass,
-    /// and opens a provisioning session.
+    /// and opens a provisioning session, ending the pass's sessions still open: only the newest issuer data can
+    /// complete a binding.
     public func issuerData(for apiUser: APIUser, tagID: String, attribute: TagIDAttribute) async throws
         -> IssuerDataResponse
     {
@@ -88,7 +89,7 @@ public struct ProvisioningService: Sendable {
         let identity = try await identities.identity(for: passType)
         let created = now()
         let session = ProvisioningSession(
-            id: SecureRandom.hex(byteCount: 24), passID: pass.id, createdAt: created,
+            id: SessionIdentifier.make(), passID: pass.id, createdAt: created,
             expiresAt: created.addingTimeInterval(sessionLifetime))
         let binding = IssuerBindingData(
             relyingPartyIdentifier: relyingPartyIdentifier, accountHash: user.accountHash,
@@ -96,7 +97,10 @@ public struct ProvisioningService: Sendable {
             callbackURL: callbackURL, passTypeIdentifier: passType.passTypeIdentifier,
             teamIdentifier: passType.teamIdentifier, displayableName: passType.organizationName, creationDate: created)
         let signed = try PassSigner(identity: identity).sign(binding, signingTime: created)
-        pass.accountBindingData = Data(base64Encoded: signed.issuerData)
+        // The record keeps what was signed, but not the session identifier, which completes the binding.
+        var recorded = binding
+        recorded.sessionIdentifier = SessionIdentifier.storedForm(of: session.id)
+        pass.accountBindingData = try recorded.serialized()
         pass.updatedAt = created
         try await repository.recordIssuance(pass, session: session)
         logger.info("issued binding data", metadata: ["pass": "\(pass.id)", "client": "\(apiUser.clientID)"])

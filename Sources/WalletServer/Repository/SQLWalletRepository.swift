@@ -290,37 +290,61 @@ public struct SQLWalletRepository: WalletRepository {
         try await insert(session, on: sql)
     }
 
-    /// Stores the pass's new binding data (only the columns an issuance owns) and opens its session in one
-    /// transaction (one commit, one sync).
+    /// Stores the pass's new binding data (only the columns an issuance owns), ends the pass's open sessions and
+    /// opens the new one, in one transaction (one commit, one sync).
     public func recordIssuance(_ pass: ApplePass, session: ProvisioningSession) async throws {
         try await run {
             try await database.transaction { db in
+                // Updating the pass first locks its row (PostgreSQL) or the database (SQLite), so a concurrent
+                // issuance for the same pass waits here and then ends this one's session in turn.
                 try await update(pass, columns: Self.issuanceColumns, on: db)
+                try await db.delete(from: "provisioning_sessions").where("pass_id", .equal, pass.id.uuidString)
+                    .where("used_at", .is, SQLLiteral.null).run()
                 try await insert(session, on: db)
             }
         }
     }
 
+    /// Stores `session` under the hash of its identifier.
     private func insert(_ session: ProvisioningSession, on db: any SQLDatabase) async throws {
         try await insert(
             "provisioning_sessions",
             [
-                "id": session.id, "pass_id": session.passID.uuidString, "created_at": Self.ms(session.createdAt),
-                "expires_at": Self.ms(session.expiresAt), "used_at": session.usedAt.map(Self.ms),
+                "id_hash": SessionIdentifier.hash(session.id), "pass_id": session.passID.uuidString,
+                "created_at": Self.ms(session.createdAt), "expires_at": Self.ms(session.expiresAt),
+                "used_at": session.usedAt.map(Self.ms),
             ], on: db)
     }
 
     /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
-    /// when it cannot be used (so a replayed or unknown session is refused).
+    /// when it cannot be used (so a replayed or unknown session is refused). It is looked up by the hash of `id`.
     public func consumeSession(id: String, now: Date) async throws -> ProvisioningSession? {
         // One statement is the gate: only the caller whose UPDATE changes the row gets it back, however many race.
         let rows = try await run {
             try await sql.update("provisioning_sessions").set("used_at", to: Self.ms(now))
-                .where("id", .equal, id).where("used_at", .is, SQLLiteral.null)
+                .where("id_hash", .equal, SessionIdentifier.hash(id)).where("used_at", .is, SQLLiteral.null)
                 .where("expires_at", .greaterThan, Self.ms(now))
                 .returning("*").all()
         }
-        return try rows.first.map(Self.session)
+        return try rows.first.map { try Self.session($0, id: id) }
+    }
+
+    /// Deletes up to `limit` sessions that expired at or before `now` (used or not: no callback can use them);
+    /// returns how many it deleted.
+    public func deleteExpiredSessions(now: Date, limit: Int) async throws -> Int {
+        guard limit > 0 else { return 0 }
+        let cutoff = Self.ms(now)
+        // A bounded batch keeps each write transaction short; the same statement on SQLite and PostgreSQL.
+        let rows = try await run {
+            try await sql.raw(
+                """
+                DELETE FROM provisioning_sessions WHERE id_hash IN \
+                (SELECT id_hash FROM provisioning_sessions WHERE expires_at <= \(bind: cutoff) LIMIT \(bind: limit)) \
+                RETURNING pass_id
+                """
+            ).all()
+        }
+        return rows.count
     }
 
     // MARK: SQL helpers
@@ -429,9 +453,10 @@ public struct SQLWalletRepository: WalletRepository {
             updatedAt: date(try row.decode(column: "updated_at", as: Int64.self)))
     }
 
-    private static func session(_ row: any SQLRow) throws -> ProvisioningSession {
+    /// The session of `row`, which holds only its identifier's hash, carrying `id`, the identifier it was found by.
+    private static func session(_ row: any SQLRow, id: String) throws -> ProvisioningSession {
         ProvisioningSession(
-            id: try row.decode(column: "id", as: String.self), passID: try uuid(row, "pass_id"),
+            id: id, passID: try uuid(row, "pass_id"),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
             expiresAt: date(try row.decode(column: "expires_at", as: Int64.self)),
             usedAt: try row.decode(column: "used_at", as: Int64?.self).map(date))

@@ -62,7 +62,8 @@ public protocol WalletRepository: Sendable {
     /// Records a provisioning session.
     func createSession(_ session: ProvisioningSession) async throws
     /// Stores a pass's new binding data (``ApplePass/accountBindingData`` and ``ApplePass/updatedAt``, no other
-    /// column) and opens its provisioning session, atomically: either both are stored or neither is.
+    /// column), ends the pass's sessions still open (they can no longer be consumed) and opens `session`,
+    /// atomically: either all of it happens or none.
     func recordIssuance(_ pass: ApplePass, session: ProvisioningSession) async throws
     /// Stores what a device's callback bound (``ApplePass/issuerBindingData``, ``ApplePass/keyHash`` and
     /// ``ApplePass/updatedAt``, no other column), so that an issuance racing it cannot undo it.
@@ -70,4 +71,6 @@ public protocol WalletRepository: Sendable {
     /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
     /// when it cannot be used (so a replayed or unknown session is refused).
     func consumeSession(id: String, now: Date) async throws -> ProvisioningSession?
+    /// Deletes up to `limit` sessions that expired at or before `now`; returns how many it deleted.
+    func deleteExpiredSessions(now: Date, limit: Int) async throws -> Int
 }

@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
             With no configuration it listens on 127.0.0.1:8080, keeps a SQLite database and an encrypted secret \
             store in the data directory, and makes a development signing identity (not Apple's) on first start. \
             Options fall back to COFFER_HOST, COFFER_PORT, COFFER_PUBLIC_URL, COFFER_DATA_DIR, DATABASE_URL, \
+            COFFER_ISSUANCE_RATE_LIMIT, COFFER_ISSUANCE_BURST, COFFER_IDLE_TIMEOUT, COFFER_SESSION_PURGE_INTERVAL, \
             COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. SIGINT or SIGTERM stops it after the requests in flight.
             """)
 
@@ -33,6 +34,26 @@ struct ServeCommand: AsyncParsableCommand {
             carries it).
             """)
     var insecurePublicURL = false
+    @Option(
+        help: """
+            Issuer-data requests each API token may make a minute; more are answered 429 with Retry-After; 0 turns \
+            the limit off (default: $COFFER_ISSUANCE_RATE_LIMIT, else 60).
+            """)
+    var issuanceRateLimit: Int?
+    @Option(help: "Issuer-data requests each API token may make at once (default: $COFFER_ISSUANCE_BURST, else 20).")
+    var issuanceBurst: Int?
+    @Option(
+        help: """
+            Seconds after which a connection that sends nothing is closed; 0 keeps idle connections open \
+            (default: $COFFER_IDLE_TIMEOUT, else 30).
+            """)
+    var idleTimeout: String?
+    @Option(
+        help: """
+            Seconds between sweeps that delete expired provisioning sessions; 0 turns them off \
+            (default: $COFFER_SESSION_PURGE_INTERVAL, else 60).
+            """)
+    var sessionPurgeInterval: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -54,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if noDevelopmentIdentity { configuration.createsDevelopmentIdentity = false }
         if insecurePublicURL { configuration.allowsInsecurePublicURL = true }
+        try applyAbuseControls(to: &configuration)
         let frozen = configuration
         let application = try await CommandFailure.mapping {
             try await WalletServerApplication.buildApplication(
@@ -65,6 +87,28 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(
                 "cannot listen on \(frozen.host):\(frozen.port): the address is in use (another server?); choose "
                     + "another with --port", status: .failure)
+        }
+    }
+
+    /// Applies the rate limit, idle timeout and purge interval options to `configuration`.
+    func applyAbuseControls(to configuration: inout WalletServerConfiguration) throws {
+        try CommandFailure.mapping {
+            if let issuanceRateLimit {
+                configuration.issuanceRateLimit.perMinute = try WalletServerConfiguration.count(
+                    String(issuanceRateLimit), from: "--issuance-rate-limit")
+            }
+            if let issuanceBurst {
+                configuration.issuanceRateLimit.burst = try WalletServerConfiguration.count(
+                    String(issuanceBurst), from: "--issuance-burst")
+            }
+            if let idleTimeout {
+                configuration.idleTimeout = try WalletServerConfiguration.seconds(idleTimeout, from: "--idle-timeout")
+            }
+            if let sessionPurgeInterval {
+                configuration.sessionPurgeInterval = try WalletServerConfiguration.seconds(
+                    sessionPurgeInterval, from: "--session-purge-interval")
+            }
+            try configuration.validateLimits()
         }
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// How often one API token may ask for issuer data: a token bucket that holds ``burst`` issuances and refills at
+/// ``perMinute`` a minute.
+///
+/// A token that empties its bucket is answered `429 Too Many Requests` with a `Retry-After` header until the bucket
+/// has refilled by one. ``perMinute`` `0` turns the limit off (``unlimited``).
+public struct IssuanceRateLimit: Hashable, Sendable {
+    /// The issuances a token regains each minute; `0` means no limit.
+    public var perMinute: Int
+    /// The issuances a token may make at once, after a quiet spell (the bucket's size); at least 1 when limited.
+    public var burst: Int
+
+    /// 60 a minute, 20 at once.
+    public static let `default` = IssuanceRateLimit(perMinute: 60, burst: 20)
+    /// No limit.
+    public static let unlimited = IssuanceRateLimit(perMinute: 0, burst: 0)
+
+    /// Creates a limit of `perMinute` issuances a minute, `burst` at once.
+    public init(perMinute: Int, burst: Int) {
+        self.perMinute = perMinute
+        self.burst = burst
+    }
+
+    /// Whether the limit is off (``perMinute`` is `0`).
+    public var isUnlimited: Bool { perMinute == 0 }
+
+    /// Checks that the limit is usable: ``perMinute`` is not negative, and a limit that is on has a ``burst`` of at
+    /// least 1.
+    ///
+    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the setting (`--issuance-rate-limit`,
+    ///   `COFFER_ISSUANCE_RATE_LIMIT`, or `--issuance-burst`, `COFFER_ISSUANCE_BURST`).
+    public func validate() throws {
+        guard perMinute >= 0 else {
+            throw WalletServerError.invalidConfiguration(
+                "--issuance-rate-limit (\(WalletServerConfiguration.Variable.issuanceRateLimit)) must be 0 (no "
+                    + "limit) or a number of issuances a minute")
+        }
+        guard isUnlimited || burst >= 1 else {
+            throw WalletServerError.invalidConfiguration(
+                "--issuance-burst (\(WalletServerConfiguration.Variable.issuanceBurst)) must be at least 1 when "
+                    + "issuances are limited")
+        }
+    }
+}

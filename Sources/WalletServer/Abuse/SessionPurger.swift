@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Deletes expired provisioning sessions in the background: every ``interval``, batch after batch of
+/// ``batchSize`` until none is left, so the table holds only sessions that can still be used or just were.
+///
+/// A failed sweep (the database away) is logged and tried again at the next interval; the service stops at graceful
+/// shutdown, before the storage closes when it is listed after ``StorageLifecycle``.
+public struct SessionPurger: Service {
+    /// What it deletes from.
+    public let repository: any WalletRepository
+    /// The time between sweeps.
+    public let interval: Duration
+    /// The most sessions one statement deletes.
+    public let batchSize: Int
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` sessions a statement.
+    public init(
+        repository: any WalletRepository, interval: Duration, batchSize: Int = 500,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.server")
+    ) {
+        self.repository = repository
+        self.interval = interval
+        self.batchSize = max(1, batchSize)
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Sweeps every ``interval`` until graceful shutdown or cancellation.
+    public func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                do {
+                    _ = try await purge()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.warning(
+                        "deleting expired provisioning sessions failed; trying again later",
+                        metadata: ["error": "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"])
+                }
+            }
+        }
+    }
+
+    /// Deletes every session expired now, a batch at a time; returns how many it deleted.
+    @discardableResult
+    public func purge() async throws -> Int {
+        let cutoff = now()
+        var total = 0
+        while true {
+            try Task.checkCancellation()
+            let deleted = try await repository.deleteExpiredSessions(now: cutoff, limit: batchSize)
+            total += deleted
+            guard deleted == batchSize else { break }
+            // Let requests waiting for the write connection go between batches.
+            await Task.yield()
+        }
+        if total > 0 {
+            logger.debug("deleted expired provisioning sessions", metadata: ["count": "\(total)"])
+        }
+        return total
+    }
+}
