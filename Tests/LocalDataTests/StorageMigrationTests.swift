@@ -139,7 +139,9 @@ struct StorageMigrationTests {
         #expect(try await fixture.router.get(token) == nil)
     }
 
-    @Test("rotation re-encrypts every value with progress and keeps them readable; new key material re-wraps the store")
+    @Test(
+        "rotation re-encrypts every value with progress; new key material re-wraps the store; a re-key replaces its master key"
+    )
     func rotation() async throws {
         let source = KeyMaterialSource("passphrase")
         let fixture = try RouterFixture(keyMaterialProviders: [source: FixedKeyMaterialProvider(.passphrase("first"))])
@@ -172,6 +174,10 @@ struct StorageMigrationTests {
             guard case StorageError.store(_, .wrongPassphrase) = error else { return false }
             return true
         }
+        let rekeyed = try await reopened.rekey(for: keys[0], to: .passphrase("third"))
+        #expect(rekeyed.resealed == 20)
+        configuration.keyMaterialProviders[source] = FixedKeyMaterialProvider(.passphrase("third"))
+        #expect(try await StorageRouter(configuration: configuration).get(keys[7]) == 7)
         let plain = testKey("plain", .fileSystem(directory: .documents), serializer: Serializer<Int>.json)
         await #expect(throws: StorageError.self) { try await fixture.router.rotateKey(for: plain) }
     }

@@ -143,6 +143,17 @@ public actor FileStorageHelper {
         close(directory)
     }
 
+    /// Moves the encrypted store at `directory` under a new master key protected by `newKey`, re-encrypting every
+    /// value; see ``Secrets/EncryptedFileBackend/rekey(to:progress:)``.
+    @discardableResult
+    public func rekey(
+        in directory: URL, encryption: Encryption, to newKey: KeySource,
+        progress: (EncryptedFileBackend.RotationProgress) throws -> Void = { _ in }
+    ) throws -> RotationResult {
+        defer { close(directory) }
+        return try encryptedStore(at: directory, encryption: encryption).rekey(to: newKey, progress: progress)
+    }
+
     private func encryptedStore(at directory: URL, encryption: Encryption) throws -> EncryptedFileBackend {
         guard let store = try store(at: directory, encryption: encryption) as? EncryptedFileBackend else {
             throw SecretsError.unsupported("key rotation of the plain file store at \(directory.path)")

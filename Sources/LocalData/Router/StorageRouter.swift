@@ -174,6 +174,22 @@ public actor StorageRouter: StorageProviding {
         }
     }
 
+    /// Moves the encrypted file store that holds `key` under a new master key protected by `material`,
+    /// re-encrypting every value: what revokes key material that leaked, which ``changeKeyMaterial(for:to:)``
+    /// does not (an old copy of the store still opens with the old material). Crash-safe; after an interruption,
+    /// the store opens with `material` and running this again finishes it. Afterwards the key's provider must
+    /// supply `material`.
+    @discardableResult
+    public func rekey<Key: StorageKey>(
+        for key: Key, to material: KeyMaterial,
+        progress: @escaping @Sendable (EncryptedFileBackend.RotationProgress) -> Void = { _ in }
+    ) async throws(StorageError) -> RotationResult {
+        let (directory, encryption) = try await encryptedStore(of: key)
+        return try await performing(key.name) {
+            try await files.rekey(in: directory, encryption: encryption, to: material.keySource, progress: progress)
+        }
+    }
+
     /// Re-wraps the encrypted file store that holds `key` under `material` (a new passphrase, say); the values
     /// are untouched. Afterwards the key's provider must supply `material`.
     public func changeKeyMaterial<Key: StorageKey>(for key: Key, to material: KeyMaterial) async throws(StorageError) {
