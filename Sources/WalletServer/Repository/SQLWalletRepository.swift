@@ -285,7 +285,7 @@ public struct SQLWalletRepository: WalletRepository {
 
     // MARK: Sessions
 
-    /// Records a provisioning session.
+    /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).
     public func createSession(_ session: ProvisioningSession) async throws {
         try await insert(session, on: sql)
     }

@@ -59,7 +59,7 @@ public protocol WalletRepository: Sendable {
     /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
     func updatePass(_ pass: ApplePass) async throws
 
-    /// Records a provisioning session.
+    /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).
     func createSession(_ session: ProvisioningSession) async throws
     /// Stores a pass's new binding data (``ApplePass/accountBindingData`` and ``ApplePass/updatedAt``, no other
     /// column), ends the pass's sessions still open (they can no longer be consumed) and opens `session`,
