@@ -12,8 +12,8 @@ public enum ProvisioningError: Error, Sendable {
     /// The request did not complete: no connection, the server unreachable, a timeout (`URLError`), or a
     /// development host that is not a valid host (`URLError.badURL`).
     case networkError(any Error)
-    /// The server answered with an error status other than 401, 403 and 404; `message` is the server's own, when
-    /// its answer had one.
+    /// The server answered with an error status other than 401, 403, 404 and 429; `message` is the server's own,
+    /// when its answer had one.
     case serverError(statusCode: Int, message: String?)
     /// The server's answer could not be read: not JSON, fields missing, or issuer data or a signature that is not
     /// base64.
@@ -25,6 +25,9 @@ public enum ProvisioningError: Error, Sendable {
     /// No pass was found for the tag (HTTP 404): a wrong tag ID or ID attribute, a tag of another client, or a tag
     /// with no pass yet.
     case notFound
+    /// The server is limiting how often this API key may ask for passes (HTTP 429). `retryAfter` is how many
+    /// seconds it asked the app to wait (its `Retry-After` header), when it said.
+    case rateLimited(retryAfter: TimeInterval?)
 }
 
 extension ProvisioningError: LocalizedError {
@@ -48,6 +51,9 @@ extension ProvisioningError: LocalizedError {
             return "The Pronto API key was refused: check the key the app is configured with."
         case .notFound:
             return "No pass was found for this tag: check the tag ID and which ID attribute it is."
+        case .rateLimited(let retryAfter):
+            let wait = retryAfter.map { "in \(Int($0.rounded(.up))) seconds" } ?? "in a moment"
+            return "The Pronto server is receiving too many requests for this app; try again \(wait)."
         }
     }
 

@@ -97,6 +97,18 @@ struct APIClientTests {
         Case(name: "404", answer: Answers.json(404, #"{"error":"Pass not found"}"#)) {
             if case .notFound = $0 { true } else { false }
         },
+        Case(
+            name: "429 with Retry-After in seconds",
+            answer: .http(status: 429, headers: ["Retry-After": "17"], body: Data(#"{"error":{}}"#.utf8))
+        ) { if case .rateLimited(retryAfter: 17) = $0 { true } else { false } },
+        Case(
+            name: "429 with Retry-After as a date in the past",
+            answer: .http(
+                status: 429, headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"], body: Data("{}".utf8))
+        ) { if case .rateLimited(retryAfter: 0) = $0 { true } else { false } },
+        Case(name: "429 without Retry-After", answer: Answers.json(429, "{}")) {
+            if case .rateLimited(retryAfter: nil) = $0 { true } else { false }
+        },
         Case(name: "400 with WalletServer's error shape", answer: Answers.json(400, #"{"error":{"message":"bad"}}"#)) {
             if case .serverError(400, "bad") = $0 { true } else { false }
         },

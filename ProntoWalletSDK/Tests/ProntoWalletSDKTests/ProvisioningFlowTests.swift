@@ -157,7 +157,7 @@ struct ProvisioningFlowTests {
             .notConfigured, .walletNotAvailable, .networkError(URLError(.timedOut)),
             .networkError(URLError(.cannotConnectToHost)), .serverError(statusCode: 500, message: "boom"),
             .serverError(statusCode: 502, message: nil), .invalidResponse, .passKitError(PassKitRefusal()),
-            .notAuthorized, .notFound,
+            .notAuthorized, .notFound, .rateLimited(retryAfter: 30), .rateLimited(retryAfter: nil),
         ]
         let descriptions = errors.map(\.localizedDescription)
         #expect(Set(descriptions).count == errors.count)
@@ -167,5 +167,6 @@ struct ProvisioningFlowTests {
         }
         #expect(ProvisioningError.serverError(statusCode: 500, message: "boom").localizedDescription.contains("boom"))
         #expect(ProvisioningError.networkError(URLError(.timedOut)).localizedDescription.contains("timed out"))
+        #expect(ProvisioningError.rateLimited(retryAfter: 29.2).localizedDescription.contains("in 30 seconds"))
     }
 }

@@ -75,7 +75,8 @@ final class APIClient: Sendable {
     }
 
     /// Maps the server's answer: 2xx with a readable body → issuer data; 401 and 403 → not authorized; 404 → not
-    /// found; any other status → a server error with the server's message; anything unreadable → invalid response.
+    /// found; 429 → rate limited, with its `Retry-After` seconds; any other status → a server error with the
+    /// server's message; anything unreadable → invalid response.
     static func issuerData(from body: Data, response: URLResponse) throws(ProvisioningError) -> IssuerData {
         guard let http = response as? HTTPURLResponse else { throw .invalidResponse }
         switch http.statusCode {
@@ -89,8 +90,23 @@ final class APIClient: Sendable {
             throw .notAuthorized
         case 404:
             throw .notFound
+        case 429:
+            throw .rateLimited(retryAfter: retryAfter(in: http))
         default:
             throw .serverError(statusCode: http.statusCode, message: ServerErrorMessage.message(in: body))
         }
+    }
+
+    /// The `Retry-After` header as seconds to wait: a whole number of seconds, or an HTTP date (RFC 9110 §10.2.3);
+    /// `nil` when absent or unreadable.
+    static func retryAfter(in response: HTTPURLResponse, now: Date = Date()) -> TimeInterval? {
+        guard let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces)
+        else { return nil }
+        if let seconds = UInt32(value) { return TimeInterval(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: value).map { max(0, $0.timeIntervalSince(now)) }
     }
 }
