@@ -235,7 +235,7 @@ struct PublicRequestAuthenticatorTests {
         }
         try await server.serve { tokenURL, _ in
             let fixture = try AuthenticatorFixture(
-                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL)
+                credential: AuthenticatorFixture.clientCredentials, tokenURL: tokenURL, retry: RetryPolicy())
             let request = Task { try await fixture.authenticator.accessToken() }
             await fixture.clock.waitForSleeps(1)
             fixture.clock.advance(by: .milliseconds(500))

@@ -47,10 +47,11 @@ struct AdministrationTests {
             let service = service(administration)
             let response = try await service.issuerData(for: firstUser, tagID: first.tagID, attribute: .referenceID)
             let root = try Data(contentsOf: administration.storage.configuration.developmentRootURL)
-            let openssl = try OpenSSL.verify(
-                signature: try #require(Data(base64Encoded: response.signature)),
-                content: try #require(Data(base64Encoded: response.issuerData)), root: root,
-                in: try TemporaryDirectory())
+            let signature = try #require(Data(base64Encoded: response.signature))
+            let content = try #require(Data(base64Encoded: response.issuerData))
+            let openssl = try await ChildProcess.detached {
+                try OpenSSL.verify(signature: signature, content: content, root: root, in: try TemporaryDirectory())
+            }
             #expect(openssl.status == 0, "\(openssl.errorOutput)")
             await #expect(throws: ProvisioningService.Failure.self) {
                 try await service.issuerData(for: secondUser, tagID: first.tagID, attribute: .referenceID)

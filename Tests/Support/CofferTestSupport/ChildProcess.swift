@@ -50,6 +50,11 @@ public enum ChildProcess {
     }
 
     /// Runs `executable` to completion with `input` on standard input.
+    ///
+    /// This blocks the calling thread until the child has exited. From an `async` test, use
+    /// ``runDetached(_:_:environment:input:)`` (or wrap a helper that calls this in ``detached(_:)``): a test task
+    /// waiting here holds one of the few threads every task, in-process server and URLSession callback in the test
+    /// process runs on.
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Data = Data()
     ) throws -> Outcome {
@@ -64,31 +69,41 @@ public enum ChildProcess {
         process.standardOutput = standardOutput
         process.standardError = standardError
         try process.run()
-        let writer = Thread {
+        Thread {
             try? standardInput.fileHandleForWriting.write(contentsOf: input)
             try? standardInput.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errors = Locked()
-        let errorReader = Thread { errors.set(standardError.fileHandleForReading.readDataToEndOfFile()) }
-        errorReader.start()
+        }.start()
+        let errors = Collected()
+        Thread { errors.finish(with: standardError.fileHandleForReading.readDataToEndOfFile()) }.start()
         let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errors.isSet { usleep(1000) }
-        return Outcome(status: process.terminationStatus, standardOutput: output, standardError: errors.value)
+        return Outcome(status: process.terminationStatus, standardOutput: output, standardError: errors.wait())
     }
 
-    /// ``run(_:_:environment:input:)`` on a dispatch thread, for async tests: waiting for the child does not hold
-    /// one of the few threads Swift concurrency runs tasks on (the child may need them, say to answer it from an
-    /// in-process server).
+    /// ``run(_:_:environment:input:)`` for async tests: the child is waited for on a thread of its own, so that
+    /// waiting does not hold one of the threads Swift concurrency runs tasks on (the child may need them, say to be
+    /// answered by an in-process server).
     public static func runDetached(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: Data = Data()
     ) async throws -> Outcome {
+        try await detached { try run(executable, arguments, environment: environment, input: input) }
+    }
+
+    /// Runs `body`, which blocks (it waits for a child process: ``run(_:_:environment:input:)``, the ``OpenSSL``
+    /// helpers), on a new thread, and returns its result to the awaiting task.
+    ///
+    /// Swift concurrency runs every task of the test process on a few threads: on Linux, libdispatch's default-QoS
+    /// root queue, as wide as the machine has CPUs (two here), the same threads `DispatchQueue.global()` hands out.
+    /// Hummingbird's request handlers, URLSession's callbacks and every other test run there too. A task that
+    /// blocks one of them for the seconds a child takes on a loaded machine slows all of those, enough for an
+    /// in-process server to answer after its client's timeout. A dedicated `Thread` is outside that pool.
+    public static func detached<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws
+        -> Value
+    {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result { try run(executable, arguments, environment: environment, input: input) })
-            }
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.name = "coffer-test-blocking"
+            thread.start()
         }
     }
 
@@ -99,13 +114,20 @@ public enum ChildProcess {
         }
     }
 
-    private final class Locked: @unchecked Sendable {
-        // Safety: every access to `stored` goes through `lock`.
-        private let lock = NSLock()
-        private var stored: Data?
+    /// What a reader thread collected, handed to the thread that waits for it.
+    private final class Collected: @unchecked Sendable {
+        // Safety: `stored` is written once, before `done` is signalled, and read only after waiting for it.
+        private let done = DispatchSemaphore(value: 0)
+        private var stored = Data()
 
-        func set(_ data: Data) { lock.withLock { stored = data } }
-        var isSet: Bool { lock.withLock { stored != nil } }
-        var value: Data { lock.withLock { stored ?? Data() } }
+        func finish(with data: Data) {
+            stored = data
+            done.signal()
+        }
+
+        func wait() -> Data {
+            done.wait()
+            return stored
+        }
     }
 }

@@ -3,16 +3,29 @@ import Secrets
 import TokenAuthentication
 
 /// A credential store with one credential, and an authenticator on a manual clock for a token URL.
+///
+/// The authenticator waits between attempts on ``clock``, which moves only when the test moves it
+/// (``ManualAuthenticatorClock/advance(by:)``, ``advancingClock(by:_:)``). A retry in a test that does not would wait
+/// for ever with nothing left to wake it: no thread busy, no timer armed, the test process idle. That was the wedge
+/// of issue 15 item 18: on a loaded machine the in-process `TokenServer` answered after the transport's 5 s timeout,
+/// the authenticator backed off on this clock, and the run hung. So retries are opt-in (a test that exercises them
+/// passes `retry:` and drives the clock), and the transport's timeout only has to end a dead connection: a late
+/// answer from a busy test process is still an answer.
 struct AuthenticatorFixture {
     let store: AggregateSecretsStore
     let storage: AccessTokenStorage
     let clock = ManualAuthenticatorClock()
     let authenticator: PublicRequestAuthenticator
 
+    /// One attempt: a failure is the test's result, never a backoff on a clock nobody moves.
+    static let noRetry = RetryPolicy(maximumAttempts: 1)
+    /// Long enough for a two-core machine running the whole suite in parallel (and a soak's competing load).
+    static let transportTimeout: TimeInterval = 120
+
     init(
         credential: OAuthCredential?, tokenURL: URL, clientAuthentication: TokenEndpoint.ClientAuthentication = .basic,
-        clearAfter: Duration? = nil, retry: RetryPolicy = RetryPolicy(),
-        transport: any HTTPTransport = URLSessionTransport(timeout: 5)
+        clearAfter: Duration? = nil, retry: RetryPolicy = AuthenticatorFixture.noRetry,
+        transport: any HTTPTransport = URLSessionTransport(timeout: AuthenticatorFixture.transportTimeout)
     ) throws {
         store = AggregateSecretsStore(backend: InMemoryBackend(), configuration: Configuration(service: "token-tests"))
         if let credential { try store.save(credential) }
