@@ -11,7 +11,8 @@ struct APIClientExampleTests {
         let directory = try TemporaryDirectory(prefix: "coffer-api-client")
         let store = AggregateSecretsStore(
             backend: try EncryptedFileBackend(
-                directory: directory.url, key: .passphrase("example passphrase"), options: .weakKeyDerivationForTesting()))
+                directory: directory.url, key: .passphrase("example passphrase"),
+                options: .weakKeyDerivationForTesting()))
         try store.save(AuthenticatorFixture.clientCredentials)
 
         let server = TokenServer()
