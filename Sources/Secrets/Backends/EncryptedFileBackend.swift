@@ -287,9 +287,7 @@ public final class EncryptedFileBackend: SecretsBackend {
             let iterations = try options.iterationsForNewWrap(of: source, current: header.masterKey.iterations)
             guard header.previousMasterKey == nil else {
                 // A re-key was interrupted: its master key stays, wrapped for `source`, and the items move on.
-                header.masterKey = try KeyRing.wrap(
-                    masterKey: ring.masterKey, id: header.masterKeyID ?? "", for: source, storeID: header.storeID,
-                    algorithm: header.keyWrapAlgorithm, iterations: iterations)
+                header.masterKey = try ring.wrapMasterKey(for: source, iterations: iterations)
                 return try resealItems(ring: try writeHeader(header, ring: ring), progress: progress)
             }
             let masterKey = SymmetricKey(size: .bits256)
@@ -348,7 +346,7 @@ public final class EncryptedFileBackend: SecretsBackend {
         let opened = try codec.open(file, fileName: name)
         let target = try codec.fileName(for: opened.identity)
         if name == target, opened.keyID == sealing.id, opened.algorithm == sealing.algorithm { return }
-        if name != target, try store.readFile(target) != nil {
+        if name != target, try store.fileExists(target) {
             // The item was already moved, or written anew after an interrupted re-key: that copy is the newer.
             _ = try storeDirectory.remove(store.relativePath(name))
             return
@@ -373,9 +371,8 @@ public final class EncryptedFileBackend: SecretsBackend {
             try codec.reloadHeader()
             let ring = codec.keys.withLock { $0 }
             var header = ring.header
-            header.masterKey = try KeyRing.wrap(
-                masterKey: ring.masterKey, id: header.masterKeyID ?? "", for: source, storeID: header.storeID,
-                algorithm: header.keyWrapAlgorithm,
+            header.masterKey = try ring.wrapMasterKey(
+                for: source,
                 iterations: try options.iterationsForNewWrap(of: source, current: header.masterKey.iterations))
             _ = try writeHeader(header, ring: ring)
         }

@@ -146,6 +146,12 @@ struct ItemFileStore<Codec: ItemCodec>: Sendable {
             relativePath(name), limit: codec.maximumFileSize(forValueSize: maximumValueSize), prefix: prefix)
     }
 
+    /// Whether the item file `name` exists, without reading it.
+    func fileExists(_ name: String) throws -> Bool {
+        try directory.read(relativePath(name), limit: codec.maximumFileSize(forValueSize: maximumValueSize), prefix: 0)
+            != nil
+    }
+
     func writeFile(_ file: Data, named name: String) throws {
         try directory.write(file, to: relativePath(name))
     }

@@ -84,6 +84,14 @@ struct KeyRing: Sendable {
             iterations: iterations, storeID: storeID, algorithm: algorithm)
     }
 
+    /// This ring's master key wrapped anew for `source` (a passphrase change, or a re-key resumed with its key).
+    /// The ring's header is version 2 (an older one is upgraded when the store opens), so it names the master key.
+    func wrapMasterKey(for source: KeySource, iterations: Int) throws -> StoreHeader.MasterKey {
+        try Self.wrap(
+            masterKey: masterKey, id: header.masterKeyID ?? "", for: source, storeID: header.storeID,
+            algorithm: header.keyWrapAlgorithm, iterations: iterations)
+    }
+
     /// Wraps `masterKey` under an already derived key-encryption key and its salt.
     static func wrap(
         masterKey: SymmetricKey, id masterKeyID: String, under kek: SymmetricKey, salt: Data,
