@@ -48,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -129,6 +131,8 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["Server"])),
                 .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ]
         ),
         .executableTarget(
@@ -221,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "WalletServerTests",
             dependencies: [
-                "WalletServer", "WalletPasses", "Secrets", "CofferTestSupport",
+                "WalletServer", "WalletPasses", "Secrets", "SecretsTesting", "CofferTestSupport",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
