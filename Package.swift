@@ -250,7 +250,10 @@ let package = Package(
         ),
         .testTarget(
             name: "cofferTests",
-            dependencies: ["coffer", "CofferTestSupport", "LocalData", "Secrets"]
+            dependencies: [
+                "coffer", "CofferTestSupport", "LocalData", "Secrets", "WalletServer", "WalletPasses",
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+            ]
         ),
     ]
 )

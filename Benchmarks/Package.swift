@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
@@ -80,6 +81,12 @@ let package = Package(
                 .product(name: "SecretsSecretService", package: "Coffer"),
             ],
             path: "Sources/secret-service-baseline"
+        ),
+        // The HTTP floor of Benchmarks/load-issuer-data.sh: a bare endpoint on the server's HTTP stack.
+        .executableTarget(
+            name: "hummingbird-baseline",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/hummingbird-baseline"
         ),
         .executableTarget(
             name: "coffer-baselines",

@@ -105,8 +105,8 @@ struct PlainItemCodec: ItemCodec {
 }
 
 extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal digits.
-    var hexString: String {
+    /// Lowercase hexadecimal digits (shared with the server's modules, which store hashes as hex).
+    package var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var bytes = [UInt8]()
         for byte in self {

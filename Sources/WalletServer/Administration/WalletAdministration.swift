@@ -20,6 +20,8 @@ public struct WalletAdministration: Sendable {
         public let tagID: String
         /// The new pass.
         public let passID: UUID
+        /// Every tag's `reference_id`, ``tagID`` first (more than one when asked, for load tests).
+        public let tagIDs: [String]
 
         private enum CodingKeys: String, CodingKey {
             case clientID = "client_id"
@@ -28,6 +30,7 @@ public struct WalletAdministration: Sendable {
             case passTypeID = "pass_type_id"
             case tagID = "tag_id"
             case passID = "pass_id"
+            case tagIDs = "tag_ids"
         }
     }
 
@@ -240,7 +243,13 @@ public struct WalletAdministration: Sendable {
 
     /// Creates a new client with an API user, a user, a tag and its pass (of `passTypeID`, else the development
     /// pass type), so that the issuer-data API answers at once. Each call makes a separate client.
-    public func seedDemo(passTypeID: UUID? = nil) async throws -> DemoSeed {
+    ///
+    /// With a `tagCount` above one, the user gets that many tags (`DEMO-XXXXXXXX`, then `-2`, `-3`, …), each with its
+    /// pass, written in one transaction: what a load test that needs many open sessions at once starts from.
+    public func seedDemo(passTypeID: UUID? = nil, tagCount: Int = 1) async throws -> DemoSeed {
+        guard (1...Self.maximumDemoTags).contains(tagCount) else {
+            throw WalletServerError.invalidArgument("the number of demo tags must be 1–\(Self.maximumDemoTags)")
+        }
         let passType: PassType
         if let passTypeID {
             guard let named = try await repository.passType(id: passTypeID) else {
@@ -254,12 +263,24 @@ public struct WalletAdministration: Sendable {
         let client = try await createClient(name: "Demo \(suffix)")
         let (_, token) = try await createAPIUser(clientID: client.id, name: "demo")
         let user = try await createUser(clientID: client.id, externalReference: "demo-\(suffix.lowercased())")
-        let tag = try await createTag(clientID: client.id, userID: user.id, referenceID: "DEMO-\(suffix)")
-        let pass = try await createPass(tagID: tag.id, passTypeID: passType.id)
+        let template = try PassTemplate.demoTicket()
+        var tags: [(tag: ClientTag, pass: ApplePass)] = []
+        for index in 1...tagCount {
+            let referenceID = index == 1 ? "DEMO-\(suffix)" : "DEMO-\(suffix)-\(index)"
+            let tag = ClientTag(clientID: client.id, userID: user.id, referenceID: referenceID)
+            let package = try template.package(for: passType, serialNumber: referenceID)
+            let pass = ApplePass(
+                tagID: tag.id, passTypeID: passType.id, serialNumber: referenceID, passContent: try package.archived())
+            tags.append((tag, pass))
+        }
+        try await repository.createTags(tags)
         return DemoSeed(
             clientID: client.id, apiToken: token, userID: user.id, passTypeID: passType.id,
-            tagID: tag.referenceID!, passID: pass.id)
+            tagID: tags[0].tag.referenceID!, passID: tags[0].pass.id, tagIDs: tags.map { $0.tag.referenceID! })
     }
+
+    /// The most tags ``seedDemo(passTypeID:tagCount:)`` makes at once.
+    public static let maximumDemoTags = 100_000
 
     private static func checkName(_ value: String, what: String, limit: Int = 200) throws {
         guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, value.count <= limit,

@@ -34,20 +34,86 @@ public struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    /// Writes one line.
+    /// Writes one line: the fields in key order, strings escaped as JSON requires (`/` and non-ASCII left as they
+    /// are), built in one buffer without an encoder, since a busy server writes a line per request.
     public func log(event: LogEvent) {
-        var fields: [String: String] = [:]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            fields[key] = value.description
+        var fields: [(key: String, value: String)] = [
+            ("timestamp", Self.timestamp()), ("level", event.level.rawValue), ("label", label),
+            ("message", event.message.description),
+        ]
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        where !Self.fixedKeys.contains(key) {
+            fields.append((key, value.description))
         }
-        fields["timestamp"] = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
-        fields["level"] = event.level.rawValue
-        fields["label"] = label
-        fields["message"] = event.message.description
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var line = try? encoder.encode(fields) else { return }
-        line.append(UInt8(ascii: "\n"))
-        write(line)
+        fields.sort { $0.key < $1.key }
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line.append(UInt8(ascii: "{"))
+        for (index, field) in fields.enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            Self.appendString(field.key, to: &line)
+            line.append(UInt8(ascii: ":"))
+            Self.appendString(field.value, to: &line)
+        }
+        line.append(contentsOf: "}\n".utf8)
+        write(Data(line))
+    }
+
+    /// The fields every line has; metadata with these keys is left out.
+    private static let fixedKeys: Set<String> = ["timestamp", "level", "label", "message"]
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a JSON string.
+    static func appendString(_ text: String, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): line.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): line.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): line.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): line.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): line.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                line.append(contentsOf: #"\u00"#.utf8)
+                line.append(hexDigits[Int(byte >> 4)])
+                line.append(hexDigits[Int(byte & 0x0f)])
+            default: line.append(byte)
+            }
+        }
+        line.append(UInt8(ascii: "\""))
+    }
+
+    /// Now, in UTC, as ISO 8601 with milliseconds (`2026-11-24T01:12:39.123Z`).
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        text.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        text.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        text.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        text.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        text.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        text.append(UInt8(ascii: "."))
+        digits(Int(now.tv_nsec) / 1_000_000, 3)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -81,15 +81,14 @@ public struct ProvisioningService: Sendable {
             throw Failure.invalidRequest("tag_id must be 1–256 characters")
         }
         guard
-            let target = try await repository.provisioningTarget(
+            let target = try await repository.issuanceTarget(
                 clientID: apiUser.clientID, attribute: attribute, value: tagID)
         else { throw Failure.notFound("no pass for this tag") }
-        let (tag, passType, user) = (target.tag, target.passType, target.user)
-        var pass = target.pass
+        let (passType, user) = (target.passType, target.user)
         let identity = try await identities.identity(for: passType)
         let created = now()
         let session = ProvisioningSession(
-            id: SessionIdentifier.make(), passID: pass.id, createdAt: created,
+            id: SessionIdentifier.make(), passID: target.passID, createdAt: created,
             expiresAt: created.addingTimeInterval(sessionLifetime))
         let binding = IssuerBindingData(
             relyingPartyIdentifier: relyingPartyIdentifier, accountHash: user.accountHash,
@@ -100,11 +99,13 @@ public struct ProvisioningService: Sendable {
         // The record keeps what was signed, but not the session identifier, which completes the binding.
         var recorded = binding
         recorded.sessionIdentifier = SessionIdentifier.storedForm(of: session.id)
-        pass.accountBindingData = try recorded.serialized()
-        pass.updatedAt = created
-        try await repository.recordIssuance(pass, session: session)
-        logger.info("issued binding data", metadata: ["pass": "\(pass.id)", "client": "\(apiUser.clientID)"])
-        return IssuerDataResponse(issuerData: signed.issuerData, signature: signed.signature, tagID: tag.id.uuidString)
+        try await repository.recordIssuance(
+            Issuance(
+                passID: target.passID, accountBindingData: try recorded.serialized(), issuedAt: created,
+                session: session))
+        logger.debug("issued binding data", metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
+        return IssuerDataResponse(
+            issuerData: signed.issuerData, signature: signed.signature, tagID: target.tagID.uuidString)
     }
 
     /// Completes a binding: consumes the session, stores the device's binding, and returns the pass re-signed with

@@ -17,7 +17,7 @@ enum SessionIdentifier {
     /// What stands for `identifier` where a record keeps a copy of the issuer data: `sha256:` and the lowercase
     /// hex of ``hash(_:)``, which names the session's row without being able to complete it.
     static func storedForm(of identifier: String) -> String {
-        "sha256:" + hash(identifier).map { String(format: "%02x", $0) }.joined()
+        "sha256:" + hash(identifier).hexString
     }
 
     /// Whether `text` is already a ``storedForm(of:)``.

@@ -8,10 +8,23 @@ import SQLKit
 public struct SQLWalletRepository: WalletRepository {
     let database: WalletDatabase
     private var sql: any SQLDatabase { database.sql }
+    /// Commits the provisioning flow's concurrent writes together (one transaction, one sync).
+    private let writes: GroupCommit<ProvisioningWrite, ProvisioningSession?>
+    /// API users who authenticated recently, kept for ``authenticationLifetime``.
+    private let recentlyAuthenticated: RecentlyAuthenticated
+
+    /// How long an authenticated API user is trusted without reading the database again: the longest time a user
+    /// revoked elsewhere (by `coffer admin` or another server on the same database) can still authenticate here.
+    public var authenticationLifetime: Duration { recentlyAuthenticated.lifetime }
 
     /// Creates a repository; run ``SchemaMigrator/migrate()`` on the database first.
-    public init(database: WalletDatabase) {
+    ///
+    /// - Parameter authenticationLifetime: how long an API user who authenticated is trusted without reading the
+    ///   database again (zero: never). A revocation made through this repository takes effect at once.
+    public init(database: WalletDatabase, authenticationLifetime: Duration = .seconds(5)) {
         self.database = database
+        self.recentlyAuthenticated = RecentlyAuthenticated(lifetime: authenticationLifetime)
+        self.writes = GroupCommit { batch in try await Self.commit(batch, to: database) }
     }
 
     // MARK: Clients
@@ -51,12 +64,16 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// The active (not revoked) API user whose token this is.
+    ///
+    /// A user who authenticated less than ``authenticationLifetime`` ago is answered from memory.
     public func apiUser(token: String) async throws -> APIUser? {
         let hash = SecretToken.hash(token)
+        if let user = recentlyAuthenticated.user(tokenHash: hash) { return user }
         guard let row = try await select("api_users", where: ["token_hash": hash]).first else { return nil }
         let user = try Self.apiUser(row)
         // The lookup matched on the hash already; compare again in constant time before trusting the row.
         guard SecretToken.constantTimeEquals(user.tokenHash, hash), user.revokedAt == nil else { return nil }
+        recentlyAuthenticated.keep(user, tokenHash: hash)
         return user
     }
 
@@ -68,7 +85,8 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Revokes an API user; returns whether an active one was revoked.
     public func revokeAPIUser(id: UUID) async throws -> Bool {
-        try await database.transaction { db in
+        defer { recentlyAuthenticated.forget(userID: id) }
+        return try await database.transaction { db in
             let active = try await db.select().column("id").from("api_users").where("id", .equal, id.uuidString)
                 .where("revoked_at", .is, SQLLiteral.null).first()
             guard active != nil else { return false }
@@ -146,14 +164,25 @@ public struct SQLWalletRepository: WalletRepository {
         guard let user = try await user(id: tag.userID), user.clientID == tag.clientID else {
             throw WalletServerError.notFound("user \(tag.userID) of client \(tag.clientID)")
         }
-        try await insert(
-            "tags",
-            [
-                "id": tag.id.uuidString, "client_id": tag.clientID.uuidString, "user_id": tag.userID.uuidString,
-                "reference_id": tag.referenceID, "pronto_tag_id": tag.prontoTagID,
-                "subscription_id": tag.subscriptionID,
-                "created_at": Self.ms(tag.createdAt),
-            ])
+        try await insert("tags", Self.columns(of: tag))
+    }
+
+    /// Stores tags with their passes in one transaction (a few multi-row statements): all of them or none.
+    public func createTags(_ tags: [(tag: ClientTag, pass: ApplePass)]) async throws {
+        for (userID, clientID) in Dictionary(tags.map { ($0.tag.userID, $0.tag.clientID) }, uniquingKeysWith: { $1 }) {
+            guard let user = try await user(id: userID), user.clientID == clientID else {
+                throw WalletServerError.notFound("user \(userID) of client \(clientID)")
+            }
+        }
+        try await run {
+            try await database.transaction { db in
+                // A thousand rows a statement keeps every statement under both engines' limits on parameters.
+                for chunk in stride(from: 0, to: tags.count, by: 1000).map({ tags[$0..<min($0 + 1000, tags.count)] }) {
+                    try await Self.insertRows("tags", chunk.map { Self.columns(of: $0.tag) }, on: db)
+                    try await Self.insertRows("apple_passes", chunk.map { Self.columns(of: $0.pass) }, on: db)
+                }
+            }
+        }
     }
 
     /// The tag with `id`.
@@ -190,6 +219,24 @@ public struct SQLWalletRepository: WalletRepository {
         try await provisioningTarget(where: [SQLColumn("id", table: "apple_passes"): passID.uuidString])
     }
 
+    /// What an issuance needs about the pass of the client's tag whose `attribute` is `value`, read in one query.
+    public func issuanceTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
+        -> IssuanceTarget?
+    {
+        guard
+            let row = try await joinedTarget(
+                columns: Self.issuanceTargetColumns,
+                where: [
+                    SQLColumn("client_id", table: "tags"): clientID.uuidString,
+                    SQLColumn(attribute.rawValue, table: "tags"): value,
+                ])
+        else { return nil }
+        return IssuanceTarget(
+            tagID: try Self.uuid(row, "tags__id"), passID: try Self.uuid(row, "apple_passes__id"),
+            passType: try Self.passType(PrefixedRow(row: row, prefix: "pass_types__")),
+            user: try Self.user(PrefixedRow(row: row, prefix: "users__")))
+    }
+
     /// The columns of each table a provisioning target joins, selected as `table__column`.
     private static let targetColumns: [(table: String, columns: [String])] = [
         ("tags", ["id", "client_id", "user_id", "reference_id", "pronto_tag_id", "subscription_id", "created_at"]),
@@ -210,11 +257,30 @@ public struct SQLWalletRepository: WalletRepository {
         ("users", ["id", "client_id", "external_reference", "account_hash", "created_at"]),
     ]
 
+    /// The columns an issuance target needs: the tag's and the pass's identifiers, the pass type and the user.
+    private static let issuanceTargetColumns: [(table: String, columns: [String])] =
+        [
+            ("tags", ["id"]), ("apple_passes", ["id"]),
+        ] + targetColumns.filter { ["pass_types", "users"].contains($0.table) }
+
     private func provisioningTarget(where conditions: KeyValuePairs<SQLColumn, String>) async throws
         -> ProvisioningTarget?
     {
+        guard let row = try await joinedTarget(columns: Self.targetColumns, where: conditions) else { return nil }
+        return ProvisioningTarget(
+            tag: try Self.tag(PrefixedRow(row: row, prefix: "tags__")),
+            pass: try Self.pass(PrefixedRow(row: row, prefix: "apple_passes__")),
+            passType: try Self.passType(PrefixedRow(row: row, prefix: "pass_types__")),
+            user: try Self.user(PrefixedRow(row: row, prefix: "users__")))
+    }
+
+    /// The row joining a tag, its pass, the pass type and the tag's user where `conditions` hold, with `columns`
+    /// selected as `table__column`.
+    private func joinedTarget(
+        columns: [(table: String, columns: [String])], where conditions: KeyValuePairs<SQLColumn, String>
+    ) async throws -> (any SQLRow)? {
         var query = sql.select()
-        for (table, columns) in Self.targetColumns {
+        for (table, columns) in columns {
             for column in columns { query = query.column(SQLColumn(column, table: table), as: "\(table)__\(column)") }
         }
         query = query.from("tags")
@@ -228,12 +294,7 @@ public struct SQLWalletRepository: WalletRepository {
             .join("users", on: SQLColumn("id", table: "users"), .equal, SQLColumn("user_id", table: "tags"))
         for (column, value) in conditions { query = query.where(column, .equal, SQLBind(value)) }
         let finished = query
-        guard let row = try await run({ try await finished.first() }) else { return nil }
-        return ProvisioningTarget(
-            tag: try Self.tag(PrefixedRow(row: row, prefix: "tags__")),
-            pass: try Self.pass(PrefixedRow(row: row, prefix: "apple_passes__")),
-            passType: try Self.passType(PrefixedRow(row: row, prefix: "pass_types__")),
-            user: try Self.user(PrefixedRow(row: row, prefix: "users__")))
+        return try await run { try await finished.first() }
     }
 
     // MARK: Passes
@@ -273,14 +334,10 @@ public struct SQLWalletRepository: WalletRepository {
     static let mutablePassColumns: Set<String> = [
         "serial_number", "pass_content", "account_binding_data", "issuer_binding_data", "key_hash", "updated_at",
     ]
-    /// The columns an issuance owns.
-    static let issuanceColumns: Set<String> = ["account_binding_data", "updated_at"]
-    /// The columns a device's callback owns.
-    static let bindingColumns: Set<String> = ["issuer_binding_data", "key_hash", "updated_at"]
 
     /// Stores what a device's callback bound, and nothing else of the pass.
     public func recordBinding(_ pass: ApplePass) async throws {
-        try await update(pass, columns: Self.bindingColumns, on: sql)
+        _ = try await run { try await writes.submit(.binding(pass)) }
     }
 
     // MARK: Sessions
@@ -291,42 +348,37 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Stores the pass's new binding data (only the columns an issuance owns), ends the pass's open sessions and
-    /// opens the new one, in one transaction (one commit, one sync).
-    public func recordIssuance(_ pass: ApplePass, session: ProvisioningSession) async throws {
-        try await run {
-            try await database.transaction { db in
-                // Updating the pass first locks its row (PostgreSQL) or the database (SQLite), so a concurrent
-                // issuance for the same pass waits here and then ends this one's session in turn.
-                try await update(pass, columns: Self.issuanceColumns, on: db)
-                try await db.delete(from: "provisioning_sessions").where("pass_id", .equal, pass.id.uuidString)
-                    .where("used_at", .is, SQLLiteral.null).run()
-                try await insert(session, on: db)
-            }
-        }
+    /// opens the new one, atomically, and returns once that is durable. Writes that arrive while others are being
+    /// committed are committed together, in one transaction and one sync.
+    public func recordIssuance(_ issuance: Issuance) async throws {
+        _ = try await run { try await writes.submit(.issuance(issuance)) }
     }
 
     /// Stores `session` under the hash of its identifier.
     private func insert(_ session: ProvisioningSession, on db: any SQLDatabase) async throws {
-        try await insert(
-            "provisioning_sessions",
-            [
-                "id_hash": SessionIdentifier.hash(session.id), "pass_id": session.passID.uuidString,
-                "created_at": Self.ms(session.createdAt), "expires_at": Self.ms(session.expiresAt),
-                "used_at": session.usedAt.map(Self.ms),
-            ], on: db)
+        try await run {
+            try await db.insert(into: "provisioning_sessions").columns(Self.sessionColumns)
+                .values(Self.sessionValues(session)).run()
+        }
+    }
+
+    /// The columns of a session row, in the order of ``sessionValues(_:)``.
+    static let sessionColumns = ["created_at", "expires_at", "id_hash", "pass_id", "used_at"]
+
+    /// A session's row: the hash of its identifier, never the identifier.
+    static func sessionValues(_ session: ProvisioningSession) -> [any Encodable & Sendable] {
+        [
+            ms(session.createdAt), ms(session.expiresAt), SessionIdentifier.hash(session.id),
+            session.passID.uuidString, session.usedAt.map(ms),
+        ]
     }
 
     /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
     /// when it cannot be used (so a replayed or unknown session is refused). It is looked up by the hash of `id`.
     public func consumeSession(id: String, now: Date) async throws -> ProvisioningSession? {
-        // One statement is the gate: only the caller whose UPDATE changes the row gets it back, however many race.
-        let rows = try await run {
-            try await sql.update("provisioning_sessions").set("used_at", to: Self.ms(now))
-                .where("id_hash", .equal, SessionIdentifier.hash(id)).where("used_at", .is, SQLLiteral.null)
-                .where("expires_at", .greaterThan, Self.ms(now))
-                .returning("*").all()
-        }
-        return try rows.first.map { try Self.session($0, id: id) }
+        // One statement is the gate (see `commitConsumptions`): only the caller whose UPDATE changes the row gets it
+        // back, however many race.
+        try await run { try await writes.submit(.consumption(sessionID: id, now: now)) }
     }
 
     /// Deletes up to `limit` sessions that expired at or before `now` (used or not: no callback can use them);
@@ -349,14 +401,26 @@ public struct SQLWalletRepository: WalletRepository {
 
     // MARK: SQL helpers
 
-    private func insert(
-        _ table: String, _ values: [String: any Encodable & Sendable], on db: (any SQLDatabase)? = nil
+    private func insert(_ table: String, _ values: [String: any Encodable & Sendable]) async throws {
+        try await run { try await Self.insertRows(table, [values], on: sql) }
+    }
+
+    /// Inserts rows that all have the same columns, in one statement.
+    private static func insertRows(
+        _ table: String, _ rows: [[String: any Encodable & Sendable]], on db: any SQLDatabase
     ) async throws {
-        let columns = values.keys.sorted()
-        let db = db ?? sql
-        try await run {
-            try await db.insert(into: table).columns(columns).values(columns.map { SQLBind(values[$0]!) }).run()
-        }
+        guard let columns = rows.first?.keys.sorted() else { return }
+        var insert = db.insert(into: table).columns(columns)
+        for row in rows { insert = insert.values(columns.map { SQLBind(row[$0]!) }) }
+        try await insert.run()
+    }
+
+    private static func columns(of tag: ClientTag) -> [String: any Encodable & Sendable] {
+        [
+            "id": tag.id.uuidString, "client_id": tag.clientID.uuidString, "user_id": tag.userID.uuidString,
+            "reference_id": tag.referenceID, "pronto_tag_id": tag.prontoTagID, "subscription_id": tag.subscriptionID,
+            "created_at": ms(tag.createdAt),
+        ]
     }
 
     private func select(
@@ -373,7 +437,7 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Maps driver errors to typed ones: a unique-constraint violation is a conflict, anything else that is not
     /// already typed means the database could not do the work.
-    private func run<R>(_ body: () async throws -> R) async throws -> R {
+    func run<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch let error as WalletServerError {
@@ -454,7 +518,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// The session of `row`, which holds only its identifier's hash, carrying `id`, the identifier it was found by.
-    private static func session(_ row: any SQLRow, id: String) throws -> ProvisioningSession {
+    static func session(_ row: any SQLRow, id: String) throws -> ProvisioningSession {
         ProvisioningSession(
             id: id, passID: try uuid(row, "pass_id"),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)),

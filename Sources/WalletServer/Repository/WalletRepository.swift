@@ -37,6 +37,8 @@ public protocol WalletRepository: Sendable {
 
     /// Stores a tag.
     func createTag(_ tag: ClientTag) async throws
+    /// Stores tags with their passes, all of them or none (each tag's user must be of the tag's client).
+    func createTags(_ tags: [(tag: ClientTag, pass: ApplePass)]) async throws
     /// The tag with `id`.
     func tag(id: UUID) async throws -> ClientTag?
     /// The client's tag whose `attribute` is `value`.
@@ -49,6 +51,9 @@ public protocol WalletRepository: Sendable {
         -> ProvisioningTarget?
     /// The pass with `passID`, with its tag, user and pass type, read together.
     func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget?
+    /// What an issuance needs about the pass of the client's tag whose `attribute` is `value` (not the pass's
+    /// content), read in one query.
+    func issuanceTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> IssuanceTarget?
 
     /// Stores a pass.
     func createPass(_ pass: ApplePass) async throws
@@ -62,9 +67,9 @@ public protocol WalletRepository: Sendable {
     /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).
     func createSession(_ session: ProvisioningSession) async throws
     /// Stores a pass's new binding data (``ApplePass/accountBindingData`` and ``ApplePass/updatedAt``, no other
-    /// column), ends the pass's sessions still open (they can no longer be consumed) and opens `session`,
-    /// atomically: either all of it happens or none.
-    func recordIssuance(_ pass: ApplePass, session: ProvisioningSession) async throws
+    /// column), ends the pass's sessions still open (they can no longer be consumed) and opens the issuance's
+    /// session, atomically: either all of it happens or none. It returns once that is durable.
+    func recordIssuance(_ issuance: Issuance) async throws
     /// Stores what a device's callback bound (``ApplePass/issuerBindingData``, ``ApplePass/keyHash`` and
     /// ``ApplePass/updatedAt``, no other column), so that an issuance racing it cannot undo it.
     func recordBinding(_ pass: ApplePass) async throws

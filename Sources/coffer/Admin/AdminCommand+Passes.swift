@@ -214,6 +214,12 @@ extension AdminCommand {
                 separate client.
                 """)
         @OptionGroup var identity: IdentityOptions
+        @Option(
+            help: """
+                How many tags (each with its pass) to make for the demo user, for load tests that need many open \
+                sessions at once (1–100000). The JSON output lists them all as tag_ids.
+                """)
+        var tags = 1
         @Flag(help: "Print a JSON object.") var json = false
         @OptionGroup var server: ServerOptions
 
@@ -225,7 +231,7 @@ extension AdminCommand {
                 if let signingIdentity {
                     passTypeID = try await administration.importPassType(signingIdentity).passType.id
                 }
-                return try await administration.seedDemo(passTypeID: passTypeID)
+                return try await administration.seedDemo(passTypeID: passTypeID, tagCount: tags)
             }
             if json { return try Output.printJSON(seed) }
             print("client_id: \(seed.clientID.uuidString)")

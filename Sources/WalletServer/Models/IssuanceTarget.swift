@@ -1,0 +1,23 @@
+import Foundation
+
+/// What issuing binding data needs about one pass, read in one query: its tag and pass identifiers, the pass type it
+/// is signed for and the tag's user. Unlike ``ProvisioningTarget`` it leaves out the pass's content, which an
+/// issuance neither reads nor changes.
+public struct IssuanceTarget: Hashable, Sendable {
+    /// The tag's identifier.
+    public var tagID: UUID
+    /// The pass's identifier.
+    public var passID: UUID
+    /// The pass type it is signed for.
+    public var passType: PassType
+    /// The tag's user, whose account hash binds the pass.
+    public var user: User
+
+    /// Creates a target.
+    public init(tagID: UUID, passID: UUID, passType: PassType, user: User) {
+        self.tagID = tagID
+        self.passID = passID
+        self.passType = passType
+        self.user = user
+    }
+}

@@ -1,0 +1,20 @@
+import SQLKit
+
+/// `CASE "id" WHEN ? THEN ? … END`: a column's new value for each of several rows, so that one `UPDATE … WHERE id IN
+/// (…)` writes different values to many rows (a batch of issuances or bindings) on SQLite and PostgreSQL alike.
+struct SQLValueByID: SQLExpression {
+    /// Each row's identifier with the value it gets.
+    let values: [(id: String, value: any Encodable & Sendable)]
+
+    func serialize(to serializer: inout SQLSerializer) {
+        serializer.write("CASE ")
+        SQLIdentifier("id").serialize(to: &serializer)
+        for (id, value) in values {
+            serializer.write(" WHEN ")
+            serializer.write(bind: id)
+            serializer.write(" THEN ")
+            serializer.write(bind: value)
+        }
+        serializer.write(" END")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import SQLKit
+
+/// A write of the provisioning flow. Concurrent ones are committed together (``GroupCommit``): one transaction and
+/// one sync for a whole batch, with a few multi-row statements instead of a few statements per write.
+enum ProvisioningWrite: Sendable {
+    /// Records issued binding data and opens its session.
+    case issuance(Issuance)
+    /// Marks a session used, if it can be (see ``SQLWalletRepository/consumeSession(id:now:)``).
+    case consumption(sessionID: String, now: Date)
+    /// Records what a device's callback bound.
+    case binding(ApplePass)
+}
+
+extension SQLWalletRepository {
+    /// Commits `batch` in one transaction and returns, for each write in order, the session a consumption got (`nil`
+    /// for every other write).
+    ///
+    /// The writes of a batch were all in flight at once, so any order is one they could have run in; the batch runs
+    /// consumptions, then bindings, then issuances, each kind with the effect of running its writes one after
+    /// another in the order they arrived.
+    static func commit(_ batch: [ProvisioningWrite], to database: WalletDatabase) async throws
+        -> [ProvisioningSession?]
+    {
+        var consumptions: [(index: Int, sessionID: String, now: Date)] = []
+        var bindings: [UUID: ApplePass] = [:]
+        var issuances: [UUID: Issuance] = [:]
+        for (index, write) in batch.enumerated() {
+            switch write {
+            case .consumption(let sessionID, let now): consumptions.append((index, sessionID, now))
+            // A later write of the same pass replaces an earlier one's values, as running both would.
+            case .binding(let pass): bindings[pass.id] = pass
+            case .issuance(let issuance): issuances[issuance.passID] = issuance
+            }
+        }
+        let (consumed, bound, issued) = (consumptions, Array(bindings.values), Array(issuances.values))
+        return try await database.transaction { db in
+            var outcomes = [ProvisioningSession?](repeating: nil, count: batch.count)
+            for (index, session) in try await commitConsumptions(consumed, on: db) {
+                outcomes[index] = session
+            }
+            try await commitBindings(bound, on: db)
+            try await commitIssuances(issued, on: db)
+            return outcomes
+        }
+    }
+
+    /// Marks the sessions used that exist, are unused and have not expired, in one `UPDATE … RETURNING`: the gate.
+    /// Only the caller whose update changed a row gets its session, however many race (within the batch, the first
+    /// to ask; across processes, the database's row lock decides).
+    private static func commitConsumptions(
+        _ consumptions: [(index: Int, sessionID: String, now: Date)], on db: any SQLDatabase
+    ) async throws -> [(Int, ProvisioningSession)] {
+        guard let now = consumptions.map(\.now).max() else { return [] }
+        let hashes = consumptions.map { SessionIdentifier.hash($0.sessionID) }
+        let rows = try await db.update("provisioning_sessions").set("used_at", to: ms(now))
+            .where("id_hash", .in, Array(Set(hashes))).where("used_at", .is, SQLLiteral.null)
+            .where("expires_at", .greaterThan, ms(now))
+            .returning("id_hash", "pass_id", "created_at", "expires_at", "used_at").all()
+        var changed: [Data: any SQLRow] = [:]
+        for row in rows { changed[try row.decode(column: "id_hash", as: Data.self)] = row }
+        var granted: [(Int, ProvisioningSession)] = []
+        for (consumption, hash) in zip(consumptions, hashes) {
+            guard let row = changed.removeValue(forKey: hash) else { continue }
+            granted.append((consumption.index, try session(row, id: consumption.sessionID)))
+        }
+        return granted
+    }
+
+    /// Stores what the devices bound (only the columns a callback owns) in one `UPDATE`.
+    private static func commitBindings(_ passes: [ApplePass], on db: any SQLDatabase) async throws {
+        guard !passes.isEmpty else { return }
+        // One order for every writer, so that two batches on PostgreSQL lock their passes' rows in the same order.
+        let passes = passes.sorted { $0.id.uuidString < $1.id.uuidString }
+        func values(_ value: (ApplePass) -> any Encodable & Sendable) -> SQLValueByID {
+            SQLValueByID(values: passes.map { ($0.id.uuidString, value($0)) })
+        }
+        try await db.update("apple_passes")
+            .set("issuer_binding_data", to: values { $0.issuerBindingData })
+            .set("key_hash", to: values { $0.keyHash })
+            .set("updated_at", to: values { ms($0.updatedAt) })
+            .where("id", .in, passes.map(\.id.uuidString)).run()
+    }
+
+    /// Stores the passes' new binding data (only the columns an issuance owns), ends their open sessions and opens
+    /// the new ones, in three statements.
+    private static func commitIssuances(_ issuances: [Issuance], on db: any SQLDatabase) async throws {
+        guard !issuances.isEmpty else { return }
+        let issuances = issuances.sorted { $0.passID.uuidString < $1.passID.uuidString }
+        let passIDs = issuances.map(\.passID.uuidString)
+        // Updating the passes first locks their rows (PostgreSQL) or the database (SQLite), so a concurrent issuance
+        // for the same pass waits here and then ends these sessions in turn.
+        try await db.update("apple_passes")
+            .set(
+                "account_binding_data",
+                to: SQLValueByID(values: issuances.map { ($0.passID.uuidString, $0.accountBindingData) })
+            )
+            .set("updated_at", to: SQLValueByID(values: issuances.map { ($0.passID.uuidString, ms($0.issuedAt)) }))
+            .where("id", .in, passIDs).run()
+        try await db.delete(from: "provisioning_sessions").where("pass_id", .in, passIDs)
+            .where("used_at", .is, SQLLiteral.null).run()
+        var insert = db.insert(into: "provisioning_sessions").columns(sessionColumns)
+        for issuance in issuances { insert = insert.values(sessionValues(issuance.session)) }
+        try await insert.run()
+    }
+}
