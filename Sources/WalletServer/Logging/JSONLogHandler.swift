@@ -85,9 +85,10 @@ public struct JSONLogHandler: LogHandler {
 
     /// Now, in UTC, as ISO 8601 with milliseconds (`2026-11-24T01:12:39.123Z`).
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
+        let now = Date().timeIntervalSince1970
+        let wholeSeconds = now.rounded(.down)
+        let milliseconds = Int((now - wholeSeconds) * 1000)
+        var seconds = time_t(wholeSeconds)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         var text: [UInt8] = []
@@ -112,7 +113,7 @@ public struct JSONLogHandler: LogHandler {
         text.append(UInt8(ascii: ":"))
         digits(Int(parts.tm_sec), 2)
         text.append(UInt8(ascii: "."))
-        digits(Int(now.tv_nsec) / 1_000_000, 3)
+        digits(min(max(milliseconds, 0), 999), 3)
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }
