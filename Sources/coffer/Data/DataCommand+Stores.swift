@@ -7,6 +7,7 @@ extension DataCommand {
     /// `coffer data migrate --from <store> --to <store>`.
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Move every value of an app's LocalData file store into another (say, plain to encrypted).",
             discussion: """
                 Each value is copied, read back, and only then removed from the source (--keep-source keeps \
@@ -61,6 +62,7 @@ extension DataCommand {
     /// `coffer data rotate <store>`.
     struct Rotate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Re-encrypt every value of an encrypted LocalData store under a fresh data key.",
             discussion: """
                 Crash-safe: an interrupted rotation leaves every value readable, and running it again finishes \

@@ -25,6 +25,7 @@ extension DataCommand {
     /// `coffer data audit --catalog <json>`.
     struct Audit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "audit",
             abstract: "Print every key of a catalog: domain, protection, serializer, owner, availability, sync.",
             discussion: """
                 The catalog is a JSON file (an array of key descriptors, or the JSON form of an audit report, \

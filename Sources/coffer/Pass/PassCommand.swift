@@ -16,6 +16,7 @@ extension PassCommand {
     /// `coffer pass build`.
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Sign a pass directory into a .pkpass (what Apple's signpass does).",
             discussion: "The directory holds pass.json, icon.png and other images, and optional xx.lproj folders.")
 
@@ -42,6 +43,7 @@ extension PassCommand {
     /// `coffer pass verify`.
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Check a .pkpass: every manifest hash, no unlisted file, and the signature against a root.",
             discussion: "Exits 3 when a check fails, naming the check.")
 

@@ -6,6 +6,7 @@ extension SecretsCommand {
     /// `coffer secrets migrate --from file --to secret-service`.
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Copy every secret of the service from one backend to another, verifying each copy.",
             discussion: """
                 Prints progress to standard error for large stores and a summary at the end. An item the \

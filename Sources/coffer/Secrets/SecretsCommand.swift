@@ -23,6 +23,7 @@ extension SecretsCommand {
     /// `coffer secrets set <path>`.
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Save a secret (creating the store on first use).",
             discussion:
                 "The value is stored byte for byte: `printf %s \"$TOKEN\" | coffer secrets set api/token --stdin`.")
@@ -48,7 +49,8 @@ extension SecretsCommand {
 
     /// `coffer secrets get <path>`.
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a secret's value.")
+        static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Print a secret's value.")
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The secret's path.") var path: String
@@ -77,7 +79,8 @@ extension SecretsCommand {
 
     /// `coffer secrets list`.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the paths of stored secrets.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the paths of stored secrets.")
 
         @OptionGroup var options: StoreOptions
         @Flag(help: "Print a JSON array.") var json = false
@@ -95,7 +98,8 @@ extension SecretsCommand {
 
     /// `coffer secrets delete <path>`.
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a secret.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a secret.")
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The secret's path.") var path: String
@@ -113,6 +117,7 @@ extension SecretsCommand {
     /// `coffer secrets preflight`.
     struct Preflight: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "preflight",
             abstract: "Check the store: damaged items, empty values, empty tokens and empty envelopes.",
             discussion: "Exits 1 when any finding is an error.")
 
@@ -140,6 +145,7 @@ extension SecretsCommand {
     /// `coffer secrets rotate-key`.
     struct RotateKey: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate-key",
             abstract: "Re-encrypt every secret under a new data key (crash-safe; run again to finish after a crash).")
 
         @OptionGroup var options: StoreOptions
@@ -157,6 +163,7 @@ extension SecretsCommand {
     /// `coffer secrets rekey`.
     struct Rekey: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rekey",
             abstract: "Move the store under a new master key: what revokes a passphrase or key file that leaked.",
             discussion: """
                 Every secret is re-encrypted under new keys and the new master key is protected by the new \
@@ -181,6 +188,7 @@ extension SecretsCommand {
     /// `coffer secrets change-passphrase`.
     struct ChangePassphrase: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "change-passphrase",
             abstract: "Protect the store with a new passphrase or key file (the secrets are not re-encrypted).",
             discussion: """
                 The new passphrase comes from --new-passphrase-file, $COFFER_NEW_PASSPHRASE or a prompt; \
