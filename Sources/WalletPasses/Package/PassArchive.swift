@@ -10,32 +10,9 @@ enum PassArchive {
     /// The largest archive read: the content cap plus room for headers (stored entries barely shrink).
     static let maximumArchiveSize = maximumUncompressedSize + 8 * 1024 * 1024
 
-    /// Files stored without compression: their formats are compressed already, so deflating them again costs
-    /// time and saves nothing.
-    static let precompressedExtensions: Set<String> = ["png", "jpg", "jpeg", "pkpass", "zip"]
-
-    /// Zips `entries` in memory, in sorted order: text deflated, already-compressed formats stored.
+    /// Zips `entries` in memory, in sorted order, every entry stored (see ``ZIPWriter``).
     static func zip(_ entries: [String: Data]) throws -> Data {
-        do {
-            let archive = try Archive(accessMode: .create)
-            for path in entries.keys.sorted() {
-                let data = entries[path]!
-                try archive.addEntry(
-                    with: path, type: .file, uncompressedSize: Int64(data.count),
-                    modificationDate: Date(timeIntervalSince1970: 1_700_000_000),
-                    compressionMethod: precompressedExtensions.contains(
-                        (path as NSString).pathExtension.lowercased()) ? .none : .deflate
-                ) { position, size in
-                    data.subdata(in: Int(position)..<Int(position) + size)
-                }
-            }
-            guard let bytes = archive.data else { throw WalletPassesError.malformedArchive("no archive data") }
-            return bytes
-        } catch let error as WalletPassesError {
-            throw error
-        } catch {
-            throw WalletPassesError.malformedArchive("cannot build the archive: \(error)")
-        }
+        try ZIPWriter.archive(entries.keys.sorted().map { try ZIPStoredEntry(path: $0, data: entries[$0]!) })
     }
 
     /// Reads every file entry of a ZIP in memory, refusing unsafe paths, oversized input and contents, entries

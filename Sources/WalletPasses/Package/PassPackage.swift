@@ -32,15 +32,20 @@ public struct PassPackage: Hashable, Sendable {
     /// Reads a pass directory (`pass.json`, images, `xx.lproj/`); hidden files and an existing `manifest.json` or
     /// `signature` are skipped; symbolic links and deeper folders are refused.
     public init(directory: URL) throws {
+        try self.init(files: try Self.read(directory: directory))
+    }
+
+    /// The files of a pass directory, by path: hidden files and an existing `manifest.json` or `signature` are
+    /// skipped; symbolic links, deeper folders and anything but regular files are refused.
+    static func read(directory: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
         let manager = FileManager.default
+        let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey, .isRegularFileKey, .fileSizeKey]
         func entries(_ url: URL) throws -> [URL] {
-            try manager.contentsOfDirectory(
-                at: url, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]
-            )
+            try manager.contentsOfDirectory(at: url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
         }
         func read(_ url: URL, as path: String) throws {
-            let values = try url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+            let values = try url.resourceValues(forKeys: Set(keys))
             if values.isSymbolicLink == true {
                 throw WalletPassesError.invalidFilePath(path, reason: "symbolic links are not followed")
             }
@@ -51,7 +56,13 @@ public struct PassPackage: Hashable, Sendable {
                 for child in try entries(url) {
                     try read(child, as: path + "/" + child.lastPathComponent)
                 }
-            } else if !Self.generatedFiles.contains(path) {
+            } else if !generatedFiles.contains(path) {
+                guard values.isRegularFile == true else {
+                    throw WalletPassesError.invalidFilePath(path, reason: "only regular files go into a pass")
+                }
+                guard (values.fileSize ?? 0) <= maximumTotalSize else {
+                    throw WalletPassesError.tooLarge(what: "the pass's files", limit: maximumTotalSize)
+                }
                 files[path] = try Data(contentsOf: url)
             }
         }
@@ -62,9 +73,12 @@ public struct PassPackage: Hashable, Sendable {
         } catch let error as WalletPassesError {
             throw error
         } catch {
-            throw WalletPassesError.malformedPassJSON("cannot read the pass directory \(directory.path): \(error)")
+            throw WalletPassesError.invalidFilePath(
+                directory.path,
+                reason: "the folder cannot be read (\(error.localizedDescription)); check that it exists "
+                    + "and that this user may read it")
         }
-        try self.init(files: files)
+        return files
     }
 
     /// Adds or replaces a file.
@@ -84,13 +98,18 @@ public struct PassPackage: Hashable, Sendable {
             guard let json = files["pass.json"] else {
                 throw WalletPassesError.invalidPass([PassValidationIssue(key: "pass.json", message: "is missing")])
             }
-            do {
-                return try Pass(json: json)
-            } catch let error as DecodingError {
-                throw WalletPassesError.malformedPassJSON(Self.describe(error))
-            } catch {
-                throw WalletPassesError.malformedPassJSON("not valid JSON")
-            }
+            return try Self.decodePass(json)
+        }
+    }
+
+    /// Parses `pass.json`, describing what is wrong when it cannot.
+    static func decodePass(_ json: Data) throws -> Pass {
+        do {
+            return try Pass(json: json)
+        } catch let error as DecodingError {
+            throw WalletPassesError.malformedPassJSON(describe(error))
+        } catch {
+            throw WalletPassesError.malformedPassJSON("not valid JSON")
         }
     }
 
@@ -113,16 +132,8 @@ public struct PassPackage: Hashable, Sendable {
             issues.append(
                 PassValidationIssue(key: "icon.png", message: "is required (Wallet shows it in notifications)"))
         }
-        for path in files.keys.sorted() where path.hasSuffix(".png") {
-            if !files[path]!.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-                issues.append(PassValidationIssue(key: path, message: "is not a PNG image"))
-            }
-        }
-        for path in files.keys.sorted() where path.hasSuffix("pass.strings") {
-            if String(data: files[path]!, encoding: .utf8) == nil && String(data: files[path]!, encoding: .utf16) == nil
-            {
-                issues.append(PassValidationIssue(key: path, message: "is not UTF-8 or UTF-16 text"))
-            }
+        for path in files.keys.sorted() {
+            issues += Self.fileIssues(path, files[path]!)
         }
         return issues
     }
@@ -133,16 +144,26 @@ public struct PassPackage: Hashable, Sendable {
         guard issues.isEmpty else { throw WalletPassesError.invalidPass(issues) }
     }
 
+    /// What is wrong with one file of a pass: a `.png` that is not a PNG image, a `pass.strings` that is not text.
+    static func fileIssues(_ path: String, _ data: Data) -> [PassValidationIssue] {
+        if path.hasSuffix(".png"), !data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return [PassValidationIssue(key: path, message: "is not a PNG image")]
+        }
+        if path.hasSuffix("pass.strings"), String(data: data, encoding: .utf8) == nil,
+            String(data: data, encoding: .utf16) == nil
+        {
+            return [PassValidationIssue(key: path, message: "is not UTF-8 or UTF-16 text")]
+        }
+        return []
+    }
+
     /// `manifest.json`: every file's lowercase hex SHA-1, keys sorted, slashes unescaped.
     public func manifest() throws -> Data {
         try Self.manifest(for: files)
     }
 
     static func manifest(for files: [String: Data]) throws -> Data {
-        let hashes = files.mapValues { Insecure.SHA1.hash(data: $0).map { String(format: "%02x", $0) }.joined() }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(hashes)
+        PassManifest.json(files.mapValues(PassManifest.hash))
     }
 
     /// Checks that `path` is a safe, allowed path inside a pass.

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 @testable import WalletPasses
 
@@ -28,16 +29,19 @@ enum CraftedZip {
         }
     }
 
-    /// The raw deflate stream ZIPFoundation writes for `contents` (taken out of an archive PassArchive makes).
+    /// A raw deflate stream of `contents`, from Python's zlib (PassArchive stores every entry, so it makes none).
     static func deflate(_ contents: Data) throws -> Data {
-        let archive = [UInt8](try PassArchive.zip(["x.txt": contents]))
-        let end = archive.count - 22
-        precondition(archive.le32(at: end) == 0x0605_4B50, "unexpected archive comment")
-        let central = Int(archive.le32(at: end + 16))
-        let compressedSize = Int(archive.le32(at: central + 20))
-        let local = Int(archive.le32(at: central + 42))
-        let start = local + 30 + Int(archive.le16(at: local + 26)) + Int(archive.le16(at: local + 28))
-        return Data(archive[start..<start + compressedSize])
+        let script = """
+            import sys, zlib
+            deflater = zlib.compressobj(6, zlib.DEFLATED, -15)
+            sys.stdout.buffer.write(deflater.compress(sys.stdin.buffer.read()) + deflater.flush())
+            """
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], input: contents)
+        guard outcome.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: ["python3": outcome.errorOutput])
+        }
+        return outcome.standardOutput
     }
 
     /// The archive: local headers and data, central directory, ZIP64 end records when any entry needs them, end.
