@@ -1,0 +1,33 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import WalletPasses
+
+/// The parts of a typical pass's `.pkpass` besides the signature: the manifest (a SHA-1 of every file), the archive
+/// (stored entries and their CRC-32), and a whole build from a ``PreparedPassTemplate`` whose images were hashed and
+/// laid out once. `compare-baselines.sh` relates the same rates to `openssl speed rsa2048`.
+func packagingBenchmarks() {
+    Benchmark(".pkpass build from a prepared template (validate pass.json, manifest, sign, assemble)") { benchmark in
+        let identity = try DevelopmentIdentity.generate()
+        let signer = PassSigner(identity: identity.signingIdentity)
+        let package = try TypicalPass.package(identity: identity)
+        let template = try PreparedPassTemplate(package: package)
+        let passJSON = package.files["pass.json"]!
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try template.pkpass(passJSON: passJSON, signer: signer)) }
+    }
+
+    Benchmark("manifest.json of a typical pass (SHA-1 of every file)") { benchmark in
+        let package = try TypicalPass.package(identity: try DevelopmentIdentity.generate())
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try package.manifest()) }
+    }
+
+    Benchmark(".pkpass archive of a signed typical pass (stored entries, CRC-32)") { benchmark in
+        let identity = try DevelopmentIdentity.generate()
+        let signed = try PassSigner(identity: identity.signingIdentity).sign(
+            try TypicalPass.package(identity: identity))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try signed.pkpass()) }
+    }
+}
