@@ -15,18 +15,23 @@ public struct SessionPurger: Service {
     public let interval: Duration
     /// The most sessions one statement deletes.
     public let batchSize: Int
+    /// Where the deleted sessions are counted (`coffer_provisioning_sessions_expired_total`), if anywhere.
+    public let metrics: ServerMetrics?
     let now: @Sendable () -> Date
     let logger: Logger
 
-    /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` sessions a statement.
+    /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` sessions a statement
+    /// and counting them in `metrics`.
     public init(
         repository: any WalletRepository, interval: Duration, batchSize: Int = 500,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.server")
+        now: @escaping @Sendable () -> Date = { Date() }, metrics: ServerMetrics? = nil,
+        logger: Logger = Logger(label: "coffer.server")
     ) {
         self.repository = repository
         self.interval = interval
         self.batchSize = max(1, batchSize)
         self.now = now
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -56,6 +61,7 @@ public struct SessionPurger: Service {
         while true {
             try Task.checkCancellation()
             let deleted = try await repository.deleteExpiredSessions(now: cutoff, limit: batchSize)
+            metrics?.sessionsExpired(deleted)
             total += deleted
             guard deleted == batchSize else { break }
             // Let requests waiting for the write connection go between batches.

@@ -48,6 +48,9 @@ public struct WalletServerConfiguration: Sendable {
         public static let idleTimeout = "COFFER_IDLE_TIMEOUT"
         /// Seconds between sweeps that delete expired provisioning sessions; `0` turns them off (default `60`).
         public static let sessionPurgeInterval = "COFFER_SESSION_PURGE_INTERVAL"
+        /// `on` or `off` (also `1`/`0`, `true`/`false`): whether `GET /metrics` is served, on the API's own address
+        /// (default `on`).
+        public static let metrics = "COFFER_METRICS"
     }
 
     /// The address to listen on.
@@ -77,6 +80,11 @@ public struct WalletServerConfiguration: Sendable {
     public var idleTimeout: TimeInterval?
     /// Seconds between the background sweeps that delete expired provisioning sessions; `nil` turns them off.
     public var sessionPurgeInterval: TimeInterval?
+    /// Whether `GET /metrics` (Prometheus text format) is served. It is served on the API's own address and port: the
+    /// default host, 127.0.0.1, keeps it on this machine; a server listening beyond it should block `/metrics` at its
+    /// proxy or turn it off (which also stops counting each request). The metrics carry counts and latencies by
+    /// route and status, never paths, tokens, session identifiers or tags.
+    public var exposesMetrics: Bool
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
@@ -84,7 +92,7 @@ public struct WalletServerConfiguration: Sendable {
         dataDirectory: URL = Configuration.dataDirectory(named: "server"), databaseURL: String? = nil,
         publicURL: URL? = nil, secretStoreKey: SecretStoreKey = .automatic, createsDevelopmentIdentity: Bool = true,
         sessionLifetime: TimeInterval = 300, issuanceRateLimit: IssuanceRateLimit = .default,
-        idleTimeout: TimeInterval? = 30, sessionPurgeInterval: TimeInterval? = 60
+        idleTimeout: TimeInterval? = 30, sessionPurgeInterval: TimeInterval? = 60, exposesMetrics: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -97,6 +105,7 @@ public struct WalletServerConfiguration: Sendable {
         self.issuanceRateLimit = issuanceRateLimit
         self.idleTimeout = idleTimeout
         self.sessionPurgeInterval = sessionPurgeInterval
+        self.exposesMetrics = exposesMetrics
     }
 
     /// Reads the configuration from environment variables (``Variable``); unset ones keep their defaults.
@@ -135,6 +144,9 @@ public struct WalletServerConfiguration: Sendable {
         }
         if let interval = value(Variable.sessionPurgeInterval) {
             sessionPurgeInterval = try Self.seconds(interval, from: Variable.sessionPurgeInterval)
+        }
+        if let metrics = value(Variable.metrics) {
+            exposesMetrics = try Self.switchValue(metrics, from: Variable.metrics)
         }
     }
 
@@ -226,6 +238,16 @@ public struct WalletServerConfiguration: Sendable {
         return seconds == 0 ? nil : seconds
     }
 
+    /// Parses an on/off setting: `on`, `1`, `true`, `yes` or `off`, `0`, `false`, `no` (any case). Names `source` when
+    /// the text is none of these.
+    public static func switchValue(_ text: String, from source: String) throws -> Bool {
+        switch text.lowercased() {
+        case "on", "1", "true", "yes": return true
+        case "off", "0", "false", "no": return false
+        default: throw WalletServerError.invalidConfiguration("\(source) must be on or off")
+        }
+    }
+
     /// Parses a public URL, naming `source` when it is not an http(s) URL with a host.
     public static func publicURL(_ text: String, from source: String) throws -> URL {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
@@ -252,7 +274,8 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
             + "createsDevelopmentIdentity: \(createsDevelopmentIdentity), sessionLifetime: \(sessionLifetime), "
             + "allowsInsecurePublicURL: \(allowsInsecurePublicURL), issuanceRateLimit: \(issuanceRateLimit.perMinute)/min "
             + "burst \(issuanceRateLimit.burst), idleTimeout: \(idleTimeout.map { "\($0)" } ?? "nil"), "
-            + "sessionPurgeInterval: \(sessionPurgeInterval.map { "\($0)" } ?? "nil"))"
+            + "sessionPurgeInterval: \(sessionPurgeInterval.map { "\($0)" } ?? "nil"), "
+            + "exposesMetrics: \(exposesMetrics))"
     }
 
     /// The same text as ``description``.
@@ -268,7 +291,7 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
                 "secretStoreKey": secretStoreKey, "createsDevelopmentIdentity": createsDevelopmentIdentity,
                 "sessionLifetime": sessionLifetime, "allowsInsecurePublicURL": allowsInsecurePublicURL,
                 "issuanceRateLimit": issuanceRateLimit, "idleTimeout": idleTimeout as Any,
-                "sessionPurgeInterval": sessionPurgeInterval as Any,
+                "sessionPurgeInterval": sessionPurgeInterval as Any, "exposesMetrics": exposesMetrics,
             ])
     }
 

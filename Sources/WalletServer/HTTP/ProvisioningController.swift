@@ -10,6 +10,8 @@ struct ProvisioningController: Sendable {
     let service: ProvisioningService
     /// Counts each API token's issuer-data requests.
     let limiter: IssuanceRateLimiter
+    /// Where refused (rate-limited) requests are counted.
+    let metrics: ServerMetrics
 
     struct IssuerDataRequest: Decodable {
         let tagID: String
@@ -50,6 +52,7 @@ struct ProvisioningController: Sendable {
         else { throw APIError.unauthorized }
         // Every authenticated request counts, also one that turns out to be malformed or for an unknown tag.
         if case .limited(let wait) = limiter.acquire(for: apiUser.id) {
+            metrics.requestRateLimited()
             throw APIError.rateLimited(retryAfter: Self.wholeSeconds(wait))
         }
         let body: IssuerDataRequest = try await decode(request, context: context)

@@ -3,44 +3,59 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
+import Secrets
 import ServiceLifecycle
 
 /// Builds the provisioning server's HTTP application.
 public enum WalletServerApplication {
-    /// The routes: `GET /health`, `POST /api/v2/in_app_provisioning/issuer_data` (each API token limited by
-    /// `issuanceLimiter`), `POST /api/v2/in_app_provisioning/callback`.
+    /// The routes: `GET /health` (liveness), `GET /ready` (readiness: `readiness`, by default the repository's pass
+    /// types and the service's signing identities), `GET /metrics` (`metrics` in Prometheus text format),
+    /// `POST /api/v2/in_app_provisioning/issuer_data` (each API token limited by `issuanceLimiter`),
+    /// `POST /api/v2/in_app_provisioning/callback`. Every request is counted in `metrics`, unless `exposesMetrics` is
+    /// false: then there is neither `/metrics` nor a count per request (rate-limited requests are still counted).
     public static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
-        issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default)
+        issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
+        metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil
     ) -> Router<BasicRequestContext> {
+        let operations = OperationsController(
+            metrics: metrics, exposesMetrics: exposesMetrics,
+            readiness: readiness ?? ReadinessProbe(repository: repository, identities: service.identities))
+        let methods = ["/health": [HTTPRequest.Method.get]]
+            .merging(operations.methods) { $0 + $1 }
+            .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
         let router = Router(context: BasicRequestContext.self)
+        if exposesMetrics {
+            // First, so that it counts what the client gets, after the other middleware turned errors into answers.
+            router.add(middleware: RequestMetricsMiddleware(table: metrics.requestTable(routes: methods.keys)))
+        }
         router.add(middleware: RequestLogMiddleware(logger: logger))
-        router.add(
-            middleware: UnmatchedRequestMiddleware(
-                methods: ["/health": [.get]].merging(
-                    ProvisioningController.methods(under: "/api/v2/in_app_provisioning")
-                ) { $0 + $1 }))
+        router.add(middleware: UnmatchedRequestMiddleware(methods: methods))
         router.get("/health") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
-        ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter)
+        operations.addRoutes(to: router)
+        ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
             .addRoutes(to: router.group("api/v2/in_app_provisioning"))
         return router
     }
 
     /// The application, listening on `host`:`port`, over a repository and service the caller owns, with each API
-    /// token's issuances limited to `issuanceRateLimit` and connections idle for `idleTimeout` seconds closed.
+    /// token's issuances limited to `issuanceRateLimit`, connections idle for `idleTimeout` seconds closed, and
+    /// requests counted in `metrics` (served at `GET /metrics` when `exposesMetrics`).
     public static func buildApplication(
         repository: any WalletRepository, service: ProvisioningService, host: String, port: Int,
         issuanceRateLimit: IssuanceRateLimit = .default, idleTimeout: TimeInterval? = 30,
+        metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true,
         logger: Logger = Logger(label: "coffer.server")
     ) -> some ApplicationProtocol {
         Application(
             router: makeRouter(
                 repository: repository, service: service, logger: logger,
-                issuanceLimiter: IssuanceRateLimiter(limit: issuanceRateLimit)),
+                issuanceLimiter: IssuanceRateLimiter(limit: issuanceRateLimit), metrics: metrics,
+                exposesMetrics: exposesMetrics),
             server: http1(idleTimeout: idleTimeout),
             configuration: .init(address: .hostname(host, port: port), serverName: "coffer"), logger: logger)
     }
@@ -58,11 +73,15 @@ public enum WalletServerApplication {
     /// when the application shuts down gracefully. The abuse controls come from the configuration: each API token's
     /// issuances are limited (``WalletServerConfiguration/issuanceRateLimit``), idle connections are closed
     /// (``WalletServerConfiguration/idleTimeout``), and expired sessions are deleted in the background
-    /// (``WalletServerConfiguration/sessionPurgeInterval``, by a ``SessionPurger``).
+    /// (``WalletServerConfiguration/sessionPurgeInterval``, by a ``SessionPurger``). Requests, rate-limited
+    /// issuances and expired sessions are counted in `metrics`, served at `GET /metrics` unless
+    /// ``WalletServerConfiguration/exposesMetrics`` is off; `GET /ready` checks the database and every pass type's
+    /// signing identity (``ReadinessProbe``).
     ///
     /// Run it with `try await application.runService()`, which stops on SIGINT and SIGTERM.
     public static func buildApplication(
-        configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server")
+        configuration: WalletServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "coffer.server")
     ) async throws -> some ApplicationProtocol {
         try configuration.validatePublicURL()
         try configuration.validateLimits()
@@ -87,18 +106,29 @@ public enum WalletServerApplication {
             metadata: [
                 "data_dir": "\(configuration.dataDirectory.path)", "database": "\(storage.database.engine.rawValue)",
             ])
+        if configuration.exposesMetrics, !NetworkHost.isLoopback(configuration.host) {
+            logger.notice(
+                """
+                GET /metrics is served on the same address as the API, beyond this machine: block it at the proxy, \
+                or turn it off with --metrics off (COFFER_METRICS=off)
+                """,
+                metadata: ["host": "\(configuration.host)"])
+        }
         // Services stop in reverse order: the server, then the purger, then the storage.
         var services: [any Service] = [StorageLifecycle(storage: storage)]
         if let interval = configuration.sessionPurgeInterval {
             services.append(
                 SessionPurger(
                     repository: storage.repository,
-                    interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())), logger: logger))
+                    interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())), metrics: metrics,
+                    logger: logger))
         }
         return Application(
             router: makeRouter(
                 repository: storage.repository, service: service, logger: logger,
-                issuanceLimiter: IssuanceRateLimiter(limit: configuration.issuanceRateLimit)),
+                issuanceLimiter: IssuanceRateLimiter(limit: configuration.issuanceRateLimit), metrics: metrics,
+                exposesMetrics: configuration.exposesMetrics,
+                readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities)),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),

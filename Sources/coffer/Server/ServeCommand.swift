@@ -15,7 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             store in the data directory, and makes a development signing identity (not Apple's) on first start. \
             Options fall back to COFFER_HOST, COFFER_PORT, COFFER_PUBLIC_URL, COFFER_DATA_DIR, DATABASE_URL, \
             COFFER_ISSUANCE_RATE_LIMIT, COFFER_ISSUANCE_BURST, COFFER_IDLE_TIMEOUT, COFFER_SESSION_PURGE_INTERVAL, \
-            COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. SIGINT or SIGTERM stops it after the requests in flight.
+            COFFER_METRICS, COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. GET /health says the process answers, GET /ready \
+            whether the database and every pass type's signing identity are usable (503 with reasons otherwise), and \
+            GET /metrics serves Prometheus metrics on the same address. SIGINT or SIGTERM stops it after the requests \
+            in flight.
             """)
 
     @Option(help: "The address to listen on (default: $COFFER_HOST, else 127.0.0.1).") var host: String?
@@ -54,6 +57,12 @@ struct ServeCommand: AsyncParsableCommand {
             (default: $COFFER_SESSION_PURGE_INTERVAL, else 60).
             """)
     var sessionPurgeInterval: String?
+    @Option(
+        help: """
+            on or off: serve Prometheus metrics at GET /metrics, on the API's own address; keep it on loopback or \
+            block /metrics at the proxy when the server listens beyond this machine (default: $COFFER_METRICS, else on).
+            """)
+    var metrics: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -76,10 +85,18 @@ struct ServeCommand: AsyncParsableCommand {
         if noDevelopmentIdentity { configuration.createsDevelopmentIdentity = false }
         if insecurePublicURL { configuration.allowsInsecurePublicURL = true }
         try applyAbuseControls(to: &configuration)
+        if let metrics {
+            configuration.exposesMetrics = try CommandFailure.mapping {
+                try WalletServerConfiguration.switchValue(metrics, from: "--metrics")
+            }
+        }
         let frozen = configuration
+        // One registry for the server and for whatever in the process uses swift-metrics' global API.
+        let serverMetrics = ServerMetrics()
+        serverMetrics.bootstrapMetricsSystem()
         let application = try await CommandFailure.mapping {
             try await WalletServerApplication.buildApplication(
-                configuration: frozen, logger: Logger(label: "coffer.server"))
+                configuration: frozen, metrics: serverMetrics, logger: Logger(label: "coffer.server"))
         }
         do {
             try await application.runService()
