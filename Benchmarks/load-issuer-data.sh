@@ -3,8 +3,9 @@
 # same run on the same cores:
 #   1. POST issuer_data as fast as wrk can send (over many tags), alternated twice with a bare Hummingbird endpoint
 #      on the same HTTP stack (the HTTP floor);
-#   2. issuer_data at a constant 1,500 requests/s (Benchmarks/loadgen.py: open loop, latency from when each request
-#      was due), for p50/p99;
+#   2. issuer_data at a constant rate (Benchmarks/loadgen.py: open loop, latency from when each request was due), for
+#      p50/p99. Issue 16 asks for p99 ≤ 10 ms at 1,500 requests/s on a machine whose `openssl speed -multi 2 rsa2048`
+#      made 9,348 signatures/s; the rate here is the same share of this machine's ceiling (COFFER_LOAD_RATE sets it);
 #   3. the device callback (consume the session, bind, re-sign the pass) as fast as wrk can send, each request with
 #      a session of its own;
 #   4. `openssl speed -multi $(nproc) rsa2048`: one RSA signature per request is the ceiling of both endpoints;
@@ -18,12 +19,17 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 connections=${2:-16}
 tag_count=${COFFER_LOAD_TAGS:-20000}
-constant_rate=1500
 cores=$(nproc)
 
 if ! command -v wrk >/dev/null || ! command -v openssl >/dev/null; then
     apt-get update -qq && apt-get install -y -qq wrk openssl >/dev/null
 fi
+
+# openssl prints "rsa 2048 bits 0.000573s 0.000017s 1745.2 58823.5" (sign/s is the second-to-last column).
+openssl_signs() { openssl speed "$@" -seconds 5 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $(NF-1) }' | tail -1; }
+rsa_signs=$(openssl_signs -multi "$cores")
+rsa_signs_one=$(openssl_signs)
+constant_rate=${COFFER_LOAD_RATE:-$(awk -v o="$rsa_signs" 'BEGIN { printf "%d", 1500 * o / 9348 }')}
 
 echo "building release binaries…"
 swift build -c release --product coffer >/dev/null
@@ -168,9 +174,6 @@ if [ -f Benchmarks/print-server-histogram.py ]; then
 fi
 stop_server
 
-# openssl prints "rsa 2048 bits 0.000573s 0.000017s 1745.2 58823.5" (sign/s is the second-to-last column).
-rsa_signs=$(openssl speed -multi "$cores" -seconds 5 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $(NF-1) }' | tail -1)
-
 echo
 echo "wrk's report of the last issuer_data run:"
 cat "$work/wrk-issuer-data.txt"
@@ -192,6 +195,7 @@ rate_p99=$(echo "$rate_line" | tr ' ' '\n' | awk -F= '$1 == "p99_ms" { print $2 
 rate_achieved=$(echo "$rate_line" | tr ' ' '\n' | awk -F= '$1 == "rate" { print $2 }')
 printf '%-44s %12s %10s %10s\n' "coffer issuer_data at $constant_rate/s (open loop)" "$rate_achieved" "$rate_p50" "$rate_p99"
 printf '%-44s %12s\n' "openssl speed -multi $cores rsa2048 (sign/s)" "$rsa_signs"
+printf '%-44s %12s\n' "openssl speed rsa2048, one core (sign/s)" "$rsa_signs_one"
 echo
 coffer_best=$(printf '%s\n' "${coffer_runs[@]}" | awk '{ print $1 }' | sort -g | tail -1)
 bare_best=$(printf '%s\n' "${bare_runs[@]}" | awk '{ print $1 }' | sort -g | tail -1)
@@ -199,4 +203,6 @@ awk -v c="$coffer_best" -v b="$bare_best" -v o="$rsa_signs" -v k="$callback_rate
     printf "issuer_data / bare endpoint:        %.3f\n", c / b
     printf "issuer_data / openssl sign/s:       %.3f\n", c / o
     printf "callback / openssl sign/s:          %.3f\n", k / o
+    printf "(issue 16 asks, on its machine: issuer_data >= %.3f and callback >= %.3f of openssl -multi)\n", 3600 / 9348, 1500 / 9348
 }'
+echo "constant rate: $constant_rate requests/s = $(awk -v r="$constant_rate" -v o="$rsa_signs" 'BEGIN { printf "%.3f", r / o }') of openssl -multi (issue 16: 1500 / 9348 = 0.160), p99 ${rate_p99} ms (asked: <= 10 ms)"
