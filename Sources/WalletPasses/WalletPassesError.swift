@@ -37,6 +37,9 @@ public enum WalletPassesError: Error, Hashable, Sendable {
     case identityMismatch(expected: String, found: String)
     /// Creating a signature failed.
     case signingFailed(String)
+    /// The RSA signing engine asked for (``RSASigningEngine``, `COFFER_RSA_ENGINE`) cannot be used here: the reason
+    /// says why and what to install or set.
+    case signingEngineUnavailable(String)
     /// The data is not a readable ZIP archive.
     case malformedArchive(String)
     /// A `.pkpass` failed verification; the reason says which check.
@@ -95,6 +98,7 @@ extension WalletPassesError: CustomStringConvertible, LocalizedError {
         case .identityMismatch(let expected, let found):
             return "the signing certificate is for \(found), not \(expected)"
         case .signingFailed(let reason): return "signing failed: \(reason)"
+        case .signingEngineUnavailable(let reason): return "the RSA signing engine is unavailable: \(reason)"
         case .malformedArchive(let reason): return "the archive cannot be read: \(reason)"
         case .verificationFailed(let failure): return "verification failed: \(failure)"
         }

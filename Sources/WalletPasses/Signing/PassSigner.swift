@@ -1,4 +1,3 @@
-@_spi(CMS) import X509
 import Foundation
 
 /// Signs Wallet content with a ``SigningIdentity``: detached CMS SignedData, SHA-256 with RSA, a signing-time
@@ -13,16 +12,15 @@ public struct PassSigner: Sendable {
     }
 
     /// A detached CMS signature (DER) over exactly `content`.
+    ///
+    /// The identity's signer has its certificates, signer identifier and framing encoded once; each signature adds
+    /// only the signed attributes (contentType, signingTime, messageDigest) and one RSA signature, on the identity's
+    /// ``SigningIdentity/signingEngine``.
+    ///
+    /// - Throws: ``WalletPassesError/signingFailed(_:)`` when the RSA engine fails or `signingTime` is outside the
+    ///   years 0 to 9999.
     public func signature(for content: Data, signingTime: Date = Date()) throws -> Data {
-        do {
-            let bytes = try CMS.sign(
-                content, signatureAlgorithm: .sha256WithRSAEncryption,
-                additionalIntermediateCertificates: identity.intermediates, certificate: identity.certificate,
-                privateKey: identity.privateKey, signingTime: signingTime, detached: true)
-            return Data(bytes)
-        } catch {
-            throw WalletPassesError.signingFailed(String(describing: type(of: error)))
-        }
+        try identity.cmsSigner.signature(for: content, signingTime: signingTime)
     }
 
     /// Validates `package`, checks that the identity is for its pass type and team, and returns the signed pass.

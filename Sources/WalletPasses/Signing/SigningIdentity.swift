@@ -19,8 +19,19 @@ public struct SigningIdentity: Sendable, CustomStringConvertible {
     public let intermediates: [Certificate]
     let privateKey: Certificate.PrivateKey
     let rsaKey: _RSA.Signing.PrivateKey
+    /// The signer with this identity's fixed parts encoded once, on its RSA engine.
+    let cmsSigner: DetachedCMSSigner
+
+    /// The RSA implementation that makes this identity's signatures (see ``RSASigningEngine``).
+    public var signingEngine: RSASigningEngine { cmsSigner.engine }
 
     /// Pairs a certificate with its RSA key; throws if the key is not the certificate's.
+    ///
+    /// The identity signs with the engine `COFFER_RSA_ENGINE` names, else with OpenSSL where libcrypto 3 loads,
+    /// else with swift-crypto (``RSASigningEngine/preferred``).
+    ///
+    /// - Throws: ``WalletPassesError/signingEngineUnavailable(_:)`` when `COFFER_RSA_ENGINE` names no engine or
+    ///   names one that cannot be used here.
     public init(certificate: Certificate, privateKeyDER: Data, intermediates: [Certificate]) throws {
         let rsaKey: _RSA.Signing.PrivateKey
         do {
@@ -34,6 +45,54 @@ public struct SigningIdentity: Sendable, CustomStringConvertible {
         self.intermediates = intermediates
         self.privateKey = privateKey
         self.rsaKey = rsaKey
+        self.cmsSigner = try Self.prepareSigner(
+            certificate: certificate, intermediates: intermediates, rsaKey: rsaKey,
+            engine: try RSASigningEngine.requested.get())
+    }
+
+    private init(copying identity: SigningIdentity, cmsSigner: DetachedCMSSigner) {
+        certificate = identity.certificate
+        intermediates = identity.intermediates
+        privateKey = identity.privateKey
+        rsaKey = identity.rsaKey
+        self.cmsSigner = cmsSigner
+    }
+
+    /// The same identity, signing with `engine`.
+    ///
+    /// - Throws: ``WalletPassesError/signingEngineUnavailable(_:)`` when `engine` is OpenSSL and libcrypto 3
+    ///   cannot be loaded.
+    public func using(_ engine: RSASigningEngine) throws -> SigningIdentity {
+        try using(engine, libcrypto: LibCrypto.shared)
+    }
+
+    /// ``using(_:)`` with `libcrypto` as OpenSSL's library (or the reason it did not load).
+    func using(_ engine: RSASigningEngine?, libcrypto: Result<LibCrypto, WalletPassesError>) throws
+        -> SigningIdentity
+    {
+        SigningIdentity(
+            copying: self,
+            cmsSigner: try Self.prepareSigner(
+                certificate: certificate, intermediates: intermediates, rsaKey: rsaKey, engine: engine,
+                libcrypto: libcrypto))
+    }
+
+    /// Loads `rsaKey` on `engine` and encodes the signer's fixed parts. With no `engine`, OpenSSL is tried first and
+    /// swift-crypto signs when libcrypto is missing or cannot take the key; a named engine is used or the call
+    /// throws.
+    static func prepareSigner(
+        certificate: Certificate, intermediates: [Certificate], rsaKey: _RSA.Signing.PrivateKey,
+        engine: RSASigningEngine?, libcrypto: Result<LibCrypto, WalletPassesError> = LibCrypto.shared
+    ) throws(WalletPassesError) -> DetachedCMSSigner {
+        let key: RSASigningKey
+        if let engine {
+            key = try RSASigningKey(rsaKey, engine: engine, libcrypto: libcrypto)
+        } else {
+            key =
+                (try? RSASigningKey(rsaKey, engine: .openSSL, libcrypto: libcrypto))
+                ?? .swiftCrypto(rsaKey)
+        }
+        return try DetachedCMSSigner(certificate: certificate, intermediates: intermediates, key: key)
     }
 
     /// Loads a certificate (PEM or DER), a private key (PEM: PKCS#8, PKCS#1, encrypted or not; or DER) and the
