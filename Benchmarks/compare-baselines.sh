@@ -38,8 +38,13 @@ awk -v seal="$(value seal-1MiB-bytes-per-second)" -v warm="$warm" -v openssl="$o
     printf "ratio durable 64 B save / bare fsync loop:   %.2f  (%.0f/s vs %.0f/s)\n", coffer / bare, coffer, bare
 }'
 awk -v signatures="$(value pass-signatures-per-second)" -v builds="$(value pkpass-builds-per-second)" \
-    -v rsa="$rsa_signs" -v plain="$rsa_signs_no_ifma" -v raw="$(value swift-crypto-rsa2048-signs-per-second)" 'BEGIN {
-    printf "ratio pass signatures / openssl rsa2048 sign: %.2f  (%.0f/s vs %.0f/s)\n", signatures / rsa, signatures, rsa
+    -v rsa="$rsa_signs" -v plain="$rsa_signs_no_ifma" -v raw="$(value swift-crypto-rsa2048-signs-per-second)" \
+    -v engine="$(value pass-signature-engine)" -v openssl_engine="$(value pass-signatures-per-second-openssl)" \
+    -v swift_engine="$(value pass-signatures-per-second-swift-crypto)" 'BEGIN {
+    printf "ratio pass signatures / openssl rsa2048 sign: %.2f  (%.0f/s vs %.0f/s; default engine %s)\n", signatures / rsa, signatures, rsa, engine
+    if (openssl_engine > 0)
+        printf "ratio same, openssl engine / openssl sign:    %.2f  (%.0f/s)\n", openssl_engine / rsa, openssl_engine
+    printf "ratio same, swift-crypto engine / openssl:    %.2f  (%.0f/s)\n", swift_engine / rsa, swift_engine
     printf "ratio same / openssl without AVX-512 IFMA:    %.2f  (%.0f/s)\n", signatures / plain, plain
     printf "ratio pass signatures / bare swift-crypto RSA: %.2f  (%.0f/s)\n", signatures / raw, raw
     printf "ratio .pkpass builds / openssl rsa2048 sign:  %.2f  (%.0f/s)\n", builds / rsa, builds

@@ -4,6 +4,7 @@
 //   coffer-read-64B-per-second       EncryptedFileBackend.read of that value
 //   bare-durable-write-per-second    the same file dance with raw system calls and no encryption
 //   pass-signatures-per-second       detached CMS signatures over a manifest (one RSA-2048 signature each)
+//   pass-signatures-per-second-<engine>  the same on each RSA engine (openssl, swift-crypto)
 //   pkpass-builds-per-second         validate + manifest + signature + zip of a typical pass
 // Usage: coffer-baselines <scratch-directory>
 @_spi(Benchmarking) import Secrets
@@ -60,8 +61,15 @@ let identity = try DevelopmentIdentity.generate()
 let signer = PassSigner(identity: identity.signingIdentity)
 let package = try TypicalPass.package(identity: identity)
 let manifest = try package.manifest()
+print("pass-signature-engine \(identity.signingIdentity.signingEngine)")
 let signatures = try measure(seconds: 3) { checksum ^= try signer.signature(for: manifest).last! }
 print("pass-signatures-per-second \(Int(signatures))")
+// The whole detached CMS signature on each RSA engine (the default one is measured again, in the same order).
+for engine in RSASigningEngine.allCases where engine.isAvailable {
+    let engineSigner = PassSigner(identity: try identity.signingIdentity.using(engine))
+    let rate = try measure(seconds: 3) { checksum ^= try engineSigner.signature(for: manifest).last! }
+    print("pass-signatures-per-second-\(engine) \(Int(rate))")
+}
 let builds = try measure(seconds: 3) { checksum ^= try signer.sign(package).pkpass().last! }
 print("pkpass-builds-per-second \(Int(builds))")
 // Where the time goes: the bare RSA signature (swift-crypto's BoringSSL), the manifest, the signed pass, the zip.
