@@ -35,4 +35,6 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try signer.sign(package).pkpass()) }
     }
+
+    packagingBenchmarks()
 }

@@ -6,6 +6,7 @@
 //   pass-signatures-per-second       detached CMS signatures over a manifest (one RSA-2048 signature each)
 //   pass-signatures-per-second-<engine>  the same on each RSA engine (openssl, swift-crypto)
 //   pkpass-builds-per-second         validate + manifest + signature + zip of a typical pass
+//   pkpass-template-builds-per-second  the same from a PreparedPassTemplate of its images (hashed and zipped once)
 // Usage: coffer-baselines <scratch-directory>
 @_spi(Benchmarking) import Secrets
 import Crypto
@@ -72,6 +73,7 @@ for engine in RSASigningEngine.allCases where engine.isAvailable {
 }
 let builds = try measure(seconds: 3) { checksum ^= try signer.sign(package).pkpass().last! }
 print("pkpass-builds-per-second \(Int(builds))")
+print("pkpass-template-builds-per-second \(Int(try templateBuildsPerSecond(package: package, signer: signer)))")
 // Where the time goes: the bare RSA signature (swift-crypto's BoringSSL), the manifest, the signed pass, the zip.
 let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
 let digest = SHA256.hash(data: manifest)
