@@ -137,18 +137,11 @@ public final class EncryptedFileBackend: SecretsBackend {
             throw SecretsError.unavailable(
                 "\(path) is not empty and holds no Coffer store; choose an empty or new directory")
         }
-        let storeID = UUID().uuidString
-        let masterKeyID = SecureRandom.hex(byteCount: 8)
-        let masterKey = SymmetricKey(size: .bits256)
-        let header = StoreHeader(
-            storeID: storeID, masterKeyID: masterKeyID, algorithm: options.algorithm,
-            masterKey: try KeyRing.wrap(
-                masterKey: masterKey, id: masterKeyID, for: key, storeID: storeID, algorithm: options.algorithm,
-                iterations: try options.iterationsForNewWrap(of: key, current: nil)),
-            dataKey: try KeyRing.makeDataKey(masterKey: masterKey, storeID: storeID, algorithm: options.algorithm))
+        let (header, masterKey) = try KeyRing.makeStore(
+            key: key, algorithm: options.algorithm,
+            iterations: try options.iterationsForNewWrap(of: key, current: nil))
         try directory.create(subdirectories: [ItemFileStore<EncryptedItemCodec>.itemsDirectory])
-        return try writeNewHeader(
-            KeyRing.signed(header, generation: 1, masterKey: masterKey), masterKey: masterKey, in: directory)
+        return try writeNewHeader(header, masterKey: masterKey, in: directory)
     }
 
     /// Writes a signed header durably and returns the ring it makes; called under the lock.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Frames items of an ``EncryptedFileBackend``: `"CFEI" ‖ u8 version (2) ‖ u8 algorithm ‖ 8-byte data key id ‖
+/// Frames items of an ``EncryptedFileBackend`` (and of a ``SealedRowBackend``, which keeps the same bytes in rows): `"CFEI" ‖ u8 version (2) ‖ u8 algorithm ‖ 8-byte data key id ‖
 /// u64 generation ‖ u32 n ‖ sealed identity (n bytes) ‖ sealed value`. Version 1 (no generation) is still read.
 ///
 /// Everything before `n` is the *prefix*. The identity is sealed with the prefix and `"identity"` as associated
@@ -15,12 +15,21 @@ final class EncryptedItemCodec: ItemCodec {
     /// The prefix of a version 2 item, the longest one.
     static let prefixSize = 4 + 1 + 1 + 8 + 8
 
-    let directory: StoreDirectory
+    /// Where the header is read again from.
+    let headerSource: any StoreHeaderSource
     let keys: Locked<KeyRing>
+    /// What follows the 64 hexadecimal digits of an item's name: `.item` for files, nothing for rows.
+    let nameSuffix: String
 
-    init(directory: StoreDirectory, keys: KeyRing) {
-        self.directory = directory
+    init(headerSource: any StoreHeaderSource, keys: KeyRing, nameSuffix: String) {
+        self.headerSource = headerSource
         self.keys = Locked(keys)
+        self.nameSuffix = nameSuffix
+    }
+
+    /// A codec for the item files of the store in `directory`.
+    convenience init(directory: StoreDirectory, keys: KeyRing) {
+        self.init(headerSource: directory, keys: keys, nameSuffix: ItemFileStore<EncryptedItemCodec>.itemSuffix)
     }
 
     var identityPrefixLength: Int {
@@ -39,11 +48,12 @@ final class EncryptedItemCodec: ItemCodec {
         try reloadHeader()
     }
 
-    /// Reads `store.json` again and adopts it if another process changed it; returns whether it changed.
+    /// Reads the header (`store.json`, or its row) again and adopts it if another process changed it; returns
+    /// whether it changed.
     @discardableResult
     func reloadHeader() throws -> Bool {
-        let path = directory.url(StoreHeader.fileName).path
-        guard let bytes = try directory.read(StoreHeader.fileName, limit: StoreHeader.maximumFileSize) else {
+        let path = headerSource.headerLocation
+        guard let bytes = try headerSource.readHeaderBytes() else {
             throw SecretsError.unavailable("the store header \(path) has disappeared")
         }
         if keys.withLock({ $0.headerBytes == bytes }) { return false }
@@ -53,18 +63,19 @@ final class EncryptedItemCodec: ItemCodec {
     }
 
     func fileName(for identity: ItemIdentity) throws -> String {
-        Self.fileName(for: identity, nameKey: keys.withLock { $0.nameKey })
+        Self.fileName(for: identity, nameKey: keys.withLock { $0.nameKey }, suffix: nameSuffix)
     }
 
     /// The current name first, then, while a re-key is unfinished, the name under the previous master key.
     func fileNames(for identity: ItemIdentity) throws -> [String] {
         let (current, previous) = keys.withLock { ($0.nameKey, $0.previousNameKey) }
-        return [current, previous].compactMap { $0.map { Self.fileName(for: identity, nameKey: $0) } }
+        return [current, previous].compactMap {
+            $0.map { Self.fileName(for: identity, nameKey: $0, suffix: nameSuffix) }
+        }
     }
 
-    private static func fileName(for identity: ItemIdentity, nameKey: SymmetricKey) -> String {
-        HMAC<SHA256>.authenticationCode(for: identity.encoded, using: nameKey).hexString
-            + ItemFileStore<EncryptedItemCodec>.itemSuffix
+    private static func fileName(for identity: ItemIdentity, nameKey: SymmetricKey, suffix: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: identity.encoded, using: nameKey).hexString + suffix
     }
 
     /// What new items are sealed with: the header's current data key, cipher and generation.
@@ -192,7 +203,7 @@ final class EncryptedItemCodec: ItemCodec {
         let current = keys.withLock { $0.header.currentGeneration }
         guard generation <= current else {
             throw SecretsError.rolledBack(
-                "the store header \(directory.url(StoreHeader.fileName).path) (generation \(current), older than "
+                "the store header \(headerSource.headerLocation) (generation \(current), older than "
                     + "item \(fileName), sealed at generation \(generation))")
         }
     }

@@ -72,6 +72,24 @@ struct KeyRing: Sendable {
         }
     }
 
+    /// A new store's signed header (generation 1: a random store id, master key and data key, the master key
+    /// wrapped for `source`) and its master key. The encrypted file store writes it to `store.json`, a store in
+    /// database rows to its header row.
+    static func makeStore(key source: KeySource, algorithm: EncryptionAlgorithm, iterations: Int) throws -> (
+        header: StoreHeader, masterKey: SymmetricKey
+    ) {
+        let storeID = UUID().uuidString
+        let masterKeyID = SecureRandom.hex(byteCount: 8)
+        let masterKey = SymmetricKey(size: .bits256)
+        let header = StoreHeader(
+            storeID: storeID, masterKeyID: masterKeyID, algorithm: algorithm,
+            masterKey: try wrap(
+                masterKey: masterKey, id: masterKeyID, for: source, storeID: storeID, algorithm: algorithm,
+                iterations: iterations),
+            dataKey: try makeDataKey(masterKey: masterKey, storeID: storeID, algorithm: algorithm))
+        return (signed(header, generation: 1, masterKey: masterKey), masterKey)
+    }
+
     /// Wraps `masterKey` for `source`, with a fresh salt.
     static func wrap(
         masterKey: SymmetricKey, id masterKeyID: String, for source: KeySource, storeID: String,

@@ -158,5 +158,6 @@ public struct SchemaMigrator: Sendable {
             try await db.alter(table: "pass_types").column("binding_learn_more_url", type: .text).run()
         },
         Migration(version: 3, name: "provisioning session identifiers stored hashed", apply: hashSessionIdentifiers),
+        Migration(version: 4, name: "secret store in PostgreSQL", apply: createSecretStoreTables),
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import Secrets
 import WalletPasses
 
@@ -6,8 +7,13 @@ import WalletPasses
 ///
 /// Decrypting and parsing an identity costs far more than a signature; the cache keeps each one after its first
 /// use and checks that it is really for the pass type and team it is stored under. Entries are reloaded after
-/// ``reloadInterval``, so a renewed certificate imported by `coffer admin pass-type import` reaches a running
-/// server without a restart.
+/// ``reloadInterval`` (10 seconds by default), so a renewed certificate imported by `coffer admin pass-type import`
+/// reaches every running server, every replica on one PostgreSQL database included, within that time and without a
+/// restart. (An import stores the identity at a new path and switches the pass type's record to it, so a server
+/// that reads the record sees the new identity at once.)
+///
+/// The store is read on a thread of `NIOThreadPool.singleton`, never on Swift concurrency's few threads: a store
+/// in PostgreSQL blocks its caller until the database answers.
 public actor SigningIdentityCache {
     private struct Entry {
         let identity: SigningIdentity
@@ -20,7 +26,7 @@ public actor SigningIdentityCache {
     public let reloadInterval: Duration
 
     /// Creates a cache over `store`.
-    public init(store: any SecretsDataStoring, reloadInterval: Duration = .seconds(60)) {
+    public init(store: any SecretsDataStoring, reloadInterval: Duration = .seconds(10)) {
         self.store = store
         self.reloadInterval = reloadInterval
     }
@@ -28,15 +34,22 @@ public actor SigningIdentityCache {
     /// The identity of `passType`.
     ///
     /// - Throws: ``WalletPassesError/unreadableKey(_:)`` when the store has none at the pass type's path,
-    ///   ``WalletPassesError/identityMismatch(expected:found:)`` when the stored one is for another pass type.
-    public func identity(for passType: PassType) throws -> SigningIdentity {
+    ///   ``WalletPassesError/identityMismatch(expected:found:)`` when the stored one is for another pass type,
+    ///   `SecretsError` when the store cannot be read.
+    public func identity(for passType: PassType) async throws -> SigningIdentity {
         let now = ContinuousClock.now
-        if let entry = entries[passType.signingKeyPath], now - entry.loadedAt < reloadInterval {
+        let path = passType.signingKeyPath
+        if let entry = entries[path], now - entry.loadedAt < reloadInterval {
             return entry.identity
         }
-        let identity = try SigningIdentity(from: store, at: passType.signingKeyPath)
+        let store = store
+        let identity = try await NIOThreadPool.singleton.runIfActive {
+            try SigningIdentity(from: store, at: path)
+        }
         try identity.check(passTypeIdentifier: passType.passTypeIdentifier, teamIdentifier: passType.teamIdentifier)
-        entries[passType.signingKeyPath] = Entry(identity: identity, loadedAt: now)
+        // Identities replaced by an import (their paths are no longer used) leave once they are stale.
+        entries = entries.filter { now - $0.value.loadedAt < reloadInterval }
+        entries[path] = Entry(identity: identity, loadedAt: now)
         return identity
     }
 

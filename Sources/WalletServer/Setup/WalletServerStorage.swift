@@ -1,9 +1,14 @@
 import Foundation
 import Logging
+import NIOPosix
 import Secrets
 
 /// Where a provisioning server's data lives, opened: the database (migrated) and the encrypted secret store that
 /// holds the pass types' signing keys.
+///
+/// With SQLite the secret store is an ``Secrets/EncryptedFileBackend`` in the data directory. With PostgreSQL it is
+/// in the database (``PostgresSecretsBackend``), so that any number of replicas on one database sign with the same
+/// keys; it is then unlocked by `COFFER_PASSPHRASE` or `COFFER_KEY_FILE`, the same on every replica.
 ///
 /// `coffer serve` and `coffer admin` both open it from the same ``WalletServerConfiguration``, so what one creates
 /// the other sees. Call ``shutdown()`` when done.
@@ -18,25 +23,38 @@ public final class WalletServerStorage: Sendable {
     public let secrets: AggregateSecretsStore
     /// The signing identities, loaded from ``secrets`` once each.
     public let identities: SigningIdentityCache
+    private let closeSecrets: @Sendable () async -> Void
 
-    private init(configuration: WalletServerConfiguration, database: WalletDatabase, secrets: AggregateSecretsStore) {
+    private init(
+        configuration: WalletServerConfiguration, database: WalletDatabase, secrets: AggregateSecretsStore,
+        closeSecrets: @escaping @Sendable () async -> Void = {}
+    ) {
         self.configuration = configuration
         self.database = database
         self.repository = SQLWalletRepository(database: database)
         self.secrets = secrets
         self.identities = SigningIdentityCache(store: secrets)
+        self.closeSecrets = closeSecrets
     }
 
     /// Creates the data directory (mode 0700) if needed, unlocks (or creates) the secret store, opens the database
     /// and applies pending migrations.
     ///
-    /// - Throws: ``WalletServerError`` for configuration and database failures, `SecretsError` when the secret store
-    ///   cannot be unlocked (a wrong passphrase or key file).
+    /// With PostgreSQL the migrations run first (each under the advisory lock ``SchemaMigrator`` takes, so replicas
+    /// starting together migrate once), then the secret store in the database is opened: the first replica creates
+    /// its header, the others unlock it.
+    ///
+    /// - Throws: ``WalletServerError`` for configuration and database failures (with PostgreSQL and no
+    ///   `COFFER_PASSPHRASE` or `COFFER_KEY_FILE`, ``WalletServerError/invalidConfiguration(_:)``), `SecretsError`
+    ///   when the secret store cannot be unlocked (a wrong passphrase or key file) or reached.
     public static func open(
         configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server")
     ) async throws -> WalletServerStorage {
         try createDataDirectory(configuration.dataDirectory)
         restrict(configuration.dataDirectory, to: 0o700, logger: logger)
+        if isPostgreSQL(configuration.effectiveDatabaseURL) {
+            return try await openWithSecretsInDatabase(configuration: configuration, logger: logger)
+        }
         if case .automatic = configuration.secretStoreKey, !configuration.createsDevelopmentIdentity {
             logger.warning(
                 """
@@ -63,9 +81,48 @@ public final class WalletServerStorage: Sendable {
         return WalletServerStorage(configuration: configuration, database: database, secrets: secrets)
     }
 
-    /// Closes the database's connections.
+    /// Closes the database's connections (and the secret store's, when it is in the database).
     public func shutdown() async throws {
+        await closeSecrets()
         try await database.shutdown()
+    }
+
+    /// Whether `url` names a PostgreSQL database.
+    static func isPostgreSQL(_ url: String) -> Bool {
+        url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
+    }
+
+    /// Opens a PostgreSQL database, migrates it, and opens the secret store in it with the configured key.
+    private static func openWithSecretsInDatabase(configuration: WalletServerConfiguration, logger: Logger)
+        async throws -> WalletServerStorage
+    {
+        let key: KeySource
+        switch configuration.secretStoreKey {
+        case .passphrase(let passphrase): key = .passphrase(passphrase)
+        case .keyFile(let url): key = .keyFile(url)
+        case .automatic:
+            throw WalletServerError.invalidConfiguration(
+                """
+                with a PostgreSQL database the signing keys are kept in the database for every replica, and every                 replica needs the same store key: set COFFER_PASSPHRASE or COFFER_KEY_FILE (or --store-passphrase-file                 or --store-key-file); a key file made in one replica's data directory could not unlock the others
+                """)
+        }
+        let url = configuration.effectiveDatabaseURL
+        let database = try WalletDatabase.open(url: url, logger: logger)
+        do {
+            try await SchemaMigrator(database: database, logger: logger).migrate()
+            // Opening reads the header and derives the key (PBKDF2 for a passphrase): blocking work, kept off Swift
+            // concurrency's threads.
+            let backend = try await NIOThreadPool.singleton.runIfActive {
+                try PostgresSecretsBackend(url: url, key: key, logger: logger)
+            }
+            logger.info("the secret store is in the database", metadata: ["store": "\(backend.location)"])
+            return WalletServerStorage(
+                configuration: configuration, database: database, secrets: AggregateSecretsStore(backend: backend),
+                closeSecrets: { await backend.close() })
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
     }
 
     private static func createDataDirectory(_ directory: URL) throws {

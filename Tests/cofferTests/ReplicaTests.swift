@@ -1,0 +1,283 @@
+import CofferTestSupport
+import Foundation
+import SQLKit
+import Secrets
+import Testing
+import WalletServer
+
+@Suite(
+    "Two coffer serve replicas on one PostgreSQL database share sessions, signing keys and API users",
+    .serialized,
+    .enabled(if: TestPostgreSQL.url != nil, "needs PostgreSQL: set COFFER_TEST_POSTGRES_URL (.ci/run does)"))
+struct ReplicaTests {
+    let directory: TemporaryDirectory
+    let coffer: URL
+    let databaseURL: String
+    /// What both replicas and the admin commands run with: the database, and the store key as a file.
+    let environment: [String: String]
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        coffer = try ChildProcess.executable(named: "coffer")
+        databaseURL = try await Self.makeDatabase()
+        let keyFile = directory.appending("store.key")
+        try EncryptedFileBackend.createKeyFile(at: keyFile)
+        environment = [
+            "DATABASE_URL": databaseURL, "COFFER_KEY_FILE": keyFile.path, "COFFER_ISSUANCE_RATE_LIMIT": "0",
+        ]
+    }
+
+    /// A new, empty database on the test server, so that tests do not see each other's rows.
+    static func makeDatabase() async throws -> String {
+        let name = "replicas_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let server = try WalletDatabase.open(url: TestPostgreSQL.url!)
+        do {
+            try await server.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
+        } catch {
+            try await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
+        var url = URLComponents(string: TestPostgreSQL.url!)!
+        url.path = "/" + name
+        return url.string!
+    }
+
+    /// Runs `body` on a connection to the test's database.
+    func withDatabase<Result>(_ body: (WalletDatabase) async throws -> Result) async throws -> Result {
+        let database = try WalletDatabase.open(url: databaseURL)
+        do {
+            let result = try await body(database)
+            try await database.shutdown()
+            return result
+        } catch {
+            try await database.shutdown()
+            throw error
+        }
+    }
+
+    /// Starts a replica with a data directory of its own; returns it and its base URL.
+    func startReplica(_ name: String, _ extra: [String] = []) async throws -> (BackgroundProcess, String) {
+        let server = try BackgroundProcess(
+            coffer,
+            ["serve", "--port", "0", "--data-dir", directory.appending(name).path, "--log-format", "json"] + extra,
+            environment: environment)
+        let port = try await server.waitForOutput(matching: #"listening on 127\.0\.0\.1:(\d+)"#)
+        return (server, "http://127.0.0.1:\(port)/api/v2/in_app_provisioning")
+    }
+
+    /// Runs `coffer admin …` beside replica A (its data directory), on a thread of its own.
+    func admin(_ arguments: String...) async throws -> String {
+        let outcome = try await ChildProcess.runDetached(
+            coffer, ["admin"] + arguments + ["--data-dir", directory.appending("a").path], environment: environment)
+        try #require(outcome.status == 0, "coffer admin \(arguments.joined(separator: " ")): \(outcome.errorOutput)")
+        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `coffer admin seed-demo --json`: a client, an API token and a tag with a pass of the development pass type.
+    func seedDemo() async throws -> [String: String] {
+        let seeded = try JSONSerialization.jsonObject(with: Data(try await admin("seed-demo", "--json").utf8))
+        let fields = try #require(seeded as? [String: Any])
+        return fields.compactMapValues { $0 as? String }
+    }
+
+    /// Asks `base` for issuer data for `tag` with `token`; returns the status and the response's fields.
+    func issue(_ base: String, token: String, tag: String) async throws -> (status: Int, body: [String: String]) {
+        let (body, status) = try await curl([
+            "-u", "\(token):", "-H", "content-type: application/json", "-d", "{\"tag_id\":\"\(tag)\"}",
+            "\(base)/issuer_data",
+        ])
+        return (status, (try? JSONDecoder().decode([String: String].self, from: body)) ?? [:])
+    }
+
+    /// Runs curl (10 s at most); returns the body and the status (0 when there was no answer).
+    func curl(_ arguments: [String]) async throws -> (Data, Int) {
+        let outcome = try await ChildProcess.runDetached(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "--max-time", "10", "-w", "\n%{http_code}"] + arguments)
+        var lines = outcome.standardOutput.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let status = Int(String(decoding: lines.removeLast(), as: UTF8.self)) ?? 0
+        return (Data(lines.joined(separator: [UInt8(ascii: "\n")])), outcome.status == 0 ? status : 0)
+    }
+
+    /// The session identifier inside base64 issuer data.
+    func session(of response: [String: String]) throws -> String {
+        let data = try #require(response["issuer_data"].flatMap { Data(base64Encoded: $0) })
+        let binding = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(binding["sessionIdentifier"] as? String)
+    }
+
+    /// Polls `condition` every half second until it holds or `limit` has passed; returns whether it held.
+    func eventually(within limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if try await condition() { return true }
+            if ContinuousClock.now >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+    }
+
+    @Test(
+        "issuer data from A, the callback on B: 32 concurrent callbacks for one session across both replicas bind once"
+    )
+    func callbackOnTheOtherReplica() async throws {
+        let (a, baseA) = try await startReplica("a")
+        let (b, baseB) = try await startReplica("b", ["--no-development-identity"])
+        let seeded = try await seedDemo()
+        let issued = try await issue(baseA, token: seeded["api_token"]!, tag: seeded["tag_id"]!)
+        try #require(issued.status == 200, "\(issued.body)")
+        let session = try session(of: issued.body)
+
+        // One curl sends the 32 callbacks at once, alternating between the replicas.
+        var arguments = [
+            "-sS", "--max-time", "30", "-Z", "--parallel-immediate", "--parallel-max", "32", "-H",
+            "content-type: application/json", "-d", #"{"issuerBindingData":"0a0b0c","keyHash":"ff00"}"#, "-w",
+            "%{http_code}\n",
+        ]
+        for index in 0..<32 {
+            arguments += [
+                "-o", "/dev/null", "\(index.isMultiple(of: 2) ? baseA : baseB)/callback?sessionIdentifier=\(session)",
+            ]
+        }
+        let outcome = try await ChildProcess.runDetached(URL(fileURLWithPath: "/usr/bin/curl"), arguments)
+        let statuses = outcome.output.split(separator: "\n").compactMap { Int($0) }
+        #expect(statuses.count == 32, "\(outcome.errorOutput)")
+        #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+        #expect(statuses.allSatisfy { $0 == 200 || (400..<500).contains($0) }, "\(statuses)")
+        #expect(try await a.stop() == 0)
+        #expect(try await b.stop() == 0)
+    }
+
+    @Test("a pass type imported beside A signs on B, and its renewed certificate replaces it on B within 10 s")
+    func importReachesTheOtherReplica() async throws {
+        let (a, _) = try await startReplica("a")
+        let (b, baseB) = try await startReplica("b", ["--no-development-identity"])
+        // Two hierarchies with different roots: which one verifies tells which certificate B signed with.
+        let hierarchies = try await ChildProcess.detached {
+            (try OpenSSL.Hierarchy(in: TemporaryDirectory()), try OpenSSL.Hierarchy(in: TemporaryDirectory()))
+        }
+        let identifier = "pass.com.example.replicas"
+        func importIdentity(from hierarchy: OpenSSL.Hierarchy, named name: String) async throws -> String {
+            let leaf = try await ChildProcess.detached {
+                try hierarchy.leaf(userID: identifier, team: "REPLICA001", marker: identifier)
+            }
+            let certificate = directory.appending("\(name).pem")
+            let key = directory.appending("\(name).key")
+            let wwdr = directory.appending("\(name)-wwdr.pem")
+            try leaf.certificate.write(to: certificate)
+            try leaf.key.write(to: key)
+            try hierarchy.intermediatePEM.write(to: wwdr)
+            return try await admin(
+                "pass-type", "import", "--certificate", certificate.path, "--key", key.path, "--wwdr", wwdr.path)
+        }
+        let passTypeID = try await importIdentity(from: hierarchies.0, named: "first")
+        let client = try await admin("client", "create", "--name", "Replicas")
+        let token = try await admin("api-user", "create", "--client", client)
+        _ = try await admin("tag", "create", "--client", client, "--reference-id", "R-1", "--pass-type", passTypeID)
+
+        func signed(by hierarchy: OpenSSL.Hierarchy) async throws -> Bool {
+            let issued = try await issue(baseB, token: token, tag: "R-1")
+            guard issued.status == 200, let content = issued.body["issuer_data"].flatMap({ Data(base64Encoded: $0) }),
+                let signature = issued.body["signature"].flatMap({ Data(base64Encoded: $0) })
+            else { return false }
+            let directory = directory
+            let verified = try await ChildProcess.detached {
+                try OpenSSL.verify(signature: signature, content: content, root: hierarchy.rootPEM, in: directory)
+            }
+            return verified.status == 0
+        }
+        #expect(try await signed(by: hierarchies.0), "B signs with the identity imported beside A")
+        _ = try await importIdentity(from: hierarchies.1, named: "renewed")
+        #expect(try await eventually(within: .seconds(10)) { try await signed(by: hierarchies.1) })
+        #expect(try await a.stop() == 0)
+        #expect(try await b.stop() == 0)
+    }
+
+    @Test("an API user revoked beside A is refused by both replicas within 10 s")
+    func revocationReachesBothReplicas() async throws {
+        let (a, baseA) = try await startReplica("a")
+        let (b, baseB) = try await startReplica("b", ["--no-development-identity"])
+        let seeded = try await seedDemo()
+        let created = try await admin("api-user", "create", "--client", seeded["client_id"]!, "--json")
+        let apiUser = try #require(try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])
+        let token = try #require(apiUser["token"] as? String)
+        let id = try #require((apiUser["api_user"] as? [String: Any])?["id"] as? String)
+        for base in [baseA, baseB] {
+            #expect(try await issue(base, token: token, tag: seeded["tag_id"]!).status == 200)
+        }
+        _ = try await admin("api-user", "revoke", id)
+        for base in [baseA, baseB] {
+            #expect(
+                try await eventually(within: .seconds(10)) {
+                    try await issue(base, token: token, tag: seeded["tag_id"]!).status == 401
+                }, "\(base)")
+        }
+        // The other token of the client still works on both.
+        for base in [baseA, baseB] {
+            #expect(try await issue(base, token: seeded["api_token"]!, tag: seeded["tag_id"]!).status == 200)
+        }
+        #expect(try await a.stop() == 0)
+        #expect(try await b.stop() == 0)
+    }
+
+    @Test("kill -9 of one replica while a client issues against both loses no acknowledged issuance")
+    func killedReplicaLosesNothing() async throws {
+        let (a, baseA) = try await startReplica("a")
+        let (b, baseB) = try await startReplica("b", ["--no-development-identity"])
+        // A tag per request: a new issuance for a pass ends that pass's open session.
+        let seeded = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try await admin("seed-demo", "--tags", "60", "--json").utf8)) as? [String: Any])
+        let token = try #require(seeded["api_token"] as? String)
+        let tags = try #require(seeded["tag_ids"] as? [String])
+        try #require(tags.count == 60)
+
+        // The client issues in a loop, alternating between the replicas; B is killed while it runs.
+        let acknowledged = Recorder()
+        let refusedOnA = Recorder()
+        let client = Task {
+            for (index, tag) in tags.enumerated() {
+                let onA = index.isMultiple(of: 2)
+                let issued = try await issue(onA ? baseA : baseB, token: token, tag: tag)
+                if issued.status == 200 {
+                    acknowledged.append(try session(of: issued.body))
+                } else if onA {
+                    refusedOnA.append("request \(index): \(issued.status)")
+                }
+            }
+        }
+        while acknowledged.values.count < 10 { try await Task.sleep(for: .milliseconds(20)) }
+        try await b.stop(signal: SIGKILL)
+        try await client.value
+        #expect(refusedOnA.values.isEmpty, "\(refusedOnA.values)")
+        #expect(acknowledged.values.count >= 30 && acknowledged.values.count < 60)
+
+        let sessions = acknowledged.values
+        let stored = try await withDatabase { database in
+            try await database.sql.raw(
+                """
+                SELECT COUNT(*) AS n FROM provisioning_sessions WHERE id_hash IN (SELECT sha256(convert_to(s, 'UTF8')) \
+                FROM unnest(\(bind: sessions)::text[]) AS s)
+                """
+            ).first()?.decode(column: "n", as: Int.self)
+        }
+        #expect(stored == sessions.count, "every issuer data the client received has its session row")
+        #expect(try await a.stop() == 0)
+    }
+
+    @Test("without COFFER_PASSPHRASE or COFFER_KEY_FILE a replica on PostgreSQL refuses to start and says what to set")
+    func storeKeyRequired() async throws {
+        var environment = environment
+        environment["COFFER_KEY_FILE"] = nil
+        let refused = try await ChildProcess.runDetached(
+            coffer, ["serve", "--port", "0", "--data-dir", directory.appending("c").path], environment: environment)
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("COFFER_PASSPHRASE"))
+        #expect(refused.errorOutput.contains("COFFER_KEY_FILE"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appending("c/secrets.key").path))
+    }
+}
+
+/// The PostgreSQL server tests may use (`.ci/run` starts one on loopback and sets `COFFER_TEST_POSTGRES_URL`).
+enum TestPostgreSQL {
+    static let url = ProcessInfo.processInfo.environment["COFFER_TEST_POSTGRES_URL"]
+}
