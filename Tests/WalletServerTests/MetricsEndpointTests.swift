@@ -190,6 +190,40 @@ struct MetricsEndpointTests {
         }
     }
 
+    @Test(
+        "a provisioning counts the session issued and consumed and times both signatures and each database step; a refused callback consumes nothing"
+    )
+    func provisioningCounted() async throws {
+        let world = try await ProvisioningWorld(engine: .sqliteFile)
+        do {
+            let service = world.service
+            func exposition() throws -> PrometheusText {
+                try PrometheusText(String(decoding: service.metrics.exposition(), as: UTF8.self))
+            }
+            let issued = try await service.issuerData(for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
+            let data = try #require(Data(base64Encoded: issued.issuerData))
+            let session = try JSONDecoder().decode(IssuerBindingData.self, from: data).sessionIdentifier
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await service.completeBinding(sessionIdentifier: "unknown", issuerBindingData: "0a", keyHash: "0b")
+            }
+            #expect(try exposition().value("coffer_provisioning_sessions_consumed_total") == 0)
+            _ = try await service.completeBinding(
+                sessionIdentifier: session, issuerBindingData: "0a0b", keyHash: "c0ffee")
+
+            let metrics = try exposition()
+            #expect(metrics.value("coffer_provisioning_sessions_issued_total") == 1)
+            #expect(metrics.value("coffer_provisioning_sessions_consumed_total") == 1)
+            #expect(metrics.value("coffer_signing_duration_seconds_count") == 2, "the issuer data and the pass")
+            // Issuance: target, write. Callbacks: the refused consumption; then consumption, target, binding.
+            #expect(metrics.value("coffer_database_duration_seconds_count") == 6)
+            #expect(try #require(metrics.value("coffer_signing_duration_seconds_sum")) > 0)
+        } catch {
+            try await world.shutdown()
+            throw error
+        }
+        try await world.shutdown()
+    }
+
     @Test("with metrics off, /metrics is an unknown path and requests are not counted, while /ready and /health answer")
     func metricsOff() async throws {
         let metrics = ServerMetrics()

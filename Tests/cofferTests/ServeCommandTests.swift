@@ -37,6 +37,21 @@ struct ServeCommandTests {
         return (Data(lines.joined(separator: [UInt8(ascii: "\n")])), status)
     }
 
+    /// What `coffer admin seed-demo --json` prints.
+    struct DemoSeed: Decodable {
+        let clientID: String
+        let apiToken: String
+        let tagID: String
+        let tagIDs: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id"
+            case apiToken = "api_token"
+            case tagID = "tag_id"
+            case tagIDs = "tag_ids"
+        }
+    }
+
     func line(_ outcome: ChildProcess.Outcome) -> String {
         outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -110,7 +125,7 @@ struct ServeCommandTests {
     func abuseControls() async throws {
         let seed = try admin("seed-demo", "--json")
         try #require(seed.status == 0, "\(seed.errorOutput)")
-        let seeded = try JSONDecoder().decode([String: String].self, from: seed.standardOutput)
+        let seeded = try JSONDecoder().decode(DemoSeed.self, from: seed.standardOutput)
         let server = try BackgroundProcess(
             coffer,
             [
@@ -122,8 +137,8 @@ struct ServeCommandTests {
         var statuses: [Int] = []
         for _ in 0..<2 {
             let issued = try curl([
-                "-D", headers.path, "-u", "\(seeded["api_token"]!):", "-H", "content-type: application/json",
-                "-d", "{\"tag_id\":\"\(seeded["tag_id"]!)\"}",
+                "-D", headers.path, "-u", "\(seeded.apiToken):", "-H", "content-type: application/json",
+                "-d", "{\"tag_id\":\"\(seeded.tagID)\"}",
                 "http://127.0.0.1:\(port)/api/v2/in_app_provisioning/issuer_data",
             ])
             statuses.append(issued.status)
@@ -155,12 +170,13 @@ struct ServeCommandTests {
     func seedDemo() async throws {
         let first = try admin("seed-demo", "--json")
         try #require(first.status == 0, "\(first.errorOutput)")
-        let seeded = try JSONDecoder().decode([String: String].self, from: first.standardOutput)
-        for key in ["client_id", "api_token", "tag_id"] { #expect(seeded[key]?.isEmpty == false, "\(key)") }
+        let seeded = try JSONDecoder().decode(DemoSeed.self, from: first.standardOutput)
+        for value in [seeded.clientID, seeded.apiToken, seeded.tagID] { #expect(!value.isEmpty) }
+        #expect(seeded.tagIDs == [seeded.tagID])
         let second = try admin("seed-demo")
         #expect(second.status == 0)
         #expect(second.output.contains("client_id: "))
-        #expect(!second.output.contains(seeded["client_id"]!))
+        #expect(!second.output.contains(seeded.clientID))
         let clients = try admin("client", "list", "--json")
         #expect(try JSONSerialization.jsonObject(with: clients.standardOutput) as? [Any] != nil)
         #expect(try (JSONSerialization.jsonObject(with: clients.standardOutput) as? [Any])?.count == 2)
@@ -171,8 +187,8 @@ struct ServeCommandTests {
         #expect(!server.output.contains("generated a development signing identity"))
         #expect(try Data(contentsOf: directory.appending("data/secrets.key")) == key)
         let issued = try curl([
-            "-u", "\(seeded["api_token"]!):", "-H", "content-type: application/json",
-            "-d", "{\"tag_id\":\"\(seeded["tag_id"]!)\"}",
+            "-u", "\(seeded.apiToken):", "-H", "content-type: application/json",
+            "-d", "{\"tag_id\":\"\(seeded.tagID)\"}",
             "http://127.0.0.1:\(port)/api/v2/in_app_provisioning/issuer_data",
         ])
         #expect(issued.status == 200)

@@ -29,8 +29,9 @@ struct HummingbirdBaseline {
         let application = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in
-                print("listening on 127.0.0.1:\(channel.localAddress?.port ?? 0)")
-                fflush(stdout)
+                // Unbuffered: the load script waits for this line in a file.
+                FileHandle.standardOutput.write(
+                    Data("listening on 127.0.0.1:\(channel.localAddress?.port ?? 0)\n".utf8))
             }, logger: logger)
         try await application.runService()
     }

@@ -103,7 +103,7 @@ struct ProvisioningController: Sendable {
         }
         guard buffer.readableBytes > 0 else { throw APIError.badRequest("the JSON body is missing") }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try Self.decoder.decode(T.self, from: Data(buffer.readableBytesView))
         } catch DecodingError.keyNotFound(let key, _) {
             throw APIError.badRequest("'\(key.stringValue)' is required")
         } catch let error as DecodingError where !Self.codingPath(of: error).isEmpty {
@@ -116,12 +116,18 @@ struct ProvisioningController: Sendable {
     }
 
     private func json(_ value: some Encodable) throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try Self.encoder.encode(value))))
+    }
+
+    /// Made once: a coder is safe to share between requests as long as no one changes its options.
+    private static let decoder = JSONDecoder()
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
-    }
+        return encoder
+    }()
 
     /// `duration` rounded up to whole seconds, at least 1 (what `Retry-After` carries).
     static func wholeSeconds(_ duration: Duration) -> Int {

@@ -100,7 +100,7 @@ public enum WalletServerApplication {
             repository: storage.repository, identities: storage.identities,
             relyingPartyIdentifier: configuration.relyingPartyIdentifier,
             callbackAddress: { listening.withLockedValue { $0.callbackURL } },
-            sessionLifetime: configuration.sessionLifetime, logger: logger)
+            sessionLifetime: configuration.sessionLifetime, logger: logger, metrics: metrics)
         logger.info(
             "provisioning server configured",
             metadata: [

@@ -44,23 +44,27 @@ public struct ProvisioningService: Sendable {
     public let sessionLifetime: TimeInterval
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Where signing and database times and sessions issued and consumed are counted.
+    let metrics: ServerMetrics
 
     /// Creates the service.
     public init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.provisioning")
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.provisioning"),
+        metrics: ServerMetrics = ServerMetrics()
     ) {
         self.init(
             repository: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
-            callbackAddress: { callbackURL }, sessionLifetime: sessionLifetime, now: now, logger: logger)
+            callbackAddress: { callbackURL }, sessionLifetime: sessionLifetime, now: now, logger: logger,
+            metrics: metrics)
     }
 
     /// Creates the service with a callback URL known only once the server listens (on a port the system chose).
     init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackAddress: @escaping @Sendable () -> String, sessionLifetime: TimeInterval,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger, metrics: ServerMetrics = ServerMetrics()
     ) {
         self.repository = repository
         self.identities = identities
@@ -69,6 +73,7 @@ public struct ProvisioningService: Sendable {
         self.sessionLifetime = sessionLifetime
         self.now = now
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Signs binding data for the pass of the client's tag whose `attribute` is `tagID`, records it on the pass,
@@ -81,8 +86,9 @@ public struct ProvisioningService: Sendable {
             throw Failure.invalidRequest("tag_id must be 1–256 characters")
         }
         guard
-            let target = try await repository.issuanceTarget(
-                clientID: apiUser.clientID, attribute: attribute, value: tagID)
+            let target = try await metrics.measureDatabase({
+                try await repository.issuanceTarget(clientID: apiUser.clientID, attribute: attribute, value: tagID)
+            })
         else { throw Failure.notFound("no pass for this tag") }
         let (passType, user) = (target.passType, target.user)
         let identity = try await identities.identity(for: passType)
@@ -95,14 +101,16 @@ public struct ProvisioningService: Sendable {
             sessionIdentifier: session.id,
             callbackURL: callbackURL, passTypeIdentifier: passType.passTypeIdentifier,
             teamIdentifier: passType.teamIdentifier, displayableName: passType.organizationName, creationDate: created)
-        let signed = try PassSigner(identity: identity).sign(binding, signingTime: created)
+        let signed = try metrics.measureSigning {
+            try PassSigner(identity: identity).sign(binding, signingTime: created)
+        }
         // The record keeps what was signed, but not the session identifier, which completes the binding.
         var recorded = binding
         recorded.sessionIdentifier = SessionIdentifier.storedForm(of: session.id)
-        try await repository.recordIssuance(
-            Issuance(
-                passID: target.passID, accountBindingData: try recorded.serialized(), issuedAt: created,
-                session: session))
+        let issuance = Issuance(
+            passID: target.passID, accountBindingData: try recorded.serialized(), issuedAt: created, session: session)
+        try await metrics.measureDatabase { try await repository.recordIssuance(issuance) }
+        metrics.sessionIssued()
         logger.debug("issued binding data", metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
         return IssuerDataResponse(
             issuerData: signed.issuerData, signature: signed.signature, tagID: target.tagID.uuidString)
@@ -119,9 +127,19 @@ public struct ProvisioningService: Sendable {
                     "\(name) must be hexadecimal (ASCII, at most \(Self.maximumBindingHexLength) characters)")
             }
         }
-        guard let session = try await repository.consumeSession(id: sessionIdentifier, now: now()),
-            let target = try await repository.provisioningTarget(passID: session.passID)
+        guard
+            let session = try await metrics.measureDatabase({
+                try await repository.consumeSession(id: sessionIdentifier, now: now())
+            })
         else { throw Failure.notFound("no open provisioning session with this identifier") }
+        metrics.sessionConsumed()
+        guard
+            let target = try await metrics.measureDatabase({
+                try await repository.provisioningTarget(passID: session.passID)
+            })
+        else {
+            throw Failure.notFound("no open provisioning session with this identifier")
+        }
         let (passType, user) = (target.passType, target.user)
         var record = target.pass
         let identity = try await identities.identity(for: passType)
@@ -133,11 +151,12 @@ public struct ProvisioningService: Sendable {
         pass.issuerBindingData = PassIssuerBindingData(
             issuerBindingData: issuerBindingData.lowercased(), learnMoreURL: passType.bindingLearnMoreURL)
         try package.setPass(pass)
-        let pkpass = try PassSigner(identity: identity).sign(package, signingTime: now()).pkpass()
+        let signed = try metrics.measureSigning { try PassSigner(identity: identity).sign(package, signingTime: now()) }
+        let pkpass = try signed.pkpass()
         record.issuerBindingData = issuerBindingData.lowercased()
         record.keyHash = keyHash.lowercased()
         record.updatedAt = now()
-        try await repository.recordBinding(record)
+        try await metrics.measureDatabase { try await repository.recordBinding(record) }
         logger.info("bound and re-signed a pass", metadata: ["pass": "\(record.id)"])
         return pkpass
     }

@@ -10,7 +10,8 @@ extension AdminCommand {
             subcommands: [Create.self, List.self])
 
         struct Create: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Create a client and print its identifier.")
+            static let configuration = CommandConfiguration(
+                commandName: "create", abstract: "Create a client and print its identifier.")
             @Option(help: "The client's name.") var name: String
             @Flag(help: "Print the whole record as JSON.") var json = false
             @OptionGroup var server: ServerOptions
@@ -22,7 +23,7 @@ extension AdminCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List every client.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List every client.")
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions
 
@@ -58,6 +59,7 @@ extension AdminCommand {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "create",
                 abstract: "Create an API user and print its token, which is shown only this once.")
             @Option(help: "The client's identifier.") var client: String
             @Option(help: "A name for people.") var name = "api"
@@ -82,7 +84,7 @@ extension AdminCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List a client's API users.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List a client's API users.")
             @Option(help: "The client's identifier.") var client: String
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions
@@ -101,6 +103,7 @@ extension AdminCommand {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "revoke",
                 abstract: "Revoke an API user: its token stops working at once.")
             @Argument(help: "The API user's identifier.") var id: String
             @OptionGroup var server: ServerOptions
@@ -120,7 +123,8 @@ extension AdminCommand {
             subcommands: [Create.self, List.self])
 
         struct Create: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Create a user and print its identifier.")
+            static let configuration = CommandConfiguration(
+                commandName: "create", abstract: "Create a user and print its identifier.")
             @Option(help: "The client's identifier.") var client: String
             @Option(help: "The client's own reference for the user (an e-mail address, a customer number).")
             var reference: String?
@@ -137,7 +141,7 @@ extension AdminCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List a client's users.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List a client's users.")
             @Option(help: "The client's identifier.") var client: String
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions

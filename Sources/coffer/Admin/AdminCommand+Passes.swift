@@ -12,6 +12,7 @@ extension AdminCommand {
 
         struct Import: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "import",
                 abstract: "Keep a Pass Type ID identity (PEM or .p12) in the secret store and record its pass type.",
                 discussion: """
                     The private key is stored encrypted in the server's secret store, never in the database. \
@@ -45,7 +46,7 @@ extension AdminCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List every pass type.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List every pass type.")
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions
 
@@ -91,6 +92,7 @@ extension AdminCommand {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "create",
                 abstract: "Create a tag with its pass and print the tag's identifier.",
                 discussion: "Give at least one of --reference-id, --pronto-tag-id and --subscription-id.")
             @Option(help: "The client's identifier.") var client: String
@@ -118,7 +120,7 @@ extension AdminCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List a client's tags.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List a client's tags.")
             @Option(help: "The client's identifier.") var client: String
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions
@@ -165,6 +167,7 @@ extension AdminCommand {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "create",
                 abstract: "Create the pass of a tag that has none and print its identifier.")
             @Option(help: "The tag's identifier.") var tag: String
             @OptionGroup var pass: PassOptions
@@ -183,7 +186,8 @@ extension AdminCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the passes of a client's tags.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List the passes of a client's tags.")
             @Option(help: "The client's identifier.") var client: String
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions
