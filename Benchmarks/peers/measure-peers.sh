@@ -4,10 +4,10 @@
 #
 # Usage: bash Benchmarks/peers/measure-peers.sh issuer [seconds] [connections]
 #        bash Benchmarks/peers/measure-peers.sh pkpass [seconds]
-# issuer: measures openssl, starts issuer_data_peer.py (start-issuer-peer.sh, 20000 tags; COFFER_LOAD_TAGS to change) and loads it
-#         with `wrk -t2 -c16` over every tag in turn, on the same cores as the server (default 15 s after a 3 s
-#         warm-up); requests/s, p50, p99; then openssl again (ratios to the mean of both). Fails on any non-2xx
-#         answer or socket error. PEER_ENDPOINT and PEER_ACCESS_LOG pass on to start-issuer-peer.sh.
+# issuer: measures openssl, starts issuer_data_peer.py (start-issuer-peer.sh, 20000 tags; COFFER_LOAD_TAGS to
+#         change) and loads it with `wrk -t2 -c16` over every tag in turn, on the same cores as the server
+#         (default 15 s after a 3 s warm-up); requests/s, p50, p99; then openssl again (ratios to the mean of both).
+#         Fails on any non-2xx answer or socket error. PEER_ENDPOINT and PEER_ACCESS_LOG pass on to start-issuer-peer.sh.
 # pkpass: pkpass_peer.py on one core, deflate and stored, TypicalPass's images and incompressible ones (default
 #         8 s each).
 # Run it under the build lock so that the machine is otherwise quiet:
@@ -34,10 +34,14 @@ trap cleanup EXIT
 
 # Signatures per second of `openssl speed rsa2048`, with any further arguments (-multi N).
 openssl_signs() {
-    openssl speed -seconds 3 "$@" rsa2048 2>/dev/null | awk '/^rsa +2048 bits/ { value = $(NF - 1) } END { print value }'
+    openssl speed -seconds 3 "$@" rsa2048 2>/dev/null |
+        awk '/^rsa +2048 bits/ { value = $(NF - 1) } END { print value }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
+to_ms() {
+    awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v !~ /ms$/ && v ~ /s$/) n *= 1000
+        printf "%.2f", n }'
+}
 
 case "$what" in
 issuer)
