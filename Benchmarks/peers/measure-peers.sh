@@ -7,7 +7,8 @@
 # issuer: measures openssl, starts issuer_data_peer.py (start-issuer-peer.sh, 20000 tags; COFFER_LOAD_TAGS to
 #         change) and loads it with `wrk -t2 -c16` over every tag in turn, on the same cores as the server
 #         (default 15 s after a 3 s warm-up); requests/s, p50, p99; then openssl again (ratios to the mean of both).
-#         Fails on any non-2xx answer or socket error. PEER_ENDPOINT and PEER_ACCESS_LOG pass on to start-issuer-peer.sh.
+#         Fails on any non-2xx answer or socket error. PEER_ENDPOINT and PEER_ACCESS_LOG pass on to
+#         start-issuer-peer.sh.
 # pkpass: pkpass_peer.py on one core, deflate and stored, TypicalPass's images and incompressible ones (default
 #         8 s each).
 # Run it under the build lock so that the machine is otherwise quiet:
