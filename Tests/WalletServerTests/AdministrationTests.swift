@@ -11,9 +11,14 @@ struct AdministrationTests {
     /// Opens storage over a fresh database of `engine` (and a fresh data directory), runs `body`, closes it.
     func withAdministration(_ engine: Engine, _ body: (WalletAdministration) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
-        let configuration = WalletServerConfiguration(
+        var configuration = WalletServerConfiguration(
             dataDirectory: directory.appending("data"), databaseURL: try await engine.makeDatabaseURL(in: directory),
             createsDevelopmentIdentity: false)
+        if engine == .postgres {
+            // On PostgreSQL the secret store is in the database, unlocked by a store key every replica is given.
+            try EncryptedFileBackend.createKeyFile(at: directory.appending("store.key"))
+            configuration.secretStoreKey = .keyFile(directory.appending("store.key"))
+        }
         let storage = try await WalletServerStorage.open(configuration: configuration)
         do {
             try await body(WalletAdministration(storage: storage))

@@ -8,6 +8,7 @@ import WalletServer
 
 @Suite(
     "The secret store in PostgreSQL: the file store's sealed header and items in rows, shared by every replica",
+    .serialized,  // each test opens several pools: one at a time keeps the test server's connections few
     .enabled(if: Engine.postgresURL != nil, "needs PostgreSQL: set COFFER_TEST_POSTGRES_URL (.ci/run does)"))
 struct PostgresSecretsBackendTests {
     let directory: TemporaryDirectory
@@ -51,11 +52,11 @@ struct PostgresSecretsBackendTests {
 
     @Test("passes the SecretsBackend conformance suite", arguments: SecretsBackendConformance.Check.allCases)
     func conforms(_ check: SecretsBackendConformance.Check) async throws {
-        try await withDatabase { url, _ in
-            let keyFile = keyFile
-            try await SecretsBackendConformance { try PostgresSecretsBackend(url: url, key: .keyFile(keyFile)) }.run(
-                check)
-        }
+        let (url, database) = try await makeDatabase()
+        try await database.shutdown()
+        let keyFile = keyFile
+        try await SecretsBackendConformance { try PostgresSecretsBackend(url: url, key: .keyFile(keyFile)) }.run(
+            check)
     }
 
     @Test(

@@ -10,7 +10,8 @@ import Secrets
 /// The rows of a secret store in PostgreSQL (`secret_store_header`, `secret_items`; schema migration 4), read and
 /// written synchronously for ``PostgresSecretsBackend``.
 ///
-/// It has a small connection pool of its own on the shared event loops. Each call is one statement, waited for
+/// It has a connection of its own, on one of the shared event loops: secrets are read rarely (once per identity and
+/// reload), and a replica should not hold more of the database's connections than it needs. Each call is one statement, waited for
 /// with a deadline: a database that is down, unreachable or does not answer in time is
 /// `SecretsError.unavailable`, never a hang. Calls block their thread, so they refuse to run on an event loop.
 ///
@@ -42,8 +43,8 @@ final class PostgresSecretStorage: SealedRowStorage, @unchecked Sendable {
             "the PostgreSQL database \(database.isEmpty ? "(default)" : String(database)) on "
             + "\(components?.host ?? "?"):\(components?.port ?? 5432)"
         self.pool = EventLoopGroupConnectionPool(
-            source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 2,
-            requestTimeout: self.timeout, logger: logger, on: MultiThreadedEventLoopGroup.singleton)
+            source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 1,
+            requestTimeout: self.timeout, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
     }
 
     deinit {

@@ -102,9 +102,10 @@ public final class WalletServerStorage: Sendable {
         case .keyFile(let url): key = .keyFile(url)
         case .automatic:
             throw WalletServerError.invalidConfiguration(
-                """
-                with a PostgreSQL database the signing keys are kept in the database for every replica, and every                 replica needs the same store key: set COFFER_PASSPHRASE or COFFER_KEY_FILE (or --store-passphrase-file                 or --store-key-file); a key file made in one replica's data directory could not unlock the others
-                """)
+                "with a PostgreSQL database the signing keys are kept in the database for every replica, and every "
+                    + "replica needs the same store key: set COFFER_PASSPHRASE or COFFER_KEY_FILE (or "
+                    + "--store-passphrase-file or --store-key-file); a key file made in one replica's data directory "
+                    + "could not unlock the others")
         }
         let url = configuration.effectiveDatabaseURL
         let database = try WalletDatabase.open(url: url, logger: logger)
