@@ -2,7 +2,8 @@
 # Loads a release build of `coffer serve` on loopback and prints each figure beside its ceiling, measured in the
 # same run on the same cores:
 #   1. POST issuer_data as fast as wrk can send (over many tags), alternated twice with a bare Hummingbird endpoint
-#      on the same HTTP stack (the HTTP floor);
+#      on the same HTTP stack (the HTTP floor) and with the Python peer of issue 16 (Benchmarks/peers: FastAPI,
+#      uvicorn with 2 workers, SQLite, pyca/cryptography; COFFER_LOAD_PEER=0 leaves it out);
 #   2. issuer_data at a constant rate (Benchmarks/loadgen.py: open loop, latency from when each request was due), for
 #      p50/p99. Issue 16 asks for p99 ≤ 10 ms at 1,500 requests/s on a machine whose `openssl speed -multi 2 rsa2048`
 #      made 9,348 signatures/s; the rate here is the same share of this machine's ceiling (COFFER_LOAD_RATE sets it);
@@ -25,8 +26,7 @@ if ! command -v wrk >/dev/null || ! command -v openssl >/dev/null; then
     apt-get update -qq && apt-get install -y -qq wrk openssl >/dev/null
 fi
 
-# openssl prints "rsa 2048 bits 0.000573s 0.000017s 1745.2 58823.5" (sign/s is the second-to-last column).
-openssl_signs() { openssl speed "$@" -seconds 5 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $(NF-1) }' | tail -1; }
+. Benchmarks/load-common.sh
 rsa_signs=$(openssl_signs -multi "$cores")
 rsa_signs_one=$(openssl_signs)
 constant_rate=${COFFER_LOAD_RATE:-$(awk -v o="$rsa_signs" 'BEGIN { printf "%d", 1500 * o / 9348 }')}
@@ -43,7 +43,14 @@ stop_server() {
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
     server_pid=""
 }
-trap 'stop_server; rm -rf "$work"' EXIT
+stop_peer() {
+    if [ -n "${PEER_PID:-}" ]; then
+        kill -CONT "$PEER_PID" $(pgrep -P "$PEER_PID" || true) 2>/dev/null || true
+        kill "$PEER_PID" 2>/dev/null || true
+        PEER_PID=""
+    fi
+}
+trap 'stop_server; stop_peer; rm -rf "$work"' EXIT
 
 # Starts "$@" in the background, logging to $work/server.log; sets server_pid and port.
 start_server() {
@@ -73,86 +80,48 @@ first_tag=$(head -1 "$work/tags.txt")
 authorization="Basic $(printf '%s:' "$token" | base64 -w0)"
 path=/api/v2/in_app_provisioning
 
-# issuer_data over every tag in turn; each wrk thread starts at its own place in the list.
-cat >"$work/issuer-data.lua" <<LUA
-local counter = 0
-function setup(thread)
-    counter = counter + 1
-    thread:set("offset", counter * 7919)
-end
-function init(args)
-    tags = {}
-    for line in io.lines("$work/tags.txt") do tags[#tags + 1] = line end
-    index = offset or 0
-end
-local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "$authorization" }
-function request()
-    index = index + 1
-    return wrk.format("POST", "$path/issuer_data", headers, '{"tag_id":"' .. tags[index % #tags + 1] .. '"}')
-end
-LUA
-# The callback, each request with a session of its own; a thread whose sessions are used up stops.
-cat >"$work/callback.lua" <<LUA
-local counter = 0
-function setup(thread)
-    counter = counter + 1
-    thread:set("id", counter)
-end
-function init(args)
-    local threads = tonumber(args[1])
-    sessions = {}
-    local line_number = 0
-    for line in io.lines("$work/sessions.txt") do
-        if line_number % threads == id - 1 then sessions[#sessions + 1] = line end
-        line_number = line_number + 1
-    end
-    index = 0
-end
-local headers = { ["Content-Type"] = "application/json" }
-local body = '{"issuerBindingData":"0a0b0c0d","keyHash":"c0ffee00"}'
-function request()
-    index = index + 1
-    if index > #sessions then
-        wrk.thread:stop()
-        return wrk.format("GET", "/health")
-    end
-    return wrk.format("POST", "$path/callback?sessionIdentifier=" .. sessions[index], headers, body)
-end
-LUA
-
-to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
-# Runs wrk; prints its report to $work/wrk.txt and "requests/s p50 p99" on standard output; fails on errors.
-run_wrk() {
-    local script=$1 url=$2 duration=$3
-    shift 3
-    wrk -t2 -c"$connections" -d"${duration}s" --latency -s "$script" "$url" -- "$@" >"$work/wrk.txt"
-    local non2xx socket_errors
-    non2xx=$(awk '/Non-2xx or 3xx responses:/ { print $NF }' "$work/wrk.txt")
-    socket_errors=$(awk '/Socket errors:/ { print }' "$work/wrk.txt")
-    if [ -n "$non2xx" ] && [ "$non2xx" != "0" ]; then cat "$work/wrk.txt"; echo "FAIL: non-2xx answers" >&2; exit 1; fi
-    if [ -n "$socket_errors" ]; then cat "$work/wrk.txt"; echo "FAIL: $socket_errors" >&2; exit 1; fi
-    echo "$(awk '/^Requests\/sec:/ { print $2 }' "$work/wrk.txt")" \
-        "$(to_ms "$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")")" \
-        "$(to_ms "$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")")"
+# issuer_data over every tag in turn (after a warm-up): prints "requests/s p50 p99", keeps wrk's report.
+measure_issuer_data() {
+    local base=$1 tags=$2 authorization=$3
+    wrk -t2 -c"$connections" -d2s -s Benchmarks/issuer-data.lua "$base$path/issuer_data" -- "$tags" "$authorization" \
+        >/dev/null
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s Benchmarks/issuer-data.lua "$base$path/issuer_data" \
+        -- "$tags" "$authorization" >"$work/wrk.txt"
+    wrk_figures "$work/wrk.txt"
 }
 
-declare -a coffer_runs=() bare_runs=()
+# The peer's processes: uvicorn's supervisor and its workers.
+peer_processes() { echo "$PEER_PID" $(pgrep -P "$PEER_PID" || true); }
+if [ "${COFFER_LOAD_PEER:-1}" != 0 ]; then
+    echo "starting the Python peer…"
+    bash Benchmarks/peers/start-issuer-peer.sh "$work/peer" "$tag_count" >/dev/null
+    # shellcheck disable=SC1091
+    . "$work/peer/peer.env"
+    peer_authorization="Basic $(printf '%s:' "$PEER_TOKEN" | base64 -w0)"
+    # It sleeps, stopped, while the others are measured.
+    kill -STOP $(peer_processes)
+fi
+
+declare -a coffer_runs=() bare_runs=() peer_runs=()
 for round in 1 2; do
     start_server "$baseline" 0
-    wrk -t2 -c"$connections" -d2s -s "$work/issuer-data.lua" "http://127.0.0.1:$port$path/issuer_data" >/dev/null
-    bare_runs+=("$(run_wrk "$work/issuer-data.lua" "http://127.0.0.1:$port$path/issuer_data" "$seconds")")
+    bare_runs+=("$(measure_issuer_data "http://127.0.0.1:$port" "$work/tags.txt" "$authorization")")
     stop_server
 
+    if [ -n "${PEER_PID:-}" ]; then
+        kill -CONT $(peer_processes)
+        peer_runs+=("$(measure_issuer_data "http://127.0.0.1:$PEER_PORT" "$work/peer/peer-tags.txt" \
+            "$peer_authorization")")
+        kill -STOP $(peer_processes)
+    fi
+
     start_coffer
-    # Warm up (identities, connections), then measure.
-    curl -fsS -o /dev/null -H "Authorization: $authorization" -H 'Content-Type: application/json' \
-        -d "{\"tag_id\":\"$first_tag\"}" "http://127.0.0.1:$port$path/issuer_data"
-    wrk -t2 -c"$connections" -d2s -s "$work/issuer-data.lua" "http://127.0.0.1:$port$path/issuer_data" >/dev/null
-    coffer_runs+=("$(run_wrk "$work/issuer-data.lua" "http://127.0.0.1:$port$path/issuer_data" "$seconds")")
+    coffer_runs+=("$(measure_issuer_data "http://127.0.0.1:$port" "$work/tags.txt" "$authorization")")
     cp "$work/wrk.txt" "$work/wrk-issuer-data.txt"
     if [ "$round" = 2 ]; then break; fi
     stop_server
 done
+stop_peer
 
 echo "issuer_data at a constant $constant_rate requests/s…"
 python3 Benchmarks/loadgen.py rate "http://127.0.0.1:$port$path/issuer_data" --rate "$constant_rate" \
@@ -164,8 +133,9 @@ callback_sessions=$((tag_count < 30000 ? tag_count : 30000))
 head -n "$callback_sessions" "$work/tags.txt" >"$work/callback-tags.txt"
 python3 Benchmarks/loadgen.py sessions "http://127.0.0.1:$port$path/issuer_data" --token "$token" \
     --tags "$work/callback-tags.txt" --out "$work/sessions.txt"
-callback=$(run_wrk "$work/callback.lua" "http://127.0.0.1:$port$path/callback" "$seconds" 2)
-cp "$work/wrk.txt" "$work/wrk-callback.txt"
+wrk -t2 -c"$connections" -d"${seconds}s" --latency -s Benchmarks/callback.lua "http://127.0.0.1:$port$path/callback" \
+    -- 2 "$work/sessions.txt" >"$work/wrk-callback.txt"
+callback=$(wrk_figures "$work/wrk-callback.txt")
 
 echo
 echo "The server's own latency histogram (GET /metrics):"
@@ -184,6 +154,10 @@ printf '%-44s %12s %10s %10s\n' "($connections connections, ${seconds}s, $cores 
 for round in 0 1; do
     read -r r p50 p99 <<<"${bare_runs[$round]}"
     printf '%-44s %12s %10s %10s\n' "bare Hummingbird endpoint, run $((round + 1))" "$r" "$p50" "$p99"
+    if [ -n "${peer_runs[$round]:-}" ]; then
+        read -r r p50 p99 <<<"${peer_runs[$round]}"
+        printf '%-44s %12s %10s %10s\n' "Python peer issuer_data, run $((round + 1))" "$r" "$p50" "$p99"
+    fi
     read -r r p50 p99 <<<"${coffer_runs[$round]}"
     printf '%-44s %12s %10s %10s\n' "coffer issuer_data, run $((round + 1))" "$r" "$p50" "$p99"
 done
@@ -199,6 +173,10 @@ printf '%-44s %12s\n' "openssl speed rsa2048, one core (sign/s)" "$rsa_signs_one
 echo
 coffer_best=$(printf '%s\n' "${coffer_runs[@]}" | awk '{ print $1 }' | sort -g | tail -1)
 bare_best=$(printf '%s\n' "${bare_runs[@]}" | awk '{ print $1 }' | sort -g | tail -1)
+if [ "${#peer_runs[@]}" -gt 0 ]; then
+    peer_best=$(printf '%s\n' "${peer_runs[@]}" | awk '{ print $1 }' | sort -g | tail -1)
+    echo "issuer_data / Python peer:          $(ratio "$coffer_best" "$peer_best")  (issue 16 asks for 2)"
+fi
 awk -v c="$coffer_best" -v b="$bare_best" -v o="$rsa_signs" -v k="$callback_rate" 'BEGIN {
     printf "issuer_data / bare endpoint:        %.3f\n", c / b
     printf "issuer_data / openssl sign/s:       %.3f\n", c / o

@@ -33,16 +33,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Signatures per second of `openssl speed rsa2048`, with any further arguments (-multi N).
-openssl_signs() {
-    openssl speed -seconds 3 "$@" rsa2048 2>/dev/null |
-        awk '/^rsa +2048 bits/ { value = $(NF - 1) } END { print value }'
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-to_ms() {
-    awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v !~ /ms$/ && v ~ /s$/) n *= 1000
-        printf "%.2f", n }'
-}
+# shellcheck source=../load-common.sh
+. "$here/../load-common.sh"
+OPENSSL_SECONDS=3
 
 case "$what" in
 issuer)
@@ -55,35 +48,12 @@ issuer)
     . "$work/peer.env"
     peer_pid=$PEER_PID
     authorization="Basic $(printf '%s:' "$PEER_TOKEN" | base64 -w0)"
-    cat >"$work/issuer-data.lua" <<LUA
-local counter = 0
-function setup(thread)
-    counter = counter + 1
-    thread:set("offset", counter * 7919)
-end
-function init(args)
-    tags = {}
-    for line in io.lines("$work/peer-tags.txt") do tags[#tags + 1] = line end
-    index = offset or 0
-end
-local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "$authorization" }
-function request()
-    index = index + 1
-    return wrk.format("POST", "/api/v2/in_app_provisioning/issuer_data", headers,
-        '{"tag_id":"' .. tags[index % #tags + 1] .. '"}')
-end
-LUA
-    url="http://127.0.0.1:$PEER_PORT"
-    wrk -t2 -c"$connections" -d3s -s "$work/issuer-data.lua" "$url" >/dev/null
-    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/issuer-data.lua" "$url" >"$work/wrk.txt"
-    if grep -qE "Non-2xx|Socket errors" "$work/wrk.txt"; then
-        cat "$work/wrk.txt"
-        echo "the peer answered errors (see above)" >&2
-        exit 1
-    fi
-    rps=$(awk '/^Requests\/sec:/ { print $2 }' "$work/wrk.txt")
-    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")")
-    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")")
+    url="http://127.0.0.1:$PEER_PORT/api/v2/in_app_provisioning/issuer_data"
+    script=$here/../issuer-data.lua
+    wrk -t2 -c"$connections" -d3s -s "$script" "$url" -- "$work/peer-tags.txt" "$authorization" >/dev/null
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$script" "$url" -- "$work/peer-tags.txt" "$authorization" \
+        >"$work/wrk.txt"
+    read -r rps p50 p99 <<<"$(wrk_figures "$work/wrk.txt")"
     stop_peer
     one_after=$(openssl_signs)
     multi_after=$(openssl_signs -multi 2)

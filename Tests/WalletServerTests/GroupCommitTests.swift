@@ -82,20 +82,6 @@ struct GroupCommitTests {
 
 @Suite("The repository's batched writes keep each write's meaning on SQLite and PostgreSQL")
 struct BatchedWriteTests {
-    func withRepository(
-        _ engine: Engine, _ body: (SQLWalletRepository, WalletDatabase) async throws -> Void
-    ) async throws {
-        let directory = try TemporaryDirectory()
-        let database = try await engine.makeDatabase(in: directory)
-        do {
-            try await body(SQLWalletRepository(database: database), database)
-        } catch {
-            try await database.shutdown()
-            throw error
-        }
-        try await database.shutdown()
-    }
-
     /// A client with a user, a pass type and `count` tags, each with a pass.
     static func makePasses(_ count: Int, in repository: SQLWalletRepository) async throws -> [ApplePass] {
         let client = try await repository.createClient(name: "Acme")
@@ -125,7 +111,7 @@ struct BatchedWriteTests {
         "64 concurrent issuances for different passes are all stored, each with its own open session",
         arguments: Engine.available)
     func concurrentIssuances(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let passes = try await Self.makePasses(64, in: repository)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, pass) in passes.enumerated() {
@@ -144,7 +130,7 @@ struct BatchedWriteTests {
         "concurrent issuances for one pass leave one open session, the one whose binding data the pass records",
         arguments: Engine.available)
     func concurrentIssuancesOfOnePass(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let pass = try #require(try await Self.makePasses(1, in: repository).first)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<32 {
@@ -166,7 +152,7 @@ struct BatchedWriteTests {
         "32 concurrent callbacks of one session: exactly one consumes it, however the batches fall",
         arguments: Engine.available)
     func concurrentConsumptions(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let passes = try await Self.makePasses(4, in: repository)
             for (index, pass) in passes.enumerated() {
                 try await repository.recordIssuance(Self.issuance(pass, session: "s\(index)"))
@@ -188,7 +174,7 @@ struct BatchedWriteTests {
         "an issuance for a pass that does not exist fails alone; the others committed with it are kept",
         arguments: Engine.available)
     func failingIssuanceAlone(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let passes = try await Self.makePasses(8, in: repository)
             let ghost = ApplePass(tagID: UUID(), passTypeID: UUID(), serialNumber: "ghost", passContent: Data())
             let results = await withTaskGroup(of: (String, Bool).self) { group in
@@ -210,7 +196,7 @@ struct BatchedWriteTests {
 
     @Test("concurrent bindings of different passes each store only their own columns", arguments: Engine.available)
     func concurrentBindings(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let passes = try await Self.makePasses(16, in: repository)
             for (index, pass) in passes.enumerated() {
                 try await repository.recordIssuance(Self.issuance(pass, session: "s\(index)"))
@@ -236,7 +222,7 @@ struct BatchedWriteTests {
 
     @Test("tags made together are stored all or none", arguments: Engine.available)
     func createTagsAtomically(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let passes = try await Self.makePasses(3, in: repository)
             let existing = try #require(try await repository.tag(id: passes[0].tagID))
             let fresh = ClientTag(clientID: existing.clientID, userID: existing.userID, referenceID: "NEW")
@@ -260,7 +246,7 @@ struct BatchedWriteTests {
 
     @Test("an issuance target is the provisioning target without the pass's content", arguments: Engine.available)
     func issuanceTarget(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let pass = try #require(try await Self.makePasses(1, in: repository).first)
             let tag = try #require(try await repository.tag(id: pass.tagID))
             let full = try #require(

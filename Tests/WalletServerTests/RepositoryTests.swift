@@ -6,21 +6,6 @@ import WalletServer
 
 @Suite("The SQL repository stores the server's data on SQLite and PostgreSQL")
 struct RepositoryTests {
-    /// Runs `body` against a fresh migrated database of `engine`, shutting it down afterwards.
-    func withRepository(
-        _ engine: Engine, _ body: (SQLWalletRepository, WalletDatabase) async throws -> Void
-    ) async throws {
-        let directory = try TemporaryDirectory()
-        let database = try await engine.makeDatabase(in: directory)
-        do {
-            try await body(SQLWalletRepository(database: database), database)
-        } catch {
-            try await database.shutdown()
-            throw error
-        }
-        try await database.shutdown()
-    }
-
     /// A client, user, tag, pass type and pass: what a provisioning session needs to point at.
     static func makePass(in repository: SQLWalletRepository) async throws -> ApplePass {
         let acme = try await repository.createClient(name: "Acme")
@@ -37,7 +22,7 @@ struct RepositoryTests {
 
     @Test("migrations record their version and are idempotent", arguments: Engine.available)
     func migrations(_ engine: Engine) async throws {
-        try await withRepository(engine) { _, database in
+        try await engine.withRepository { _, database in
             let migrator = SchemaMigrator(database: database)
             #expect(try await migrator.appliedVersions() == Array(1...SchemaMigrator.latestVersion))
             try await migrator.migrate()
@@ -48,7 +33,7 @@ struct RepositoryTests {
     @Test(
         "API tokens are shown once, stored only as hashes, and stop working when revoked", arguments: Engine.available)
     func apiTokens(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, database in
+        try await engine.withRepository { repository, database in
             let client = try await repository.createClient(name: "Acme")
             let (apiUser, token) = try await repository.createAPIUser(clientID: client.id, name: "iOS app")
             #expect(token.count == 43)
@@ -70,7 +55,7 @@ struct RepositoryTests {
 
     @Test("tags are found by each id attribute, only within their client", arguments: Engine.available)
     func tagLookup(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let acme = try await repository.createClient(name: "Acme")
             let other = try await repository.createClient(name: "Other")
             let user = try await repository.createUser(clientID: acme.id, externalReference: "jane@example.com")
@@ -89,7 +74,7 @@ struct RepositoryTests {
 
     @Test("duplicates are conflicts and dangling references are refused", arguments: Engine.available)
     func constraints(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let acme = try await repository.createClient(name: "Acme")
             let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
             try await repository.createTag(ClientTag(clientID: acme.id, userID: user.id, referenceID: "DUP"))
@@ -108,7 +93,7 @@ struct RepositoryTests {
 
     @Test("passes round-trip, update in place, and are one per tag", arguments: Engine.available)
     func passes(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let acme = try await repository.createClient(name: "Acme")
             let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
             let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
@@ -141,7 +126,7 @@ struct RepositoryTests {
         "a provisioning target joins pass, tag, user and pass type, by tag attribute within a client or by pass",
         arguments: Engine.available)
     func provisioningTargets(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let pass = try await Self.makePass(in: repository)
             let tag = try #require(try await repository.tag(id: pass.tagID))
             let byTag = try #require(
@@ -170,7 +155,7 @@ struct RepositoryTests {
 
     @Test("issuance stores the pass's binding data and its session together", arguments: Engine.available)
     func issuance(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             var pass = try await Self.makePass(in: repository)
             pass.accountBindingData = Data("{}".utf8)
             let now = Date()
@@ -197,7 +182,7 @@ struct RepositoryTests {
         "an issuance and a callback that interleave each keep what the other wrote (no lost update)",
         arguments: Engine.available)
     func interleavedIssuanceAndBinding(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let made = try await Self.makePass(in: repository)
             let now = Date()
             // Both steps read the pass before either writes.
@@ -231,7 +216,7 @@ struct RepositoryTests {
 
     @Test("a session is consumed once, and never after it expires", arguments: Engine.available)
     func sessions(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let pass = try await Self.makePass(in: repository)
             let now = Date()
             try await repository.createSession(
@@ -249,7 +234,7 @@ struct RepositoryTests {
     @Test(
         "a session is stored only as the SHA-256 of its identifier, and found by it", arguments: Engine.available)
     func sessionsHashed(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, database in
+        try await engine.withRepository { repository, database in
             let pass = try await Self.makePass(in: repository)
             let now = Date()
             let identifier = "b1e2c3d4a5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718"
@@ -278,7 +263,7 @@ struct RepositoryTests {
         "a new issuance ends the pass's open sessions, and only that pass's: the older one can no longer be consumed",
         arguments: Engine.available)
     func issuanceEndsOpenSessions(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let pass = try await Self.makePass(in: repository)
             let tag = try #require(try await repository.tag(id: pass.tagID))
             let otherTag = ClientTag(clientID: tag.clientID, userID: tag.userID, referenceID: "T2")
@@ -303,7 +288,7 @@ struct RepositoryTests {
         "expired sessions are deleted in batches of the size asked, used or not; live ones stay usable",
         arguments: Engine.available)
     func expiredSessionsDeleted(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, database in
+        try await engine.withRepository { repository, database in
             let pass = try await Self.makePass(in: repository)
             let now = Date()
             for index in 0..<5 {
@@ -331,7 +316,7 @@ struct RepositoryTests {
         "the purger deletes every expired session, batch after batch, and keeps the live ones",
         arguments: Engine.available)
     func purger(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let pass = try await Self.makePass(in: repository)
             let now = Date()
             for index in 0..<7 {
@@ -351,7 +336,7 @@ struct RepositoryTests {
 
     @Test("concurrent consumers of one session: exactly one wins", arguments: Engine.available)
     func sessionRace(_ engine: Engine) async throws {
-        try await withRepository(engine) { repository, _ in
+        try await engine.withRepository { repository, _ in
             let pass = try await Self.makePass(in: repository)
             let now = Date()
             try await repository.createSession(
