@@ -253,6 +253,8 @@ let package = Package(
             dependencies: [
                 "coffer", "CofferTestSupport", "LocalData", "Secrets", "WalletServer", "WalletPasses",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
             ]
         ),
     ]
