@@ -6,6 +6,11 @@ struct SQLValueByID: SQLExpression {
     /// Each row's identifier with the value it gets.
     let values: [(id: String, value: any Encodable & Sendable)]
 
+    /// The value `value` gives each of `rows`, for the row `id` names.
+    init<Row>(_ rows: [Row], id: (Row) -> String, value: (Row) -> any Encodable & Sendable) {
+        values = rows.map { (id($0), value($0)) }
+    }
+
     func serialize(to serializer: inout SQLSerializer) {
         serializer.write("CASE ")
         SQLIdentifier("id").serialize(to: &serializer)

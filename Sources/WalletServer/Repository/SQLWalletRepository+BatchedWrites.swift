@@ -73,7 +73,7 @@ extension SQLWalletRepository {
         // One order for every writer, so that two batches on PostgreSQL lock their passes' rows in the same order.
         let passes = passes.sorted { $0.id.uuidString < $1.id.uuidString }
         func values(_ value: (ApplePass) -> any Encodable & Sendable) -> SQLValueByID {
-            SQLValueByID(values: passes.map { ($0.id.uuidString, value($0)) })
+            SQLValueByID(passes, id: \.id.uuidString, value: value)
         }
         try await db.update("apple_passes")
             .set("issuer_binding_data", to: values { $0.issuerBindingData })
@@ -90,12 +90,12 @@ extension SQLWalletRepository {
         let passIDs = issuances.map(\.passID.uuidString)
         // Updating the passes first locks their rows (PostgreSQL) or the database (SQLite), so a concurrent issuance
         // for the same pass waits here and then ends these sessions in turn.
+        func values(_ value: (Issuance) -> any Encodable & Sendable) -> SQLValueByID {
+            SQLValueByID(issuances, id: \.passID.uuidString, value: value)
+        }
         try await db.update("apple_passes")
-            .set(
-                "account_binding_data",
-                to: SQLValueByID(values: issuances.map { ($0.passID.uuidString, $0.accountBindingData) })
-            )
-            .set("updated_at", to: SQLValueByID(values: issuances.map { ($0.passID.uuidString, ms($0.issuedAt)) }))
+            .set("account_binding_data", to: values { $0.accountBindingData })
+            .set("updated_at", to: values { ms($0.issuedAt) })
             .where("id", .in, passIDs).run()
         try await db.delete(from: "provisioning_sessions").where("pass_id", .in, passIDs)
             .where("used_at", .is, SQLLiteral.null).run()

@@ -316,18 +316,13 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
     public func updatePass(_ pass: ApplePass) async throws {
-        try await update(pass, on: sql)
-    }
-
-    /// Writes `pass`'s values of `columns` (every mutable column unless told), and no other.
-    private func update(
-        _ pass: ApplePass, columns: Set<String> = SQLWalletRepository.mutablePassColumns, on db: any SQLDatabase
-    ) async throws {
-        var update = db.update("apple_passes")
-        for (column, value) in Self.columns(of: pass).sorted(by: { $0.key < $1.key }) where columns.contains(column) {
+        var update = sql.update("apple_passes")
+        for (column, value) in Self.columns(of: pass).sorted(by: { $0.key < $1.key })
+        where Self.mutablePassColumns.contains(column) {
             update = update.set(column, to: value)
         }
-        try await run { try await update.where("id", .equal, pass.id.uuidString).run() }
+        let finished = update.where("id", .equal, pass.id.uuidString)
+        try await run { try await finished.run() }
     }
 
     /// The columns of a pass that change after it is made.
@@ -344,7 +339,10 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).
     public func createSession(_ session: ProvisioningSession) async throws {
-        try await insert(session, on: sql)
+        try await run {
+            try await sql.insert(into: "provisioning_sessions").columns(Self.sessionColumns)
+                .values(Self.sessionValues(session)).run()
+        }
     }
 
     /// Stores the pass's new binding data (only the columns an issuance owns), ends the pass's open sessions and
@@ -352,14 +350,6 @@ public struct SQLWalletRepository: WalletRepository {
     /// committed are committed together, in one transaction and one sync.
     public func recordIssuance(_ issuance: Issuance) async throws {
         _ = try await run { try await writes.submit(.issuance(issuance)) }
-    }
-
-    /// Stores `session` under the hash of its identifier.
-    private func insert(_ session: ProvisioningSession, on db: any SQLDatabase) async throws {
-        try await run {
-            try await db.insert(into: "provisioning_sessions").columns(Self.sessionColumns)
-                .values(Self.sessionValues(session)).run()
-        }
     }
 
     /// The columns of a session row, in the order of ``sessionValues(_:)``.
@@ -437,7 +427,7 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Maps driver errors to typed ones: a unique-constraint violation is a conflict, anything else that is not
     /// already typed means the database could not do the work.
-    func run<R>(_ body: () async throws -> R) async throws -> R {
+    private func run<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch let error as WalletServerError {
