@@ -53,7 +53,7 @@ public struct PassVerifier: Sendable {
         }
         for (path, expected) in manifest.sorted(by: { $0.key < $1.key }) {
             guard let data = files[path] else { throw fail(.missingFile(path)) }
-            let actual = Insecure.SHA1.hash(data: data).map { String(format: "%02x", $0) }.joined()
+            let actual = PassManifest.hash(data)
             guard actual == expected.lowercased() else { throw fail(.hashMismatch(path)) }
         }
         let pass: Pass

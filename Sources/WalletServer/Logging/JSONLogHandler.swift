@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WalletPasses
 
 /// A swift-log handler that writes one JSON object per line: `timestamp`, `level`, `label`, `message`, and every
 /// metadata key beside them, for log collectors that parse JSON.
@@ -51,9 +52,9 @@ public struct JSONLogHandler: LogHandler {
         line.append(UInt8(ascii: "{"))
         for (index, field) in fields.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
-            Self.appendString(field.key, to: &line)
+            JSONString.append(field.key, to: &line)
             line.append(UInt8(ascii: ":"))
-            Self.appendString(field.value, to: &line)
+            JSONString.append(field.value, to: &line)
         }
         line.append(contentsOf: "}\n".utf8)
         write(Data(line))
@@ -61,27 +62,6 @@ public struct JSONLogHandler: LogHandler {
 
     /// The fields every line has; metadata with these keys is left out.
     private static let fixedKeys: Set<String> = ["timestamp", "level", "label", "message"]
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Appends `text` as a JSON string.
-    static func appendString(_ text: String, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): line.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): line.append(contentsOf: #"\\"#.utf8)
-            case UInt8(ascii: "\n"): line.append(contentsOf: #"\n"#.utf8)
-            case UInt8(ascii: "\r"): line.append(contentsOf: #"\r"#.utf8)
-            case UInt8(ascii: "\t"): line.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                line.append(contentsOf: #"\u00"#.utf8)
-                line.append(hexDigits[Int(byte >> 4)])
-                line.append(hexDigits[Int(byte & 0x0f)])
-            default: line.append(byte)
-            }
-        }
-        line.append(UInt8(ascii: "\""))
-    }
 
     /// Now, in UTC, as ISO 8601 with milliseconds (`2026-11-24T01:12:39.123Z`).
     static func timestamp() -> String {
