@@ -72,6 +72,28 @@ struct SchemaUpgradeTests {
         }
     }
 
+    /// A pass written as a version-2 server wrote it: only the columns that schema has.
+    static func makeVersion2Pass(in repository: SQLWalletRepository, database: WalletDatabase) async throws
+        -> ApplePass
+    {
+        let acme = try await repository.createClient(name: "Acme")
+        let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
+        let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
+        try await repository.createTag(tag)
+        let passType = PassType(
+            passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme", signingKeyPath: "k")
+        try await repository.createPassType(passType)
+        let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
+        try await database.sql.insert(into: "apple_passes")
+            .columns("id", "tag_id", "pass_type_id", "serial_number", "pass_content", "updated_at")
+            .values(
+                SQLBind(pass.id.uuidString), SQLBind(tag.id.uuidString), SQLBind(passType.id.uuidString),
+                SQLBind(pass.serialNumber), SQLBind(pass.passContent), SQLBind(SQLWalletRepository.ms(pass.updatedAt))
+            )
+            .run()
+        return pass
+    }
+
     @Test(
         "a version-2 database's open sessions keep working under hashed identifiers, used and expired ones are dropped, passes' recorded issuer data name the session by hash, and no identifier is left in the file",
         arguments: Engine.available)
@@ -86,7 +108,7 @@ struct SchemaUpgradeTests {
         do {
             try await Self.migrate(database, to: 2)
             let repository = SQLWalletRepository(database: database)
-            let pass = try await RepositoryTests.makePass(in: repository)
+            let pass = try await Self.makeVersion2Pass(in: repository, database: database)
             var recorded = pass
             recorded.accountBindingData = Data(
                 #"{"callbackURL":"https://w.example/cb","sessionIdentifier":"\#(open)","teamIdentifier":"T"}"#.utf8)

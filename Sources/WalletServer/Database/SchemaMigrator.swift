@@ -159,5 +159,6 @@ public struct SchemaMigrator: Sendable {
         },
         Migration(version: 3, name: "provisioning session identifiers stored hashed", apply: hashSessionIdentifiers),
         Migration(version: 4, name: "secret store in PostgreSQL", apply: createSecretStoreTables),
+        Migration(version: 5, name: "pass web service, pushes and management", apply: createPassWebServiceTables),
     ]
 }

@@ -169,12 +169,18 @@ public struct ApplePass: Codable, Hashable, Sendable, Identifiable {
     public var keyHash: String?
     /// When the pass last changed.
     public var updatedAt: Date
+    /// When what devices fetch from the web service last changed (its `Last-Modified`): content, personalization.
+    /// Two changes are at least a second apart, so that `If-Modified-Since` (whole seconds) tells them apart.
+    public var modifiedAt: Date
+    /// The web service's update tag of the pass's last change: a device that listed passes updated since a tag
+    /// gets the passes whose tag is greater.
+    public var updateTag: Int64
 
-    /// Creates a pass record.
+    /// Creates a pass record; ``modifiedAt`` is `updatedAt` unless given.
     public init(
         id: UUID = UUID(), tagID: UUID, passTypeID: UUID, serialNumber: String, passContent: Data,
         accountBindingData: Data? = nil, issuerBindingData: String? = nil, keyHash: String? = nil,
-        updatedAt: Date = Date()
+        updatedAt: Date = Date(), modifiedAt: Date? = nil, updateTag: Int64 = 0
     ) {
         self.id = id
         self.tagID = tagID
@@ -185,6 +191,8 @@ public struct ApplePass: Codable, Hashable, Sendable, Identifiable {
         self.issuerBindingData = issuerBindingData
         self.keyHash = keyHash
         self.updatedAt = updatedAt
+        self.modifiedAt = modifiedAt ?? updatedAt
+        self.updateTag = updateTag
     }
 }
 

@@ -7,7 +7,7 @@ import SQLKit
 /// compare them identically.
 public struct SQLWalletRepository: WalletRepository {
     let database: WalletDatabase
-    private var sql: any SQLDatabase { database.sql }
+    var sql: any SQLDatabase { database.sql }
     /// Commits the provisioning flow's concurrent writes together (one transaction, one sync).
     private let writes: GroupCommit<ProvisioningWrite, ProvisioningSession?>
     /// API users who authenticated recently, kept for ``authenticationLifetime``.
@@ -244,7 +244,7 @@ public struct SQLWalletRepository: WalletRepository {
             "apple_passes",
             [
                 "id", "tag_id", "pass_type_id", "serial_number", "pass_content", "account_binding_data",
-                "issuer_binding_data", "key_hash", "updated_at",
+                "issuer_binding_data", "key_hash", "updated_at", "modified_at", "update_tag",
             ]
         ),
         (
@@ -263,7 +263,7 @@ public struct SQLWalletRepository: WalletRepository {
             ("tags", ["id"]), ("apple_passes", ["id"]),
         ] + targetColumns.filter { ["pass_types", "users"].contains($0.table) }
 
-    private func provisioningTarget(where conditions: KeyValuePairs<SQLColumn, String>) async throws
+    func provisioningTarget(where conditions: KeyValuePairs<SQLColumn, String>) async throws
         -> ProvisioningTarget?
     {
         guard let row = try await joinedTarget(columns: Self.targetColumns, where: conditions) else { return nil }
@@ -391,12 +391,12 @@ public struct SQLWalletRepository: WalletRepository {
 
     // MARK: SQL helpers
 
-    private func insert(_ table: String, _ values: [String: any Encodable & Sendable]) async throws {
+    func insert(_ table: String, _ values: [String: any Encodable & Sendable]) async throws {
         try await run { try await Self.insertRows(table, [values], on: sql) }
     }
 
     /// Inserts rows that all have the same columns, in one statement.
-    private static func insertRows(
+    static func insertRows(
         _ table: String, _ rows: [[String: any Encodable & Sendable]], on db: any SQLDatabase
     ) async throws {
         guard let columns = rows.first?.keys.sorted() else { return }
@@ -405,7 +405,7 @@ public struct SQLWalletRepository: WalletRepository {
         try await insert.run()
     }
 
-    private static func columns(of tag: ClientTag) -> [String: any Encodable & Sendable] {
+    static func columns(of tag: ClientTag) -> [String: any Encodable & Sendable] {
         [
             "id": tag.id.uuidString, "client_id": tag.clientID.uuidString, "user_id": tag.userID.uuidString,
             "reference_id": tag.referenceID, "pronto_tag_id": tag.prontoTagID, "subscription_id": tag.subscriptionID,
@@ -413,7 +413,7 @@ public struct SQLWalletRepository: WalletRepository {
         ]
     }
 
-    private func select(
+    func select(
         _ table: String, where conditions: [String: any Encodable & Sendable] = [:], orderBy: String? = nil
     ) async throws -> [any SQLRow] {
         var query = sql.select().column("*").from(table)
@@ -427,7 +427,7 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Maps driver errors to typed ones: a unique-constraint violation is a conflict, anything else that is not
     /// already typed means the database could not do the work.
-    private func run<R>(_ body: () async throws -> R) async throws -> R {
+    func run<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch let error as WalletServerError {
@@ -447,7 +447,7 @@ public struct SQLWalletRepository: WalletRepository {
     static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
     static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 
-    private static func uuid(_ row: any SQLRow, _ column: String) throws -> UUID {
+    static func uuid(_ row: any SQLRow, _ column: String) throws -> UUID {
         let text = try row.decode(column: column, as: String.self)
         guard let id = UUID(uuidString: text) else { throw WalletServerError.corruptRecord("\(column) '\(text)'") }
         return id
@@ -468,7 +468,7 @@ public struct SQLWalletRepository: WalletRepository {
             revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(date))
     }
 
-    private static func user(_ row: any SQLRow) throws -> User {
+    static func user(_ row: any SQLRow) throws -> User {
         User(
             id: try uuid(row, "id"), clientID: try uuid(row, "client_id"),
             externalReference: try row.decode(column: "external_reference", as: String?.self),
@@ -476,7 +476,7 @@ public struct SQLWalletRepository: WalletRepository {
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
     }
 
-    private static func passType(_ row: any SQLRow) throws -> PassType {
+    static func passType(_ row: any SQLRow) throws -> PassType {
         PassType(
             id: try uuid(row, "id"),
             passTypeIdentifier: try row.decode(column: "pass_type_identifier", as: String.self),
@@ -487,7 +487,7 @@ public struct SQLWalletRepository: WalletRepository {
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
     }
 
-    private static func tag(_ row: any SQLRow) throws -> ClientTag {
+    static func tag(_ row: any SQLRow) throws -> ClientTag {
         ClientTag(
             id: try uuid(row, "id"), clientID: try uuid(row, "client_id"), userID: try uuid(row, "user_id"),
             referenceID: try row.decode(column: "reference_id", as: String?.self),
@@ -496,7 +496,7 @@ public struct SQLWalletRepository: WalletRepository {
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
     }
 
-    private static func pass(_ row: any SQLRow) throws -> ApplePass {
+    static func pass(_ row: any SQLRow) throws -> ApplePass {
         ApplePass(
             id: try uuid(row, "id"), tagID: try uuid(row, "tag_id"), passTypeID: try uuid(row, "pass_type_id"),
             serialNumber: try row.decode(column: "serial_number", as: String.self),
@@ -504,7 +504,9 @@ public struct SQLWalletRepository: WalletRepository {
             accountBindingData: try row.decode(column: "account_binding_data", as: Data?.self),
             issuerBindingData: try row.decode(column: "issuer_binding_data", as: String?.self),
             keyHash: try row.decode(column: "key_hash", as: String?.self),
-            updatedAt: date(try row.decode(column: "updated_at", as: Int64.self)))
+            updatedAt: date(try row.decode(column: "updated_at", as: Int64.self)),
+            modifiedAt: try row.decode(column: "modified_at", as: Int64?.self).map(date),
+            updateTag: try row.decode(column: "update_tag", as: Int64?.self) ?? 0)
     }
 
     /// The session of `row`, which holds only its identifier's hash, carrying `id`, the identifier it was found by.
@@ -516,12 +518,13 @@ public struct SQLWalletRepository: WalletRepository {
             usedAt: try row.decode(column: "used_at", as: Int64?.self).map(date))
     }
 
-    private static func columns(of pass: ApplePass) -> [String: any Encodable & Sendable] {
+    static func columns(of pass: ApplePass) -> [String: any Encodable & Sendable] {
         [
             "id": pass.id.uuidString, "tag_id": pass.tagID.uuidString, "pass_type_id": pass.passTypeID.uuidString,
             "serial_number": pass.serialNumber, "pass_content": pass.passContent,
             "account_binding_data": pass.accountBindingData, "issuer_binding_data": pass.issuerBindingData,
-            "key_hash": pass.keyHash, "updated_at": ms(pass.updatedAt),
+            "key_hash": pass.keyHash, "updated_at": ms(pass.updatedAt), "modified_at": ms(pass.modifiedAt),
+            "update_tag": pass.updateTag,
         ]
     }
 }
