@@ -164,6 +164,31 @@ public struct PassFields: Codable, Hashable, Sendable {
         self.transitType = transitType
     }
 
+    /// Every field's key, in order.
+    public var keys: [String] { all.map(\.field.key) }
+
+    /// Sets the value of the field whose key is `key`, wherever it is; returns whether there is one.
+    @discardableResult
+    public mutating func setValue(_ value: PassField.Value, forKey key: String) -> Bool {
+        var found = false
+        func update(_ fields: inout [PassField]?) {
+            guard let index = fields?.firstIndex(where: { $0.key == key }) else { return }
+            fields?[index].value = value
+            found = true
+        }
+        update(&headerFields)
+        update(&primaryFields)
+        update(&secondaryFields)
+        update(&auxiliaryFields)
+        update(&backFields)
+        return found
+    }
+
+    /// The value of the field whose key is `key`, if there is one.
+    public func value(forKey key: String) -> PassField.Value? {
+        all.first { $0.field.key == key }?.field.value
+    }
+
     /// Every field with the key path of its list, in order.
     var all: [(list: String, index: Int, field: PassField)] {
         let lists: [(String, [PassField]?)] = [

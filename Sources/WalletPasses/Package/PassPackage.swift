@@ -92,6 +92,13 @@ public struct PassPackage: Hashable, Sendable {
         }
     }
 
+    /// Removes the file at `path` (a personalizable pass's `personalization.json` once it was personalized, for
+    /// example); returns whether there was one.
+    @discardableResult
+    public mutating func remove(at path: String) -> Bool {
+        files.removeValue(forKey: path) != nil
+    }
+
     /// The parsed `pass.json`.
     public var pass: Pass {
         get throws {

@@ -55,11 +55,11 @@ struct ProvisioningController: Sendable {
             metrics.requestRateLimited()
             throw APIError.rateLimited(retryAfter: Self.wholeSeconds(wait))
         }
-        let body: IssuerDataRequest = try await decode(request, context: context)
+        let body = try await JSONBody.decode(IssuerDataRequest.self, from: request)
         do {
             let response = try await service.issuerData(
                 for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID)
-            return try json(response)
+            return try JSONBody.response(response)
         } catch let failure as ProvisioningService.Failure {
             throw Self.apiError(failure)
         }
@@ -71,7 +71,7 @@ struct ProvisioningController: Sendable {
         else {
             throw APIError.badRequest("the sessionIdentifier query parameter is required (1 to 256 characters)")
         }
-        let body: CallbackRequest = try await decode(request, context: context)
+        let body = try await JSONBody.decode(CallbackRequest.self, from: request)
         do {
             let pkpass = try await service.completeBinding(
                 sessionIdentifier: session, issuerBindingData: body.issuerBindingData, keyHash: body.keyHash)
@@ -82,52 +82,6 @@ struct ProvisioningController: Sendable {
             throw Self.apiError(failure)
         }
     }
-
-    /// Where in the body a decoding error happened; empty for the body as a whole.
-    private static func codingPath(of error: DecodingError) -> [any CodingKey] {
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-            .dataCorrupted(let context):
-            return context.codingPath
-        @unknown default:
-            return []
-        }
-    }
-
-    private func decode<T: Decodable>(_ request: Request, context: BasicRequestContext) async throws -> T {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: 64 * 1024)
-        } catch {
-            throw APIError(.contentTooLarge, code: "too_large", message: "the body is larger than 64 KiB")
-        }
-        guard buffer.readableBytes > 0 else { throw APIError.badRequest("the JSON body is missing") }
-        do {
-            return try Self.decoder.decode(T.self, from: Data(buffer.readableBytesView))
-        } catch DecodingError.keyNotFound(let key, _) {
-            throw APIError.badRequest("'\(key.stringValue)' is required")
-        } catch let error as DecodingError where !Self.codingPath(of: error).isEmpty {
-            // A wrong type, a null or an unknown value at a key.
-            throw APIError.badRequest(
-                "'\(Self.codingPath(of: error).map(\.stringValue).joined(separator: "."))' is not valid")
-        } catch {
-            throw APIError.badRequest("the body is not the expected JSON object")
-        }
-    }
-
-    private func json(_ value: some Encodable) throws -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try Self.encoder.encode(value))))
-    }
-
-    /// Made once: a coder is safe to share between requests as long as no one changes its options.
-    private static let decoder = JSONDecoder()
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     /// `duration` rounded up to whole seconds, at least 1 (what `Retry-After` carries).
     static func wholeSeconds(_ duration: Duration) -> Int {

@@ -46,26 +46,32 @@ public struct ProvisioningService: Sendable {
     let logger: Logger
     /// Where signing and database times and sessions issued and consumed are counted.
     let metrics: ServerMetrics
+    /// Makes the bound pass the callback returns, as the web service serves it later.
+    public let renderer: PassRenderer
 
     /// Creates the service.
     public init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.provisioning"),
-        metrics: ServerMetrics = ServerMetrics()
+        metrics: ServerMetrics = ServerMetrics(), webService: PassRenderer.WebService? = nil
     ) {
         self.init(
             repository: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
             callbackAddress: { callbackURL }, sessionLifetime: sessionLifetime, now: now, logger: logger,
-            metrics: metrics)
+            metrics: metrics, webService: webService)
     }
 
     /// Creates the service with a callback URL known only once the server listens (on a port the system chose).
     init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackAddress: @escaping @Sendable () -> String, sessionLifetime: TimeInterval,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger, metrics: ServerMetrics = ServerMetrics()
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
+        webService: PassRenderer.WebService? = nil
     ) {
+        self.renderer = PassRenderer(
+            store: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
+            webService: webService)
         self.repository = repository
         self.identities = identities
         self.relyingPartyIdentifier = relyingPartyIdentifier
@@ -140,22 +146,15 @@ public struct ProvisioningService: Sendable {
         else {
             throw Failure.notFound("no open provisioning session with this identifier")
         }
-        let (passType, user) = (target.passType, target.user)
-        var record = target.pass
-        let identity = try await identities.identity(for: passType)
-        var package = try PassPackage(archive: record.passContent)
-        var pass = try package.pass
-        pass.fidoProfile = FIDOProfile(
-            relyingPartyIdentifier: relyingPartyIdentifier, accountHash: user.accountHash, keyHash: keyHash.lowercased()
-        )
-        pass.issuerBindingData = PassIssuerBindingData(
-            issuerBindingData: issuerBindingData.lowercased(), learnMoreURL: passType.bindingLearnMoreURL)
-        try package.setPass(pass)
+        var bound = target
+        bound.pass.issuerBindingData = issuerBindingData.lowercased()
+        bound.pass.keyHash = keyHash.lowercased()
+        bound.pass.updatedAt = now()
+        let package = try await renderer.package(for: bound)
+        let identity = try await identities.identity(for: target.passType)
         let signed = try metrics.measureSigning { try PassSigner(identity: identity).sign(package, signingTime: now()) }
         let pkpass = try signed.pkpass()
-        record.issuerBindingData = issuerBindingData.lowercased()
-        record.keyHash = keyHash.lowercased()
-        record.updatedAt = now()
+        let record = bound.pass
         try await metrics.measureDatabase { try await repository.recordBinding(record) }
         logger.info("bound and re-signed a pass", metadata: ["pass": "\(record.id)"])
         return pkpass

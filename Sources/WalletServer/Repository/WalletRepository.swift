@@ -1,8 +1,9 @@
 import Foundation
 
 /// Everything the provisioning server stores, as one protocol: controllers and the admin commands depend on it,
-/// and ``SQLWalletRepository`` implements it once for SQLite and PostgreSQL.
-public protocol WalletRepository: Sendable {
+/// and ``SQLWalletRepository`` implements it once for SQLite and PostgreSQL. What the web service stores is in
+/// ``PassWebServiceStore``.
+public protocol WalletRepository: PassWebServiceStore {
     /// Creates a client.
     func createClient(name: String) async throws -> Client
     /// The client with `id`.

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What the PassKit web service and pass updates store: the passes' authentication, Wallet's device registrations,
+/// update tags, personalizations and device logs. ``SQLWalletRepository`` implements it.
+public protocol PassWebServiceStore: Sendable {
+    /// The pass of `passTypeIdentifier` with `serialNumber`, as the web service authenticates and serves it.
+    func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass?
+    /// The pass's authentication salt: the one it has, or `salt` (stored with `tokenHash`, the SHA-256 of the token
+    /// it makes) when it has none yet. Concurrent callers all get the salt that was stored first.
+    func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String
+    /// Registers a device for a pass's updates, storing (or replacing) the device's push token; returns whether the
+    /// registration is new.
+    func register(deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date) async throws -> Bool
+    /// Ends a device's registration for a pass (and forgets the device when it has no other); returns whether there
+    /// was one.
+    func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Bool
+    /// The serial numbers and update tags of the passes of `passTypeIdentifier` the device is registered for,
+    /// changed after the tag `since` (all of them when `nil`).
+    func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?) async throws
+        -> [(serialNumber: String, updateTag: Int64)]
+    /// How many devices are registered for the pass.
+    func registrationCount(passID: UUID) async throws -> Int
+    /// Stores the messages devices logged, keeping only the newest `keeping`.
+    func recordDeviceLogs(_ messages: [String], now: Date, keeping: Int) async throws
+    /// The newest device log messages, newest first.
+    func deviceLogs(limit: Int) async throws -> [(receivedAt: Date, message: String)]
+    /// The personalization fields a device sent for the pass (JSON), if it was personalized.
+    func personalization(passID: UUID) async throws -> Data?
+    /// Stores the pass's personalization, once: returns `false` (and stores nothing) when it was personalized
+    /// already. A new personalization changes the pass like ``applyChange(passID:content:now:)``.
+    func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool
+    /// Replaces the pass's content (`nil`: keeps it), moves its `Last-Modified` and update tag forward, and queues
+    /// a push to each registered device, in one transaction. Returns the pass as stored and how many pushes were
+    /// queued.
+    func applyChange(passID: UUID, content: Data?, now: Date) async throws -> (pass: ApplePass, queuedPushes: Int)
+}
+
+/// A pass as the web service sees it: enough to authenticate a device and answer `If-Modified-Since`.
+public struct WebServicePass: Hashable, Sendable {
+    /// The pass's identifier.
+    public var passID: UUID
+    /// The SHA-256 of its `authenticationToken`, once it was given one.
+    public var authenticationTokenHash: Data?
+    /// When what devices fetch last changed.
+    public var modifiedAt: Date
+
+    /// Creates the record.
+    public init(passID: UUID, authenticationTokenHash: Data?, modifiedAt: Date) {
+        self.passID = passID
+        self.authenticationTokenHash = authenticationTokenHash
+        self.modifiedAt = modifiedAt
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import SQLKit
+
+extension SQLWalletRepository {
+    /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
+    public func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
+        let query = sql.select()
+            .column(SQLColumn("id", table: "apple_passes"), as: "id")
+            .column(SQLColumn("authentication_token_hash", table: "apple_passes"), as: "authentication_token_hash")
+            .column(SQLColumn("modified_at", table: "apple_passes"), as: "modified_at")
+            .from("apple_passes")
+            .join(
+                "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
+                SQLColumn("pass_type_id", table: "apple_passes")
+            )
+            .where(SQLColumn("pass_type_identifier", table: "pass_types"), .equal, SQLBind(passTypeIdentifier))
+            .where(SQLColumn("serial_number", table: "apple_passes"), .equal, SQLBind(serialNumber))
+        guard let row = try await run({ try await query.first() }) else { return nil }
+        return WebServicePass(
+            passID: try Self.uuid(row, "id"),
+            authenticationTokenHash: try row.decode(column: "authentication_token_hash", as: Data?.self),
+            modifiedAt: Self.date(try row.decode(column: "modified_at", as: Int64.self)))
+    }
+
+    /// The salt the pass has, or `salt` once stored: the first salt stored wins.
+    public func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String {
+        try await run {
+            try await sql.update("apple_passes")
+                .set("authentication_salt", to: salt)
+                .set("authentication_token_hash", to: tokenHash)
+                .where("id", .equal, passID.uuidString)
+                .where("authentication_salt", .is, SQLLiteral.null)
+                .run()
+            let row = try await sql.select().column("authentication_salt").from("apple_passes")
+                .where("id", .equal, passID.uuidString).first()
+            guard let stored = try row?.decode(column: "authentication_salt", as: String?.self) else {
+                throw WalletServerError.notFound("pass \(passID)")
+            }
+            return stored
+        }
+    }
+
+    /// Registers the device for the pass, storing its newest push token.
+    public func register(deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date) async throws
+        -> Bool
+    {
+        try await run {
+            try await database.transaction { db in
+                let device = try await db.select().column("push_token").from("wallet_devices")
+                    .where("device_library_identifier", .equal, deviceLibraryIdentifier).first()
+                if device == nil {
+                    try await db.insert(into: "wallet_devices")
+                        .columns("device_library_identifier", "push_token", "updated_at")
+                        .values(SQLBind(deviceLibraryIdentifier), SQLBind(pushToken), SQLBind(Self.ms(now))).run()
+                } else if try device?.decode(column: "push_token", as: String.self) != pushToken {
+                    try await db.update("wallet_devices").set("push_token", to: pushToken)
+                        .set("updated_at", to: Self.ms(now))
+                        .where("device_library_identifier", .equal, deviceLibraryIdentifier).run()
+                }
+                let existing = try await db.select().column("pass_id").from("pass_registrations")
+                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+                    .where("pass_id", .equal, passID.uuidString).first()
+                guard existing == nil else { return false }
+                try await db.insert(into: "pass_registrations")
+                    .columns("device_library_identifier", "pass_id", "created_at")
+                    .values(SQLBind(deviceLibraryIdentifier), SQLBind(passID.uuidString), SQLBind(Self.ms(now))).run()
+                return true
+            }
+        }
+    }
+
+    /// Ends the registration, drops its pending pushes, and forgets a device left with no registration.
+    public func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Bool {
+        try await run {
+            try await database.transaction { db in
+                let removed = try await db.delete(from: "pass_registrations")
+                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+                    .where("pass_id", .equal, passID.uuidString)
+                    .returning("pass_id").all()
+                try await db.delete(from: "push_outbox")
+                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+                    .where("pass_id", .equal, passID.uuidString).run()
+                try await Self.forgetDeviceIfUnregistered(deviceLibraryIdentifier, on: db)
+                return !removed.isEmpty
+            }
+        }
+    }
+
+    /// Deletes the device's row once no registration names it.
+    static func forgetDeviceIfUnregistered(_ deviceLibraryIdentifier: String, on db: any SQLDatabase) async throws {
+        let remaining = try await db.select().column("pass_id").from("pass_registrations")
+            .where("device_library_identifier", .equal, deviceLibraryIdentifier).limit(1).first()
+        if remaining == nil {
+            try await db.delete(from: "wallet_devices")
+                .where("device_library_identifier", .equal, deviceLibraryIdentifier).run()
+        }
+    }
+
+    /// The device's passes of the pass type whose update tag is above `since`.
+    public func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
+        async throws -> [(serialNumber: String, updateTag: Int64)]
+    {
+        var query = sql.select()
+            .column(SQLColumn("serial_number", table: "apple_passes"), as: "serial_number")
+            .column(SQLColumn("update_tag", table: "apple_passes"), as: "update_tag")
+            .from("pass_registrations")
+            .join(
+                "apple_passes", on: SQLColumn("id", table: "apple_passes"), .equal,
+                SQLColumn("pass_id", table: "pass_registrations")
+            )
+            .join(
+                "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
+                SQLColumn("pass_type_id", table: "apple_passes")
+            )
+            .where(
+                SQLColumn("device_library_identifier", table: "pass_registrations"), .equal,
+                SQLBind(deviceLibraryIdentifier)
+            )
+            .where(SQLColumn("pass_type_identifier", table: "pass_types"), .equal, SQLBind(passTypeIdentifier))
+        if let since {
+            query = query.where(SQLColumn("update_tag", table: "apple_passes"), .greaterThan, SQLBind(since))
+        }
+        let finished = query.orderBy(SQLColumn("serial_number", table: "apple_passes"))
+        return try await run { try await finished.all() }.map { row in
+            (
+                try row.decode(column: "serial_number", as: String.self),
+                try row.decode(column: "update_tag", as: Int64?.self) ?? 0
+            )
+        }
+    }
+
+    /// How many devices are registered for the pass.
+    public func registrationCount(passID: UUID) async throws -> Int {
+        let row = try await run {
+            try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+                .from("pass_registrations").where("pass_id", .equal, passID.uuidString).first()
+        }
+        return Int(try row?.decode(column: "count", as: Int64.self) ?? 0)
+    }
+
+    /// Stores device log messages and deletes all but the newest `keeping`.
+    public func recordDeviceLogs(_ messages: [String], now: Date, keeping: Int) async throws {
+        guard !messages.isEmpty else { return }
+        try await run {
+            try await database.transaction { db in
+                try await Self.insertRows(
+                    "device_logs",
+                    messages.map { ["id": UUID().uuidString, "received_at": Self.ms(now), "message": $0] }, on: db)
+                try await db.raw(
+                    """
+                    DELETE FROM device_logs WHERE id NOT IN \
+                    (SELECT id FROM device_logs ORDER BY received_at DESC, id DESC LIMIT \(bind: keeping))
+                    """
+                ).run()
+            }
+        }
+    }
+
+    /// The newest device log messages, newest first.
+    public func deviceLogs(limit: Int) async throws -> [(receivedAt: Date, message: String)] {
+        try await run {
+            try await sql.select().columns("received_at", "message").from("device_logs")
+                .orderBy("received_at", .descending).limit(limit).all()
+        }.map { row in
+            (
+                Self.date(try row.decode(column: "received_at", as: Int64.self)),
+                try row.decode(column: "message", as: String.self)
+            )
+        }
+    }
+
+    /// The pass's personalization fields, if any.
+    public func personalization(passID: UUID) async throws -> Data? {
+        try await run {
+            try await sql.select().column("fields").from("pass_personalizations")
+                .where("pass_id", .equal, passID.uuidString).first()
+        }.map { try $0.decode(column: "fields", as: Data.self) }
+    }
+
+    /// Stores the first personalization of a pass and changes the pass (new `Last-Modified`, tag and pushes).
+    public func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool {
+        try await run {
+            try await database.transaction { db in
+                let existing = try await db.select().column("pass_id").from("pass_personalizations")
+                    .where("pass_id", .equal, passID.uuidString).first()
+                guard existing == nil else { return false }
+                try await db.insert(into: "pass_personalizations").columns("pass_id", "fields", "personalized_at")
+                    .values(SQLBind(passID.uuidString), SQLBind(fields), SQLBind(Self.ms(now))).run()
+                _ = try await Self.applyChange(passID: passID, content: nil, now: now, on: db)
+                return true
+            }
+        }
+    }
+
+    /// Changes the pass and queues its pushes, in one transaction.
+    public func applyChange(passID: UUID, content: Data?, now: Date) async throws
+        -> (pass: ApplePass, queuedPushes: Int)
+    {
+        try await run {
+            try await database.transaction { db in
+                try await Self.applyChange(passID: passID, content: content, now: now, on: db)
+            }
+        }
+    }
+
+    /// Moves the pass's `Last-Modified` to the next whole second at least, and its update tag above every other
+    /// pass's, stores `content` when given, and queues a push to every registered device that has none waiting.
+    static func applyChange(passID: UUID, content: Data?, now: Date, on db: any SQLDatabase) async throws
+        -> (pass: ApplePass, queuedPushes: Int)
+    {
+        guard
+            let row = try await db.select().column("*").from("apple_passes").where("id", .equal, passID.uuidString)
+                .first()
+        else { throw WalletServerError.notFound("pass \(passID)") }
+        var pass = try Self.pass(row)
+        let previousSecond = ms(pass.modifiedAt) / 1000
+        let modified = max(ms(now), (previousSecond + 1) * 1000)
+        let highest =
+            try await db.select()
+            .column(SQLFunction("MAX", args: SQLIdentifier("update_tag")), as: "tag").from("apple_passes")
+            .first()?.decode(column: "tag", as: Int64?.self) ?? 0
+        if let content { pass.passContent = content }
+        pass.modifiedAt = date(modified)
+        pass.updatedAt = date(max(ms(now), ms(pass.updatedAt)))
+        pass.updateTag = (highest ?? 0) + 1
+        try await db.update("apple_passes")
+            .set("pass_content", to: pass.passContent)
+            .set("modified_at", to: modified)
+            .set("update_tag", to: pass.updateTag)
+            .set("updated_at", to: ms(pass.updatedAt))
+            .where("id", .equal, passID.uuidString).run()
+        // A device with a push waiting that no dispatcher has taken yet will fetch this change too.
+        let devices = try await db.raw(
+            """
+            SELECT device_library_identifier FROM pass_registrations WHERE pass_id = \(bind: passID.uuidString) \
+            AND device_library_identifier NOT IN (SELECT device_library_identifier FROM push_outbox \
+            WHERE pass_id = \(bind: passID.uuidString) AND (leased_until IS NULL OR leased_until < \(bind: ms(now))))
+            """
+        ).all().map { try $0.decode(column: "device_library_identifier", as: String.self) }
+        try await insertRows(
+            "push_outbox",
+            devices.map { device in
+                [
+                    "id": UUID().uuidString, "pass_id": passID.uuidString, "device_library_identifier": device,
+                    "attempts": Int64(0), "next_attempt_at": ms(now), "leased_until": Int64?.none,
+                    "created_at": ms(now),
+                ]
+            }, on: db)
+        return (pass, devices.count)
+    }
+}

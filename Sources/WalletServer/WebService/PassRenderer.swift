@@ -1,0 +1,89 @@
+import Foundation
+import Secrets
+import WalletPasses
+
+/// The one place a stored pass becomes what a device gets: the pass's content, its account binding, the web
+/// service's `webServiceURL` and `authenticationToken`, and its personalization, signed.
+///
+/// The device's callback and the web service's fetch both render through it, so that a pass keeps its binding
+/// (`fidoProfile`, `issuerBindingData`, `nfc`) and its token across every update.
+public struct PassRenderer: Sendable {
+    /// Where devices reach the web service and how their tokens are made: both `nil` when passes carry no web
+    /// service (the public URL is not https).
+    public struct WebService: Sendable {
+        /// The `webServiceURL` written into passes (an https URL, e.g. `https://host/passkit`).
+        public var url: String
+        /// The passes' authentication tokens.
+        public var tokens: PassAuthenticationTokens
+
+        /// Creates the settings; `url` must be https (Wallet ignores any other).
+        public init(url: String, tokens: PassAuthenticationTokens) throws {
+            guard Pass.isHTTPSURL(url) else {
+                throw WalletServerError.invalidConfiguration(
+                    "the web service URL '\(url)' must be https: Wallet registers passes only with an https service")
+            }
+            self.url = url
+            self.tokens = tokens
+        }
+    }
+
+    /// The name of the file that makes a pass personalizable (rewards enrollment).
+    public static let personalizationFile = "personalization.json"
+    /// The prefix of the field keys that personalization fills: a field keyed `personalization.fullName` shows the
+    /// `fullName` the user entered.
+    public static let personalizationFieldPrefix = "personalization."
+
+    let store: any PassWebServiceStore
+    let identities: SigningIdentityCache
+    /// The relying party identifier in `fidoProfile`.
+    let relyingPartyIdentifier: String
+    /// The web service settings, if passes carry one.
+    public let webService: WebService?
+
+    /// Creates a renderer.
+    public init(
+        store: any PassWebServiceStore, identities: SigningIdentityCache, relyingPartyIdentifier: String,
+        webService: WebService?
+    ) {
+        self.store = store
+        self.identities = identities
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        self.webService = webService
+    }
+
+    /// The pass's package as a device gets it, unsigned.
+    public func package(for target: ProvisioningTarget) async throws -> PassPackage {
+        let record = target.pass
+        var package = try PassPackage(archive: record.passContent)
+        var pass = try package.pass
+        if let issuerBindingData = record.issuerBindingData, let keyHash = record.keyHash {
+            pass.fidoProfile = FIDOProfile(
+                relyingPartyIdentifier: relyingPartyIdentifier, accountHash: target.user.accountHash, keyHash: keyHash)
+            pass.issuerBindingData = PassIssuerBindingData(
+                issuerBindingData: issuerBindingData, learnMoreURL: target.passType.bindingLearnMoreURL)
+        }
+        if let webService {
+            pass.webServiceURL = webService.url
+            pass.authenticationToken = try await webService.tokens.token(passID: record.id, in: store)
+        }
+        if package.files[Self.personalizationFile] != nil,
+            let stored = try await store.personalization(passID: record.id)
+        {
+            // Personalized: Wallet replaces the personalizable pass with this one, which must not ask again.
+            package.remove(at: Self.personalizationFile)
+            let fields = (try? JSONDecoder().decode([String: String].self, from: stored)) ?? [:]
+            for (name, value) in fields {
+                pass.fields.setValue(.text(value), forKey: Self.personalizationFieldPrefix + name)
+            }
+        }
+        try package.setPass(pass)
+        return package
+    }
+
+    /// The pass as a device gets it, signed by its pass type's identity (`.pkpass` bytes).
+    public func pkpass(for target: ProvisioningTarget, signingTime: Date) async throws -> Data {
+        let package = try await package(for: target)
+        let identity = try await identities.identity(for: target.passType)
+        return try PassSigner(identity: identity).sign(package, signingTime: signingTime).pkpass()
+    }
+}

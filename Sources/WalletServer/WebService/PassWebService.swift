@@ -1,0 +1,197 @@
+import Foundation
+import Logging
+import WalletPasses
+
+/// Apple's Wallet Passes web service (protocol v1), independent of HTTP: device registration, the list of updated
+/// passes, the latest version of a pass, device logs and personalization.
+///
+/// Every request about a pass carries its `authenticationToken` (`Authorization: ApplePass <token>`), checked
+/// against the stored hash in constant time; an unknown pass and a wrong token are refused alike.
+public struct PassWebService: Sendable {
+    /// Why a request was refused.
+    public enum Failure: Error, Hashable, Sendable {
+        /// No pass with this identifier and a matching token (or no token at all).
+        case unauthorized
+        /// The pass cannot do this (it is not personalizable, or was personalized already).
+        case notFound(String)
+        /// The request is malformed.
+        case invalidRequest(String)
+    }
+
+    /// What a fetch of the latest pass answers.
+    public enum LatestPass: Sendable {
+        /// The pass has not changed since the device's `If-Modified-Since`.
+        case notModified(lastModified: Date)
+        /// The signed pass and its `Last-Modified`.
+        case pass(Data, lastModified: Date)
+    }
+
+    /// The personalization details Wallet may ask a user for (`requiredPersonalizationInfo`'s keys).
+    public static let personalizationKeys: Set<String> = [
+        "emailAddress", "familyName", "fullName", "givenName", "ISOCountryCode", "phoneNumber", "postalCode",
+    ]
+    /// The most messages one `POST /v1/log` stores, the longest message kept (longer ones are cut), and how many
+    /// messages the server keeps in all.
+    public static let logLimits = (messagesPerRequest: 100, messageLength: 1024, kept: 10_000)
+
+    let repository: any WalletRepository
+    let renderer: PassRenderer
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// Creates the service over the provisioning service's renderer.
+    public init(
+        repository: any WalletRepository, renderer: PassRenderer, now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "coffer.passkit")
+    ) {
+        self.repository = repository
+        self.renderer = renderer
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Registers a device for a pass's updates; returns whether the registration is new.
+    public func register(
+        deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, pushToken: String,
+        authorization: String?
+    ) async throws -> Bool {
+        try Self.checkDevice(deviceLibraryIdentifier)
+        let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
+        guard HexText.isValid(pushToken, maximumLength: 512), !pushToken.isEmpty else {
+            throw Failure.invalidRequest("pushToken must be hexadecimal, 1 to 512 characters")
+        }
+        let created = try await repository.register(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken.lowercased(), passID: pass.passID,
+            now: now())
+        logger.info(
+            created ? "registered a device for a pass" : "a device registered again for a pass",
+            metadata: ["pass": "\(pass.passID)", "device": "\(deviceLibraryIdentifier)"])
+        return created
+    }
+
+    /// Ends a device's registration for a pass.
+    public func unregister(
+        deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, authorization: String?
+    ) async throws {
+        try Self.checkDevice(deviceLibraryIdentifier)
+        let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
+        let removed = try await repository.unregister(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, passID: pass.passID)
+        logger.info(
+            removed
+                ? "unregistered a device from a pass" : "a device unregistered from a pass it was not registered for",
+            metadata: ["pass": "\(pass.passID)", "device": "\(deviceLibraryIdentifier)"])
+    }
+
+    /// The serial numbers of the device's passes of the type changed after `passesUpdatedSince` (an update tag
+    /// this service gave; absent, empty or unreadable means all), with the tag to ask from next time; `nil` when
+    /// there are none.
+    public func updatedSerialNumbers(
+        deviceLibraryIdentifier: String, passTypeIdentifier: String, passesUpdatedSince: String?
+    ) async throws -> (serialNumbers: [String], lastUpdated: String)? {
+        try Self.checkDevice(deviceLibraryIdentifier)
+        try Self.checkIdentifier(passTypeIdentifier, name: "passTypeIdentifier")
+        // The tag is opaque to devices: anything that is not one of ours lists every pass.
+        let since = passesUpdatedSince.flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        let passes = try await repository.updatedPasses(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, passTypeIdentifier: passTypeIdentifier, since: since)
+        guard let newest = passes.map(\.updateTag).max() else { return nil }
+        return (passes.map(\.serialNumber), String(max(newest, since ?? 0)))
+    }
+
+    /// The latest version of a pass, or `notModified` when it has not changed since `ifModifiedSince` (whole
+    /// seconds, as HTTP dates are).
+    public func latestPass(
+        passTypeIdentifier: String, serialNumber: String, authorization: String?, ifModifiedSince: Date?
+    ) async throws -> LatestPass {
+        let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
+        let lastModified = Date(timeIntervalSince1970: pass.modifiedAt.timeIntervalSince1970.rounded(.down))
+        if let ifModifiedSince, lastModified <= ifModifiedSince {
+            return .notModified(lastModified: lastModified)
+        }
+        guard let target = try await repository.provisioningTarget(passID: pass.passID) else {
+            throw Failure.unauthorized
+        }
+        let pkpass = try await renderer.pkpass(for: target, signingTime: now())
+        logger.info("served the latest version of a pass", metadata: ["pass": "\(pass.passID)"])
+        return .pass(pkpass, lastModified: lastModified)
+    }
+
+    /// Stores and logs what a device reported (at most ``logLimits`` messages, each cut to its length).
+    public func log(_ messages: [String]) async throws {
+        guard messages.count <= Self.logLimits.messagesPerRequest else {
+            throw Failure.invalidRequest("at most \(Self.logLimits.messagesPerRequest) log messages at once")
+        }
+        let kept = messages.map { String($0.prefix(Self.logLimits.messageLength)) }
+        for message in kept { logger.notice("a device reported", metadata: ["message": "\(message)"]) }
+        try await repository.recordDeviceLogs(kept, now: now(), keeping: Self.logLimits.kept)
+    }
+
+    /// Personalizes a rewards pass: stores the details the user entered, and returns the detached CMS signature of
+    /// `personalizationToken` by the pass type's identity. The device then fetches the personalized pass.
+    ///
+    /// Wallet sends no `authenticationToken` with this request; when one is sent it must be right. A pass is
+    /// personalized once.
+    public func personalize(
+        passTypeIdentifier: String, serialNumber: String, personalizationToken: String,
+        details: [String: String], authorization: String?
+    ) async throws -> Data {
+        try Self.checkIdentifier(passTypeIdentifier, name: "passTypeIdentifier")
+        try Self.checkIdentifier(serialNumber, name: "serialNumber")
+        guard !personalizationToken.isEmpty, personalizationToken.utf8.count <= 1024 else {
+            throw Failure.invalidRequest("personalizationToken must be 1 to 1024 bytes")
+        }
+        for (key, value) in details {
+            guard Self.personalizationKeys.contains(key) else {
+                throw Failure.invalidRequest("requiredPersonalizationInfo has an unknown key '\(key)'")
+            }
+            guard value.count <= 256 else {
+                throw Failure.invalidRequest("requiredPersonalizationInfo.\(key) is longer than 256 characters")
+            }
+        }
+        guard
+            let pass = try await repository.webServicePass(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        else { throw Failure.notFound("no personalizable pass with this serial number") }
+        if authorization != nil,
+            !PassAuthenticationTokens.authorizes(authorization, storedHash: pass.authenticationTokenHash)
+        {
+            throw Failure.unauthorized
+        }
+        guard let target = try await repository.provisioningTarget(passID: pass.passID),
+            try PassPackage(archive: target.pass.passContent).files[PassRenderer.personalizationFile] != nil
+        else { throw Failure.notFound("no personalizable pass with this serial number") }
+        let fields = try JSONEncoder().encode(details)
+        guard try await repository.recordPersonalization(passID: pass.passID, fields: fields, now: now()) else {
+            throw Failure.notFound("the pass was personalized already")
+        }
+        let identity = try await renderer.identities.identity(for: target.passType)
+        logger.info("personalized a pass", metadata: ["pass": "\(pass.passID)"])
+        return try PassSigner(identity: identity).signature(for: Data(personalizationToken.utf8), signingTime: now())
+    }
+
+    /// The pass, when `authorization` carries its token.
+    private func authenticate(_ passTypeIdentifier: String, _ serialNumber: String, _ authorization: String?)
+        async throws -> WebServicePass
+    {
+        try Self.checkIdentifier(passTypeIdentifier, name: "passTypeIdentifier")
+        try Self.checkIdentifier(serialNumber, name: "serialNumber")
+        guard
+            let pass = try await repository.webServicePass(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber),
+            PassAuthenticationTokens.authorizes(authorization, storedHash: pass.authenticationTokenHash)
+        else { throw Failure.unauthorized }
+        return pass
+    }
+
+    private static func checkDevice(_ identifier: String) throws {
+        try checkIdentifier(identifier, name: "deviceLibraryIdentifier")
+    }
+
+    /// An identifier from the path: 1 to 256 printable ASCII characters.
+    private static func checkIdentifier(_ value: String, name: String) throws {
+        guard (1...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Failure.invalidRequest("\(name) must be 1 to 256 printable ASCII characters")
+        }
+    }
+}
