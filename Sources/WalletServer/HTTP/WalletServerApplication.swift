@@ -16,7 +16,8 @@ public enum WalletServerApplication {
     public static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
         issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
-        metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil
+        metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
+        updater: PassUpdater? = nil
     ) -> Router<BasicRequestContext> {
         let operations = OperationsController(
             metrics: metrics, exposesMetrics: exposesMetrics,
@@ -24,6 +25,7 @@ public enum WalletServerApplication {
         let methods = ["/health": [HTTPRequest.Method.get]]
             .merging(operations.methods) { $0 + $1 }
             .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
+            .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
         let router = Router(context: BasicRequestContext.self)
         if exposesMetrics {
             // First, so that it counts what the client gets, after the other middleware turned errors into answers.
@@ -39,6 +41,11 @@ public enum WalletServerApplication {
         operations.addRoutes(to: router)
         ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
             .addRoutes(to: router.group("api/v2/in_app_provisioning"))
+        if let store = repository as? any PassManagementRepository {
+            let management = PassManagement(
+                repository: store, updater: updater ?? PassUpdater(store: repository, logger: logger))
+            ManagementController(management: management).addRoutes(to: router.group("api/v2/passes"))
+        }
         return router
     }
 

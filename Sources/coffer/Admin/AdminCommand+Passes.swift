@@ -146,8 +146,8 @@ extension AdminCommand {
     /// `coffer admin pass`.
     struct PassCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "pass", abstract: "Create and list the Apple passes of tags.",
-            subcommands: [Create.self, List.self])
+            commandName: "pass", abstract: "Create, list and change the Apple passes of tags.",
+            subcommands: [Create.self, List.self, PassUpdate.self])
 
         /// A pass as listed: its binding state, not its content.
         struct Summary: Encodable {
@@ -205,6 +205,99 @@ extension AdminCommand {
                         ]
                     })
             }
+        }
+    }
+
+    /// `coffer admin pass update`: what `PATCH /api/v2/passes/{tag_id}` does, from the shell.
+    struct PassUpdate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update",
+            abstract: "Change a pass's fields, dates or voided flag; re-sign it and push it to its devices.",
+            discussion: """
+                The same service as the management API's PATCH /api/v2/passes/{tag_id}: the pass is rewritten, its \
+                update tag moves forward, and every device registered for it is sent a push (by the running server's \
+                push dispatcher). Only fields the pass's pass.json has can be set. Prints the pass's new state as JSON.
+                """)
+        @Option(help: "The client's identifier.") var client: String
+        @Option(help: "The tag, by the identifier --id-attribute names (default: its reference_id).") var tag: String
+        @Option(help: "Which identifier --tag is: reference_id, pronto_tag_id or subscription_id.")
+        var idAttribute = TagIDAttribute.referenceID.rawValue
+        @Option(name: .customLong("field"), help: "key=value: a field's new text (repeat for several fields).")
+        var fields: [String] = []
+        @Option(name: .customLong("number-field"), help: "key=number: a field's new number (repeatable).")
+        var numberFields: [String] = []
+        @Option(help: "When the pass becomes relevant (ISO 8601, e.g. 2026-12-31T19:00:00Z).") var relevantAt: String?
+        @Option(help: "When the pass expires (ISO 8601); a past time expires it now.") var expireAt: String?
+        @Flag(help: "Void the pass.") var void = false
+        @Flag(help: "Make a voided pass valid again.") var unvoid = false
+        @OptionGroup var server: ServerOptions
+
+        func run() async throws {
+            let clientID = try identifier(client, of: "client")
+            guard let attribute = TagIDAttribute(rawValue: idAttribute) else {
+                throw CommandFailure(
+                    "--id-attribute must be reference_id, pronto_tag_id or subscription_id", status: .usage)
+            }
+            let change = try makeChange()
+            let state = try await withAdministration(server) { administration in
+                let repository = administration.storage.repository
+                let management = PassManagement(repository: repository, updater: PassUpdater(store: repository))
+                do {
+                    return try await management.update(
+                        clientID: clientID, attribute: attribute, value: tag, change: change)
+                } catch let failure as PassManagementFailure {
+                    switch failure {
+                    case .notFound: throw CommandFailure(failure.description, status: .notFound)
+                    case .invalidRequest, .idempotencyKeyReused:
+                        throw CommandFailure(failure.description, status: .usage)
+                    case .conflict: throw CommandFailure(failure.description, status: .failure)
+                    }
+                }
+            }
+            Output.write(try state.encoded(), endingLine: true)
+        }
+
+        /// The change the options ask for.
+        func makeChange() throws -> PassChange {
+            guard !(void && unvoid) else { throw CommandFailure("give --void or --unvoid, not both", status: .usage) }
+            var values: [String: PassField.Value] = [:]
+            for (option, pairs) in [("--field", fields), ("--number-field", numberFields)] {
+                for pair in pairs {
+                    guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                        throw CommandFailure("\(option) takes key=value, not '\(pair)'", status: .usage)
+                    }
+                    let key = String(pair[..<equals])
+                    let text = String(pair[pair.index(after: equals)...])
+                    guard values[key] == nil else {
+                        throw CommandFailure("the field '\(key)' is given twice", status: .usage)
+                    }
+                    if option == "--field" {
+                        values[key] = .text(text)
+                    } else {
+                        guard let number = Double(text), number.isFinite else {
+                            throw CommandFailure("--number-field \(key) needs a number, not '\(text)'", status: .usage)
+                        }
+                        values[key] = .number(number)
+                    }
+                }
+            }
+            let change = PassChange(
+                fields: values, relevantDate: try relevantAt.map { try date($0, option: "--relevant-at") },
+                expirationDate: try expireAt.map { try date($0, option: "--expire-at") },
+                voided: void ? true : unvoid ? false : nil)
+            guard !change.isEmpty else {
+                throw CommandFailure(
+                    "give at least one of --field, --number-field, --relevant-at, --expire-at, --void and --unvoid",
+                    status: .usage)
+            }
+            return change
+        }
+
+        private func date(_ text: String, option: String) throws -> Date {
+            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+                throw CommandFailure("\(option) needs an ISO 8601 date such as 2026-12-31T19:00:00Z", status: .usage)
+            }
+            return date
         }
     }
 

@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The management API for clients' backends (`/api/v2/passes`): create a tag with its pass (idempotently), read,
+/// change, void or expire a pass, and list a client's passes. Authenticated like issuer data (HTTP Basic, the API
+/// token as the user name) and scoped to the API user's client: another client's tag is 404.
+struct ManagementController: Sendable {
+    let management: PassManagement
+
+    /// The header a create's idempotency key comes in.
+    static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
+    /// The header that marks an answer replayed for an idempotency key (nothing was created by this request).
+    static let replayedHeader = HTTPField.Name("Idempotency-Replayed")!
+    /// The largest body a request may send.
+    static let maximumBodySize = 64 * 1024
+
+    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+        group.post(use: create)
+        group.get(use: list)
+        group.get("{tag_id}", use: state)
+        group.patch("{tag_id}", use: update)
+        group.post("{tag_id}/void", use: void)
+        group.post("{tag_id}/expire", use: expire)
+    }
+
+    /// The methods each of ``addRoutes(to:)``'s route patterns answers, when the group is at `prefix`.
+    static func methods(under prefix: String) -> [String: [HTTPRequest.Method]] {
+        [
+            prefix: [.get, .post], "\(prefix)/{tag_id}": [.get, .patch], "\(prefix)/{tag_id}/void": [.post],
+            "\(prefix)/{tag_id}/expire": [.post],
+        ]
+    }
+
+    @Sendable func create(request: Request, context: BasicRequestContext) async throws -> Response {
+        let clientID = try await authenticate(request)
+        var key: IdempotencyKey?
+        if let text = request.headers[Self.idempotencyKeyHeader] {
+            guard let parsed = IdempotencyKey(text) else {
+                throw APIError.badRequest("the Idempotency-Key header must be 1–255 printable ASCII characters")
+            }
+            key = parsed
+        }
+        let body = try await Self.body(of: request)
+        let stored = try await answering {
+            try await management.create(try PassCreationRequest(json: body), clientID: clientID, idempotencyKey: key)
+        }
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if stored.replayed { headers[Self.replayedHeader] = "true" }
+        return Response(
+            status: HTTPResponse.Status(code: stored.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: stored.body)))
+    }
+
+    @Sendable func list(request: Request, context: BasicRequestContext) async throws -> Response {
+        let clientID = try await authenticate(request)
+        let query = request.uri.queryParameters
+        var limit = 50
+        if let text = query.get("limit") {
+            guard let parsed = Int(text), (1...PassManagement.maximumPageSize).contains(parsed) else {
+                throw APIError.badRequest("'limit' must be a whole number 1–\(PassManagement.maximumPageSize)")
+            }
+            limit = parsed
+        }
+        let page = try await answering {
+            try await management.list(clientID: clientID, limit: limit, cursor: query.get("cursor"))
+        }
+        return try Self.json(Self.encoder.encode(page))
+    }
+
+    @Sendable func state(request: Request, context: BasicRequestContext) async throws -> Response {
+        let (clientID, attribute, value) = try await target(request, context: context)
+        let state = try await answering {
+            try await management.state(clientID: clientID, attribute: attribute, value: value)
+        }
+        return try Self.json(state.encoded())
+    }
+
+    @Sendable func update(request: Request, context: BasicRequestContext) async throws -> Response {
+        let (clientID, attribute, value) = try await target(request, context: context)
+        let body = try await Self.body(of: request)
+        let state = try await answering {
+            try await management.update(
+                clientID: clientID, attribute: attribute, value: value, change: try ManagementJSON.change(body))
+        }
+        return try Self.json(state.encoded())
+    }
+
+    @Sendable func void(request: Request, context: BasicRequestContext) async throws -> Response {
+        let (clientID, attribute, value) = try await target(request, context: context)
+        let state = try await answering {
+            try await management.void(clientID: clientID, attribute: attribute, value: value)
+        }
+        return try Self.json(state.encoded())
+    }
+
+    @Sendable func expire(request: Request, context: BasicRequestContext) async throws -> Response {
+        let (clientID, attribute, value) = try await target(request, context: context)
+        let state = try await answering {
+            try await management.expire(clientID: clientID, attribute: attribute, value: value)
+        }
+        return try Self.json(state.encoded())
+    }
+
+    /// The client of the request's API user; 401 without a valid token.
+    private func authenticate(_ request: Request) async throws -> UUID {
+        guard let token = BasicCredentials.userName(from: request.headers),
+            let apiUser = try await management.repository.apiUser(token: token)
+        else { throw APIError.unauthorized }
+        return apiUser.clientID
+    }
+
+    /// The authenticated client and the tag the path and `id_attribute` name.
+    private func target(_ request: Request, context: BasicRequestContext) async throws
+        -> (clientID: UUID, attribute: TagIDAttribute, value: String)
+    {
+        let clientID = try await authenticate(request)
+        let raw = context.parameters.get("tag_id") ?? ""
+        let value = raw.removingPercentEncoding ?? raw
+        guard (1...256).contains(value.count) else {
+            throw APIError.badRequest("the tag identifier in the path must be 1–256 characters")
+        }
+        var attribute = TagIDAttribute.referenceID
+        if let text = request.uri.queryParameters.get("id_attribute") {
+            guard let parsed = TagIDAttribute(rawValue: text) else {
+                throw APIError.badRequest("'id_attribute' must be reference_id, pronto_tag_id or subscription_id")
+            }
+            attribute = parsed
+        }
+        return (clientID, attribute, value)
+    }
+
+    /// Runs `body`, answering its ``PassManagementFailure`` as the API's errors.
+    private func answering<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch let failure as PassManagementFailure {
+            throw Self.apiError(failure)
+        }
+    }
+
+    static func apiError(_ failure: PassManagementFailure) -> APIError {
+        switch failure {
+        case .notFound: return .notFound(failure.description)
+        case .invalidRequest: return .badRequest(failure.description)
+        case .conflict: return APIError(.conflict, code: "conflict", message: failure.description)
+        case .idempotencyKeyReused:
+            return APIError(.unprocessableContent, code: "idempotency_key_reused", message: failure.description)
+        }
+    }
+
+    /// The request's body, at most ``maximumBodySize`` bytes (413 beyond).
+    private static func body(of request: Request) async throws -> Data {
+        do {
+            return Data(try await request.body.collect(upTo: maximumBodySize).readableBytesView)
+        } catch {
+            throw APIError(.contentTooLarge, code: "too_large", message: "the body is larger than 64 KiB")
+        }
+    }
+
+    private static func json(_ data: Data) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Made once: a coder is safe to share between requests as long as no one changes its options.
+    private static let encoder: JSONEncoder = ManagedPassState.encoder
+}

@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import WalletPasses
+
+/// `POST /api/v2/passes`: a new tag (with its user) and its pass, made from a pass type's template and field values.
+public struct PassCreationRequest: Hashable, Sendable {
+    /// The client's reference for the tag.
+    public var referenceID: String?
+    /// Pronto's tag identifier.
+    public var prontoTagID: String?
+    /// A subscription identifier.
+    public var subscriptionID: String?
+    /// The client's reference for the user: the oldest user with it is the tag's owner, or a new one is made.
+    public var userReference: String?
+    /// The pass type (the only one there is when `nil`).
+    public var passTypeID: UUID?
+    /// New values of the template's fields, by key.
+    public var fields: [String: PassField.Value]
+    /// When the pass becomes relevant.
+    public var relevantDate: Date?
+    /// When the pass expires.
+    public var expirationDate: Date?
+
+    /// Creates a request.
+    public init(
+        referenceID: String? = nil, prontoTagID: String? = nil, subscriptionID: String? = nil,
+        userReference: String? = nil, passTypeID: UUID? = nil, fields: [String: PassField.Value] = [:],
+        relevantDate: Date? = nil, expirationDate: Date? = nil
+    ) {
+        self.referenceID = referenceID
+        self.prontoTagID = prontoTagID
+        self.subscriptionID = subscriptionID
+        self.userReference = userReference
+        self.passTypeID = passTypeID
+        self.fields = fields
+        self.relevantDate = relevantDate
+        self.expirationDate = expirationDate
+    }
+
+    /// The keys a body may have.
+    static let keys: Set<String> = [
+        "reference_id", "pronto_tag_id", "subscription_id", "user_reference", "pass_type_id", "fields",
+        "relevant_date", "expiration_date",
+    ]
+
+    /// Reads a request body: a JSON object with only the known keys, each of its type.
+    public init(json body: Data) throws(PassManagementFailure) {
+        let object = try ManagementJSON.object(body, keys: Self.keys)
+        referenceID = try ManagementJSON.identifier(object, "reference_id")
+        prontoTagID = try ManagementJSON.identifier(object, "pronto_tag_id")
+        subscriptionID = try ManagementJSON.identifier(object, "subscription_id")
+        guard referenceID != nil || prontoTagID != nil || subscriptionID != nil else {
+            throw .invalidRequest("give at least one of 'reference_id', 'pronto_tag_id' and 'subscription_id'")
+        }
+        userReference = try ManagementJSON.identifier(object, "user_reference")
+        if let text = try ManagementJSON.string(object, "pass_type_id") {
+            guard let id = UUID(uuidString: text) else { throw .invalidRequest("'pass_type_id' is not a UUID") }
+            passTypeID = id
+        }
+        fields = try ManagementJSON.fields(object)
+        relevantDate = try ManagementJSON.date(object, "relevant_date")
+        expirationDate = try ManagementJSON.date(object, "expiration_date")
+    }
+
+    /// The SHA-256 of the request's meaning (not its spelling): two bodies that differ only in whitespace, key order
+    /// or number notation hash alike. An idempotency key's stored request is compared by it.
+    public var fingerprint: Data {
+        var text = ""
+        func add(_ name: String, _ value: String?) {
+            // Length-prefixed, so that no value can run into the next.
+            guard let value else { return text += "\(name)=-;" }
+            text += "\(name)=\(value.utf8.count):\(value);"
+        }
+        add("reference_id", referenceID)
+        add("pronto_tag_id", prontoTagID)
+        add("subscription_id", subscriptionID)
+        add("user_reference", userReference)
+        add("pass_type_id", passTypeID?.uuidString)
+        for key in fields.keys.sorted() {
+            switch fields[key]! {
+            case .text(let value): add("field.\(key.utf8.count):\(key).text", value)
+            case .number(let value): add("field.\(key.utf8.count):\(key).number", "\(value)")
+            }
+        }
+        add("relevant_date", relevantDate.map { "\($0.timeIntervalSince1970)" })
+        add("expiration_date", expirationDate.map { "\($0.timeIntervalSince1970)" })
+        return Data(SHA256.hash(data: Data(text.utf8)))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import WalletPasses
+
+/// The management API's work, for the HTTP routes and `coffer admin pass update` alike: create a tag with its pass
+/// (idempotently), read a pass's state, change it (through ``PassUpdater``, which re-signs, bumps its update tag and
+/// pushes to its devices), and list a client's passes. Every call is scoped to one client: another client's tag is
+/// ``PassManagementFailure/notFound(_:)``, exactly like a tag that does not exist.
+public struct PassManagement: Sendable {
+    /// The storage.
+    public let repository: any PassManagementRepository
+    /// Applies changes to passes.
+    public let updater: PassUpdater
+    private let now: @Sendable () -> Date
+
+    /// The most passes one page lists.
+    public static let maximumPageSize = 200
+
+    /// Creates the service.
+    public init(
+        repository: any PassManagementRepository, updater: PassUpdater,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.repository = repository
+        self.updater = updater
+        self.now = now
+    }
+
+    /// Makes a tag with its pass from the pass type's template (its stored one, else ``PassTemplate/demoTicket(eventName:)``)
+    /// with the request's field values and dates, and answers the pass's state (201).
+    ///
+    /// With an idempotency key, a retry of the same request within a day answers the first answer again and makes
+    /// nothing; the same key with another request is ``PassManagementFailure/idempotencyKeyReused``.
+    public func create(_ request: PassCreationRequest, clientID: UUID, idempotencyKey: IdempotencyKey?) async throws
+        -> StoredResponse
+    {
+        let passType = try await passType(request.passTypeID)
+        let template: PassTemplate
+        if let archive = try await repository.passTemplate(passTypeID: passType.id) {
+            do {
+                template = PassTemplate(package: try PassPackage(archive: archive))
+            } catch {
+                throw WalletServerError.corruptRecord("the template of pass type \(passType.passTypeIdentifier)")
+            }
+        } else {
+            template = try PassTemplate.demoTicket()
+        }
+        let tagID = UUID()
+        // The tag's own identifier: unique across clients, unlike their references.
+        let serialNumber = tagID.uuidString
+        var package = try template.package(for: passType, serialNumber: serialNumber)
+        let change = PassChange(
+            fields: request.fields, relevantDate: request.relevantDate, expirationDate: request.expirationDate)
+        do {
+            try package.setPass(try Self.refusingInvalid { try change.applied(to: try package.pass) })
+            try package.validate()
+        } catch let error as WalletPassesError {
+            throw PassManagementFailure.invalidRequest("the pass would not be valid: \(error)")
+        }
+        let created = now()
+        let record = ApplePass(
+            tagID: tagID, passTypeID: passType.id, serialNumber: serialNumber, passContent: try package.archived(),
+            updatedAt: created)
+        let creation = ManagedPassCreation(
+            clientID: clientID, tagID: tagID, referenceID: request.referenceID, prontoTagID: request.prontoTagID,
+            subscriptionID: request.subscriptionID, userReference: request.userReference, pass: record)
+        return try await repository.createManagedPass(
+            creation, claim: idempotencyKey.map { IdempotencyClaim(key: $0, requestHash: request.fingerprint) },
+            now: created, encode: { try $0.encoded() })
+    }
+
+    /// The state of the pass of the client's tag whose `attribute` is `value`.
+    public func state(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
+        guard let state = try await repository.managedPassState(clientID: clientID, attribute: attribute, value: value)
+        else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
+        return state
+    }
+
+    /// Changes the pass of the client's tag whose `attribute` is `value` (only fields its `pass.json` has), re-signs
+    /// it, bumps its update tag and pushes to its devices; answers the new state.
+    public func update(clientID: UUID, attribute: TagIDAttribute, value: String, change: PassChange) async throws
+        -> ManagedPassState
+    {
+        guard !change.isEmpty else { throw PassManagementFailure.invalidRequest("the change changes nothing") }
+        guard
+            let target = try await repository.issuanceTarget(clientID: clientID, attribute: attribute, value: value)
+        else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
+        try await Self.refusingInvalid { try await updater.update(passID: target.passID, change) }
+        return try await state(clientID: clientID, attribute: attribute, value: value)
+    }
+
+    /// Voids the pass (``update(clientID:attribute:value:change:)`` with `voided`).
+    public func void(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
+        try await update(clientID: clientID, attribute: attribute, value: value, change: .init(voided: true))
+    }
+
+    /// Expires the pass now (``update(clientID:attribute:value:change:)`` with an expiration date of now).
+    public func expire(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
+        try await update(clientID: clientID, attribute: attribute, value: value, change: .init(expirationDate: now()))
+    }
+
+    /// A page of up to `limit` (1–``maximumPageSize``) of the client's passes after `cursor`.
+    public func list(clientID: UUID, limit: Int, cursor: String?) async throws -> ManagedPassPage {
+        guard (1...Self.maximumPageSize).contains(limit) else {
+            throw PassManagementFailure.invalidRequest("'limit' must be 1–\(Self.maximumPageSize)")
+        }
+        var after: PassPageCursor?
+        if let cursor {
+            guard let parsed = PassPageCursor(cursor) else {
+                throw PassManagementFailure.invalidRequest("'cursor' is not a cursor a page handed out")
+            }
+            after = parsed
+        }
+        // One more than asked tells whether there is a next page.
+        let rows = try await repository.managedPasses(clientID: clientID, after: after, limit: limit + 1)
+        let page = rows.prefix(limit)
+        return ManagedPassPage(
+            passes: page.map(\.state), nextCursor: rows.count > limit ? page.last?.cursor.text : nil)
+    }
+
+    /// The pass type named, or the only one there is.
+    private func passType(_ id: UUID?) async throws -> PassType {
+        if let id {
+            guard let passType = try await repository.passType(id: id) else {
+                throw PassManagementFailure.notFound("a pass type \(id)")
+            }
+            return passType
+        }
+        let passTypes = try await repository.passTypes()
+        guard passTypes.count <= 1 else {
+            throw PassManagementFailure.invalidRequest(
+                "there are \(passTypes.count) pass types: name one with 'pass_type_id'")
+        }
+        guard let only = passTypes.first else { throw PassManagementFailure.notFound("a pass type") }
+        return only
+    }
+
+    /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``.
+    @discardableResult
+    private static func refusingInvalid<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch WalletServerError.invalidArgument(let reason) {
+            throw PassManagementFailure.invalidRequest(reason)
+        }
+    }
+
+    /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``.
+    private static func refusingInvalid<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch WalletServerError.invalidArgument(let reason) {
+            throw PassManagementFailure.invalidRequest(reason)
+        }
+    }
+}

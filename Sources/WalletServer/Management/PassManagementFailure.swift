@@ -1,0 +1,24 @@
+import Foundation
+
+/// Why the management API refused a request, as cases a caller can switch on; each message says what to change.
+public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The tag, the pass or the pass type does not exist for this client.
+    case notFound(String)
+    /// The request is malformed or names something the pass cannot have (an unknown field).
+    case invalidRequest(String)
+    /// A tag with one of the given identifiers exists already.
+    case conflict(String)
+    /// The idempotency key was used before with a different request body.
+    case idempotencyKeyReused
+
+    /// A sentence for people; never a token.
+    public var description: String {
+        switch self {
+        case .notFound(let what): return "\(what) does not exist for this client"
+        case .invalidRequest(let reason): return reason
+        case .conflict(let what): return "\(what) already exists for this client"
+        case .idempotencyKeyReused:
+            return "this Idempotency-Key was used with a different request in the last 24 hours: use a new key"
+        }
+    }
+}

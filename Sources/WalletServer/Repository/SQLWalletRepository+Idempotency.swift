@@ -1,0 +1,130 @@
+import Foundation
+import SQLKit
+
+extension SQLWalletRepository {
+    /// What the create transaction decided.
+    private enum CreationOutcome: Sendable {
+        case answered(StoredResponse)
+        case keyReused
+    }
+
+    /// Makes a tag with its owner (found or made) and its pass in one transaction, claiming the idempotency key first.
+    ///
+    /// The claim is an `INSERT … ON CONFLICT DO NOTHING` of the key's row before anything else: on PostgreSQL a
+    /// second transaction with the same key waits on that row until the first commits (then finds it) or rolls back
+    /// (then claims it); on SQLite the transactions run one after the other (`BEGIN IMMEDIATE`). The answer is
+    /// written to the row in the same transaction, so no one ever sees a claimed key without its answer. The
+    /// client's keys older than ``IdempotencyKey/lifetime`` are deleted first, so an expired key is a new one.
+    public func createManagedPass(
+        _ creation: ManagedPassCreation, claim: IdempotencyClaim?, now: Date,
+        encode: @escaping @Sendable (ManagedPassState) throws -> Data
+    ) async throws -> StoredResponse {
+        let clientID = creation.clientID.uuidString
+        let created = Self.ms(now)
+        let cutoff = Self.ms(now.addingTimeInterval(-IdempotencyKey.lifetime))
+        let outcome: CreationOutcome
+        do {
+            outcome = try await run {
+                try await database.transaction { db -> CreationOutcome in
+                    if let claim {
+                        try await db.delete(from: "idempotency_keys").where("client_id", .equal, clientID)
+                            .where("created_at", .lessThanOrEqual, cutoff).run()
+                        let claimed = try await db.insert(into: "idempotency_keys")
+                            .columns("client_id", "idempotency_key", "request_hash", "created_at")
+                            .values(
+                                SQLBind(clientID), SQLBind(claim.key.value), SQLBind(claim.requestHash),
+                                SQLBind(created)
+                            )
+                            .ignoringConflicts(with: ["client_id", "idempotency_key"])
+                            .returning("client_id").all()
+                        if claimed.isEmpty {
+                            return try await Self.storedOutcome(of: claim, clientID: clientID, on: db)
+                        }
+                    }
+                    let userID = try await Self.owner(of: creation, createdAt: now, on: db)
+                    let tag = ClientTag(
+                        id: creation.tagID, clientID: creation.clientID, userID: userID,
+                        referenceID: creation.referenceID, prontoTagID: creation.prontoTagID,
+                        subscriptionID: creation.subscriptionID, createdAt: now)
+                    try await Self.insertRows("tags", [Self.columns(of: tag)], on: db)
+                    try await Self.insertRows("apple_passes", [Self.columns(of: creation.pass)], on: db)
+                    guard
+                        let state = try await Self.managedPassStates(
+                            on: db, where: "p.id = \(bind: creation.pass.id.uuidString)", limit: 1
+                        ).first?.state
+                    else { throw WalletServerError.corruptRecord("the pass just made") }
+                    let body = try encode(state)
+                    if let claim {
+                        try await db.update("idempotency_keys").set("response_status", to: Int64(201))
+                            .set("response_body", to: body).where("client_id", .equal, clientID)
+                            .where("idempotency_key", .equal, claim.key.value).run()
+                    }
+                    return .answered(StoredResponse(status: 201, body: body, replayed: false))
+                }
+            }
+        } catch WalletServerError.conflict {
+            throw PassManagementFailure.conflict("a tag with one of these identifiers")
+        }
+        switch outcome {
+        case .answered(let response): return response
+        case .keyReused: throw PassManagementFailure.idempotencyKeyReused
+        }
+    }
+
+    /// What a key claimed by an earlier request answers: its stored response for the same request, or reuse.
+    private static func storedOutcome(of claim: IdempotencyClaim, clientID: String, on db: any SQLDatabase)
+        async throws -> CreationOutcome
+    {
+        guard
+            let row = try await db.select().columns("request_hash", "response_status", "response_body")
+                .from("idempotency_keys").where("client_id", .equal, clientID)
+                .where("idempotency_key", .equal, claim.key.value).first()
+        else { throw WalletServerError.corruptRecord("an idempotency key that was just there") }
+        let hash = try row.decode(column: "request_hash", as: Data.self)
+        guard SecretToken.constantTimeEquals(hash, claim.requestHash) else { return .keyReused }
+        guard let status = try row.decode(column: "response_status", as: Int64?.self),
+            let body = try row.decode(column: "response_body", as: Data?.self)
+        else { throw WalletServerError.corruptRecord("an idempotency key without its answer") }
+        return .answered(StoredResponse(status: Int(status), body: body, replayed: true))
+    }
+
+    /// The client's oldest user with the creation's user reference, or a new user (with it) when there is none.
+    private static func owner(of creation: ManagedPassCreation, createdAt: Date, on db: any SQLDatabase)
+        async throws -> UUID
+    {
+        if let reference = creation.userReference,
+            let row = try await db.select().column("id").from("users")
+                .where("client_id", .equal, creation.clientID.uuidString)
+                .where("external_reference", .equal, reference)
+                .orderBy("created_at").orderBy("id").limit(1).first()
+        {
+            return try uuid(row, "id")
+        }
+        let user = User(clientID: creation.clientID, externalReference: creation.userReference, createdAt: createdAt)
+        try await insertRows(
+            "users",
+            [
+                [
+                    "id": user.id.uuidString, "client_id": user.clientID.uuidString,
+                    "external_reference": user.externalReference, "account_hash": user.accountHash,
+                    "created_at": ms(user.createdAt),
+                ]
+            ], on: db)
+        return user.id
+    }
+
+    /// Forgets idempotency keys created at or before `cutoff`, up to `limit` of them; returns how many.
+    public func deleteExpiredIdempotencyKeys(before cutoff: Date, limit: Int) async throws -> Int {
+        guard limit > 0 else { return 0 }
+        let rows = try await run {
+            try await sql.raw(
+                """
+                DELETE FROM idempotency_keys WHERE (client_id, idempotency_key) IN \
+                (SELECT client_id, idempotency_key FROM idempotency_keys WHERE created_at <= \(bind: Self.ms(cutoff)) \
+                LIMIT \(bind: limit)) RETURNING client_id
+                """
+            ).all()
+        }
+        return rows.count
+    }
+}
