@@ -1,3 +1,4 @@
+import Crypto
 import CofferTestSupport
 import Foundation
 import Secrets
@@ -21,7 +22,12 @@ struct ProvisioningWorld {
     let clock: TestClock
     let service: ProvisioningService
 
-    init(engine: Engine) async throws {
+    /// The `webServiceURL` passes carry when the world has a web service.
+    static let webServiceURL = "https://wallet.example.com/passkit"
+
+    /// A world over `engine`; with `webService`, passes carry ``webServiceURL`` and tokens made under a random key,
+    /// and with `template`, the pass is made from it instead of the plain ticket.
+    init(engine: Engine, webService: Bool = false, template: PassPackage? = nil) async throws {
         directory = try TemporaryDirectory()
         databaseURL = try await engine.makeDatabaseURL(in: directory)
         database = try await Engine.migrated(try WalletDatabase.open(url: databaseURL))
@@ -42,7 +48,7 @@ struct ProvisioningWorld {
             organizationName: "Acme Events", description: "Ticket", style: .eventTicket,
             fields: PassFields(primaryFields: [.text("event", "Launch", label: "EVENT")]))
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
-        let package = try PassPackage(pass: pass, files: ["icon.png": png])
+        let package = try template ?? PassPackage(pass: pass, files: ["icon.png": png])
         try await repository.createPass(
             ApplePass(
                 tagID: tag.id, passTypeID: passType.id, serialNumber: "PASS-001", passContent: try package.archived()))
@@ -51,7 +57,11 @@ struct ProvisioningWorld {
         service = ProvisioningService(
             repository: repository, identities: SigningIdentityCache(store: secrets),
             relyingPartyIdentifier: "wallet.example.com",
-            callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", now: { clock.now })
+            callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", now: { clock.now },
+            webService: webService
+                ? try PassRenderer.WebService(
+                    url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)))
+                : nil)
     }
 
     func shutdown() async throws { try await database.shutdown() }

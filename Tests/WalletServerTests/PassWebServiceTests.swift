@@ -1,0 +1,379 @@
+import CofferTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import SQLKit
+import Testing
+import WalletPasses
+import WalletServer
+
+@Suite("The Wallet Passes web service: what a device does with a pass after it has it")
+struct PassWebServiceTests {
+    static let device = "a1b2c3d4e5f6"
+    static let pushToken = String(repeating: "ab", count: 32)
+
+    /// A world with a web service, its pass bound through the in-app flow, and a test client of the whole router.
+    struct Fixture {
+        let client: any TestClientProtocol
+        let world: ProvisioningWorld
+        /// The bound pass as the callback returned it.
+        let pkpass: Data
+        /// The pass's `authenticationToken`, read from that pass.
+        let token: String
+        let updater: PassUpdater
+
+        var passType: String { "pass.dev.coffer.server" }
+        var registration: String {
+            "/passkit/v1/devices/\(PassWebServiceTests.device)/registrations/\(passType)/PASS-001"
+        }
+        var passPath: String { "/passkit/v1/passes/\(passType)/PASS-001" }
+        var listPath: String { "/passkit/v1/devices/\(PassWebServiceTests.device)/registrations/\(passType)" }
+        var auth: HTTPFields { [.authorization: "ApplePass \(token)", .contentType: "application/json"] }
+
+        func register(headers: HTTPFields? = nil, body: String? = nil) async throws -> HTTPResponse.Status {
+            try await client.execute(
+                uri: registration, method: .post, headers: headers ?? auth,
+                body: ByteBuffer(string: body ?? #"{"pushToken":"\#(PassWebServiceTests.pushToken)"}"#)
+            ) { $0.status }
+        }
+
+        /// `GET` the list of updated serials; the status and the decoded body (when 200).
+        func list(since: String? = nil) async throws -> (HTTPResponse.Status, [String: JSONValue]?) {
+            let uri = listPath + (since.map { "?passesUpdatedSince=\($0)" } ?? "")
+            return try await client.execute(uri: uri, method: .get) { response in
+                guard response.status == .ok else { return (response.status, nil) }
+                return (
+                    response.status,
+                    try JSONDecoder().decode([String: JSONValue].self, from: Data(response.body.readableBytesView))
+                )
+            }
+        }
+    }
+
+    func withFixture(
+        _ engine: Engine, template: PassPackage? = nil, _ body: @Sendable (Fixture) async throws -> Void
+    ) async throws {
+        let world = try await ProvisioningWorld(engine: engine, webService: true, template: template)
+        let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
+        let updater = PassUpdater(store: world.repository, now: { world.clock.now })
+        let router = WalletServerApplication.makeRouter(
+            repository: world.repository, service: world.service, logger: Logger(label: "test"), updater: updater)
+        do {
+            try await Application(router: router).test(.router) { client in
+                let pkpass = try await Self.bind(client: client, apiToken: token)
+                let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                    pkpass: pkpass)
+                let passToken = try #require(verified.pass.authenticationToken)
+                try await body(
+                    Fixture(client: client, world: world, pkpass: pkpass, token: passToken, updater: updater))
+            }
+        } catch {
+            try await world.shutdown()
+            throw error
+        }
+        try await world.shutdown()
+    }
+
+    /// Issuer data, then the device's callback: the bound `.pkpass`.
+    static func bind(client: any TestClientProtocol, apiToken: String) async throws -> Data {
+        let issued = try await client.execute(
+            uri: ProvisioningRoutesTests.path, method: .post, headers: ProvisioningRoutesTests.basic(apiToken),
+            body: ByteBuffer(string: #"{"tag_id":"PASS-001"}"#)
+        ) { try JSONDecoder().decode([String: String].self, from: Data($0.body.readableBytesView)) }
+        let data = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
+        let session = try JSONDecoder().decode(IssuerBindingData.self, from: data).sessionIdentifier
+        return try await client.execute(
+            uri: "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(session)", method: .post,
+            headers: [.contentType: "application/json"],
+            body: ByteBuffer(string: #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
+        ) { response in
+            #expect(response.status == .ok)
+            return Data(response.body.readableBytesView)
+        }
+    }
+
+    @Test(
+        "the bound pass names the web service and a token of its own, and the database keeps only the token's hash",
+        arguments: Engine.available)
+    func passCarriesWebService(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                pkpass: fixture.pkpass
+            ).pass
+            #expect(pass.webServiceURL == ProvisioningWorld.webServiceURL)
+            #expect(fixture.token.count >= Pass.minimumAuthenticationTokenLength)
+            #expect(pass.fidoProfile?.keyHash == "c0ffee")
+            let row = try #require(
+                try await fixture.world.database.sql.select().column("*").from("apple_passes").first())
+            #expect(
+                try row.decode(column: "authentication_token_hash", as: Data.self) == SecretToken.hash(fixture.token))
+            let salt = try row.decode(column: "authentication_salt", as: String.self)
+            #expect(!salt.contains(fixture.token))
+            let content = try row.decode(column: "pass_content", as: Data.self)
+            #expect(content.range(of: Data(fixture.token.utf8)) == nil, "the token is stored in the pass's content")
+        }
+    }
+
+    @Test(
+        "registration: 201 the first time, 200 after, 401 with a wrong or missing token or an unknown pass, 400 for a bad push token",
+        arguments: Engine.available)
+    func registration(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            #expect(try await fixture.register() == .created)
+            #expect(try await fixture.register() == .ok)
+            #expect(
+                try await fixture.register(headers: [.authorization: "ApplePass \(String(repeating: "x", count: 43))"])
+                    == .unauthorized)
+            #expect(try await fixture.register(headers: [.contentType: "application/json"]) == .unauthorized)
+            #expect(try await fixture.register(headers: [.authorization: "Bearer \(fixture.token)"]) == .unauthorized)
+            let unknown = fixture.registration.replacingOccurrences(of: "PASS-001", with: "PASS-404")
+            try await fixture.client.execute(
+                uri: unknown, method: .post, headers: fixture.auth,
+                body: ByteBuffer(string: #"{"pushToken":"abcd"}"#)
+            ) { #expect($0.status == .unauthorized) }
+            #expect(try await fixture.register(body: #"{"pushToken":"not hex!"}"#) == .badRequest)
+            #expect(try await fixture.register(body: #"{"pushToken":42}"#) == .badRequest)
+            #expect(try await fixture.register(body: "{") == .badRequest)
+            #expect(
+                try await fixture.world.repository.registrationCount(
+                    passID: try #require(
+                        try await fixture.world.repository.pass(tagID: fixture.world.tag.id)?.id)) == 1)
+        }
+    }
+
+    @Test(
+        "the list of updated passes: every registered pass without a tag, nothing new after its own tag, the changed pass after an update",
+        arguments: Engine.available)
+    func updatedSerialNumbers(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            #expect(try await fixture.list().0 == .noContent)
+            #expect(try await fixture.register() == .created)
+            let (status, body) = try await fixture.list()
+            #expect(status == .ok)
+            #expect(body?["serialNumbers"] == .array([.string("PASS-001")]))
+            guard case .string(let tag) = try #require(body?["lastUpdated"]) else {
+                Issue.record("lastUpdated is not a string")
+                return
+            }
+            #expect(try await fixture.list(since: tag).0 == .noContent)
+            // A tag the device made up, or an empty one, lists everything.
+            #expect(try await fixture.list(since: "").0 == .ok)
+            #expect(try await fixture.list(since: "garbage").0 == .ok)
+
+            let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)?.id)
+            try await fixture.updater.update(passID: passID, PassChange(fields: ["event": .text("Moved to Hall B")]))
+            let (afterStatus, after) = try await fixture.list(since: tag)
+            #expect(afterStatus == .ok)
+            #expect(after?["serialNumbers"] == .array([.string("PASS-001")]))
+            #expect(after?["lastUpdated"] != .string(tag))
+        }
+    }
+
+    @Test(
+        "fetching the pass: 200 with Last-Modified, 304 for that date, 200 with the new field after an update, the binding kept, 401 without the token",
+        arguments: Engine.available)
+    func latestPass(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            let (first, lastModified) = try await fixture.client.execute(
+                uri: fixture.passPath, method: .get, headers: fixture.auth
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/vnd.apple.pkpass")
+                return (Data(response.body.readableBytesView), response.headers[.lastModified])
+            }
+            let date = try #require(lastModified)
+            let verified = try OpenSSL.verify(
+                pkpass: first, root: Data(try ProvisioningWorld.identity.rootPEM.utf8), in: fixture.world.directory)
+            #expect(verified.outcome.status == 0, "\(verified.outcome.errorOutput)")
+            var conditional = fixture.auth
+            conditional[.ifModifiedSince] = date
+            try await fixture.client.execute(uri: fixture.passPath, method: .get, headers: conditional) { response in
+                #expect(response.status == .notModified)
+                #expect(response.body.readableBytes == 0)
+            }
+
+            let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)?.id)
+            try await fixture.updater.update(
+                passID: passID, PassChange(fields: ["event": .text("Moved to Hall B")], voided: true))
+            let updated = try await fixture.client.execute(
+                uri: fixture.passPath, method: .get, headers: conditional
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.lastModified] != date)
+                return Data(response.body.readableBytesView)
+            }
+            let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: updated)
+                .pass
+            #expect(pass.fields.value(forKey: "event") == .text("Moved to Hall B"))
+            #expect(pass.voided == true)
+            #expect(pass.authenticationToken == fixture.token)
+            #expect(pass.fidoProfile?.keyHash == "c0ffee")
+            #expect(pass.issuerBindingData?.issuerBindingData == "0a0b")
+
+            try await fixture.client.execute(uri: fixture.passPath, method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+    }
+
+    @Test(
+        "an update queues one push per registered device in the outbox, which a dispatcher claims once",
+        arguments: Engine.available)
+    func updateQueuesPushes(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            #expect(try await fixture.register() == .created)
+            let repository = fixture.world.repository
+            let passID = try #require(try await repository.pass(tagID: fixture.world.tag.id)?.id)
+            let now = fixture.world.clock.now
+            try await fixture.updater.update(passID: passID, PassChange(fields: ["event": .text("One")]))
+            // A second change before the push went out does not queue a second push to the same device.
+            try await fixture.updater.update(passID: passID, PassChange(fields: ["event": .text("Two")]))
+            let claimed = try await repository.claimDuePushes(now: now.addingTimeInterval(1), limit: 10, leaseFor: 30)
+            #expect(claimed.count == 1)
+            #expect(claimed.first?.pushToken == Self.pushToken)
+            #expect(claimed.first?.passTypeIdentifier == fixture.passType)
+            #expect(claimed.first?.deviceLibraryIdentifier == Self.device)
+            #expect(
+                try await repository.claimDuePushes(now: now.addingTimeInterval(2), limit: 10, leaseFor: 30).isEmpty)
+            // Once the lease ran out without an answer, the push is claimed again.
+            #expect(
+                try await repository.claimDuePushes(now: now.addingTimeInterval(40), limit: 10, leaseFor: 30).count == 1
+            )
+        }
+    }
+
+    @Test("an unknown field or an invalid result is refused and changes nothing", arguments: Engine.available)
+    func invalidChanges(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            let repository = fixture.world.repository
+            let before = try #require(try await repository.pass(tagID: fixture.world.tag.id))
+            await #expect(throws: WalletServerError.self) {
+                try await fixture.updater.update(passID: before.id, PassChange(fields: ["seat": .text("12A")]))
+            }
+            await #expect(throws: WalletServerError.self) {
+                try await fixture.updater.update(
+                    passID: before.id,
+                    PassChange(fields: [
+                        "event": .text(String(repeating: "x", count: PassChange.maximumValueLength + 1))
+                    ]))
+            }
+            await #expect(throws: WalletServerError.self) {
+                try await fixture.updater.update(passID: UUID(), PassChange(voided: true))
+            }
+            #expect(try await repository.pass(id: before.id) == before)
+        }
+    }
+
+    @Test("unregistering: 200, then the device lists nothing; 401 with a wrong token", arguments: Engine.available)
+    func unregister(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            #expect(try await fixture.register() == .created)
+            try await fixture.client.execute(
+                uri: fixture.registration, method: .delete,
+                headers: [.authorization: "ApplePass \(String(repeating: "y", count: 43))"]
+            ) { #expect($0.status == .unauthorized) }
+            try await fixture.client.execute(uri: fixture.registration, method: .delete, headers: fixture.auth) {
+                #expect($0.status == .ok)
+            }
+            #expect(try await fixture.list().0 == .noContent)
+            let devices = try await fixture.world.database.sql.select().column("*").from("wallet_devices").all()
+            #expect(devices.isEmpty, "a device with no registration is forgotten")
+        }
+    }
+
+    @Test("device logs are stored, long messages cut, and too many at once refused", arguments: Engine.available)
+    func logs(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            let long = String(repeating: "z", count: 5000)
+            try await fixture.client.execute(
+                uri: "/passkit/v1/log", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"logs":["Web service error: 401","\#(long)"]}"#)
+            ) { #expect($0.status == .ok) }
+            let stored = try await fixture.world.repository.deviceLogs(limit: 10).map(\.message)
+            #expect(stored.contains("Web service error: 401"))
+            #expect(stored.contains(String(long.prefix(PassWebService.logLimits.messageLength))))
+            let many = (0...PassWebService.logLimits.messagesPerRequest).map { #""\#($0)""# }.joined(separator: ",")
+            try await fixture.client.execute(
+                uri: "/passkit/v1/log", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"logs":[\#(many)]}"#)
+            ) { #expect($0.status == .badRequest) }
+            try await fixture.client.execute(
+                uri: "/passkit/v1/log", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"logs":"not a list"}"#)
+            ) { #expect($0.status == .badRequest) }
+        }
+    }
+
+    @Test("a pass that is not personalizable cannot be personalized", arguments: Engine.available)
+    func personalizeRefused(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            try await fixture.client.execute(
+                uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"personalizationToken":"tok","requiredPersonalizationInfo":{}}"#)
+            ) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test(
+        "personalization: the token's signature verifies, the pass is personalized once, and the fetched pass shows the name and asks no more",
+        arguments: Engine.available)
+    func personalize(_ engine: Engine) async throws {
+        let pass = Pass(
+            passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", serialNumber: "PASS-001",
+            organizationName: "Acme Rewards", description: "Rewards card", style: .storeCard,
+            fields: PassFields(
+                primaryFields: [.text("points", "0", label: "POINTS")],
+                secondaryFields: [.text("personalization.fullName", "Not yet a member", label: "MEMBER")]))
+        let personalization = Data(
+            #"{"description":"Join Acme Rewards","requiredPersonalizationFields":["PKPassPersonalizationFieldName"]}"#
+                .utf8)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        let template = try PassPackage(
+            pass: pass,
+            files: ["icon.png": png, "personalization.json": personalization, "personalizationLogo.png": png])
+        try await withFixture(engine, template: template) { fixture in
+            let body =
+                #"{"personalizationToken":"token-from-wallet","requiredPersonalizationInfo":{"fullName":"Jane Appleseed"}}"#
+            let signature = try await fixture.client.execute(
+                uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: body)
+            ) { response in
+                #expect(response.status == .ok)
+                return Data(response.body.readableBytesView)
+            }
+            let verified = try OpenSSL.verify(
+                signature: signature, content: Data("token-from-wallet".utf8),
+                root: Data(try ProvisioningWorld.identity.rootPEM.utf8), in: fixture.world.directory)
+            #expect(verified.status == 0, "\(verified.errorOutput)")
+            try await fixture.client.execute(
+                uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: body)
+            ) { #expect($0.status == .notFound, "a pass is personalized once") }
+            try await fixture.client.execute(
+                uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"personalizationToken":"t","requiredPersonalizationInfo":{"ssn":"1"}}"#)
+            ) { #expect($0.status == .badRequest) }
+
+            let personalized = try await fixture.client.execute(
+                uri: fixture.passPath, method: .get, headers: fixture.auth
+            ) { Data($0.body.readableBytesView) }
+            let fetched = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                pkpass: personalized)
+            #expect(fetched.files["personalization.json"] == nil)
+            #expect(fetched.pass.fields.value(forKey: "personalization.fullName") == .text("Jane Appleseed"))
+        }
+    }
+
+    @Test("a path the web service has, asked with another method, is answered 405 with Allow")
+    func methodNotAllowed() async throws {
+        try await withFixture(.sqliteFile) { fixture in
+            try await fixture.client.execute(uri: fixture.passPath, method: .delete, headers: fixture.auth) {
+                response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET")
+            }
+        }
+    }
+}
