@@ -85,6 +85,9 @@ public struct WalletServerConfiguration: Sendable {
     /// proxy or turn it off (which also stops counting each request). The metrics carry counts and latencies by
     /// route and status, never paths, tokens, session identifiers or tags.
     public var exposesMetrics: Bool
+    /// How pass update pushes reach APNs (``APNsConfiguration``: the production gateway, each pass type's certificate,
+    /// by default); read from `COFFER_APNS_*` (``apns(keyFile:keyID:teamID:environment:names:)``).
+    public var apns = APNsConfiguration()
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
@@ -148,6 +151,7 @@ public struct WalletServerConfiguration: Sendable {
         if let metrics = value(Variable.metrics) {
             exposesMetrics = try Self.switchValue(metrics, from: Variable.metrics)
         }
+        apns = try Self.apns(environment: environment)
     }
 
     /// The SQLite database in the data directory.

@@ -26,6 +26,22 @@ struct ServerOptions: ParsableArguments {
             """)
     var storePassphraseFile: String?
 
+    @Option(
+        help: """
+            Push pass updates with provider tokens signed by this APNs .p8 key, with --apns-key-id and --apns-team-id \
+            (default: $COFFER_APNS_KEY_FILE; with none of the three, each pass type's certificate authenticates).
+            """)
+    var apnsKeyFile: String?
+
+    @Option(help: "The APNs key's ID, 10 letters and digits (default: $COFFER_APNS_KEY_ID).")
+    var apnsKeyID: String?
+
+    @Option(help: "The Apple developer team of the APNs key (default: $COFFER_APNS_TEAM_ID).")
+    var apnsTeamID: String?
+
+    @Option(help: "production or sandbox: where pushes go (default: $COFFER_APNS_ENVIRONMENT, else production).")
+    var apnsEnvironment: String?
+
     /// The configuration from the environment with these options applied.
     func configuration() throws -> WalletServerConfiguration {
         var configuration = try CommandFailure.mapping { try WalletServerConfiguration() }
@@ -37,6 +53,20 @@ struct ServerOptions: ParsableArguments {
             configuration.secretStoreKey = .passphrase(
                 try StoreOptions.passphrase(
                     file: storePassphraseFile, environmentVariable: "COFFER_PASSPHRASE", prompt: "", confirming: false))
+        }
+        if apnsKeyFile != nil || apnsKeyID != nil || apnsTeamID != nil || apnsEnvironment != nil {
+            let environment = ProcessInfo.processInfo.environment
+            func pick(_ option: String?, _ variable: String) -> String? {
+                option ?? environment[variable].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            }
+            configuration.apns = try CommandFailure.mapping {
+                try WalletServerConfiguration.apns(
+                    keyFile: pick(apnsKeyFile, WalletServerConfiguration.Variable.apnsKeyFile),
+                    keyID: pick(apnsKeyID, WalletServerConfiguration.Variable.apnsKeyID),
+                    teamID: pick(apnsTeamID, WalletServerConfiguration.Variable.apnsTeamID),
+                    environment: pick(apnsEnvironment, WalletServerConfiguration.Variable.apnsEnvironment),
+                    names: ("--apns-key-file", "--apns-key-id", "--apns-team-id", "--apns-environment"))
+            }
         }
         return configuration
     }

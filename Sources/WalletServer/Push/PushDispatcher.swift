@@ -1,0 +1,209 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import WalletPasses
+
+/// Drains the durable push outbox (``PushOutbox``) into APNs: when woken (``wake()``, which the pass updater calls
+/// after it commits a change) and every ``pollInterval`` (for pushes a restart or another replica left behind).
+///
+/// Each round claims at most ``APNsConfiguration/maximumInFlight`` due pushes under a lease of ``lease`` (so that two
+/// replicas never send the same push at once), sends them concurrently, and records each result: delivered pushes
+/// are completed; a token APNs no longer knows removes the device's registration of that pass; a push worth
+/// retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked for with
+/// `Retry-After`), and abandoned after ``maximumAttempts``; a push APNs refused is abandoned, unless the refusal was of
+/// the server's credentials (403), which an operator can fix: those are retried like failures. Logs name the pass
+/// and the device library identifier, never the push token.
+///
+/// It runs as a ServiceLifecycle `Service` until graceful shutdown, then closes its ``APNsClient``. Run it once.
+public struct PushDispatcher: Service {
+    /// Where pushes wait.
+    public let outbox: any PushOutbox
+    /// What sends them.
+    public let client: APNsClient
+    /// The time between rounds when nothing wakes the dispatcher.
+    public let pollInterval: Duration
+    /// How long a claimed push is kept from other claims; longer than a push can take.
+    public let lease: TimeInterval
+    /// How many times a push is sent before it is given up.
+    public let maximumAttempts: Int
+    /// The first retry's delay; each further attempt doubles it, up to ``maximumDelay``.
+    public let baseDelay: TimeInterval
+    /// The longest delay between two attempts.
+    public let maximumDelay: TimeInterval
+    private let identity: @Sendable (UUID) async throws -> SigningIdentity
+    private let metrics: PushMetrics?
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private let wakes: AsyncStream<Void>
+    private let wakeContinuation: AsyncStream<Void>.Continuation
+
+    /// Creates a dispatcher from `outbox` through `client`. `identity` gives a pass type's signing identity by the
+    /// pass type's ID (used under certificate authentication only).
+    public init(
+        outbox: any PushOutbox, client: APNsClient,
+        identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
+        pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
+        maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.server")
+    ) {
+        self.outbox = outbox
+        self.client = client
+        self.identity = identity
+        self.pollInterval = pollInterval
+        self.lease = max(60, 2 * client.configuration.requestTimeout)
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.baseDelay = max(0, baseDelay)
+        self.maximumDelay = max(self.baseDelay, maximumDelay)
+        self.metrics = metrics.map { PushMetrics(metrics: $0) }
+        self.now = now
+        self.logger = logger
+        (wakes, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks for a round now (after pushes were enqueued); wakes during a round are folded into one more round.
+    public func wake() {
+        wakeContinuation.yield()
+    }
+
+    /// Sends pushes until graceful shutdown or cancellation, then closes the client.
+    public func run() async throws {
+        let poll = pollInterval
+        let continuation = wakeContinuation
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    continuation.yield()
+                    try? await Task.sleep(for: poll)
+                }
+            }
+            group.addTask {
+                await cancelWhenGracefulShutdown {
+                    for await _ in wakes {
+                        if Task.isCancelled { break }
+                        await drainLogged()
+                    }
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        try await client.shutdown()
+    }
+
+    private func drainLogged() async {
+        do {
+            try await drain()
+        } catch is CancellationError {
+        } catch {
+            logger.warning(
+                "claiming pushes from the outbox failed; trying again later",
+                metadata: ["error": "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"])
+        }
+    }
+
+    /// Sends every push due now, a round of at most ``APNsConfiguration/maximumInFlight`` at a time, until a round
+    /// finds fewer than that; returns how many it handled.
+    @discardableResult
+    public func drain() async throws -> Int {
+        let limit = client.configuration.maximumInFlight
+        var handled = 0
+        while !Task.isCancelled {
+            let batch = try await outbox.claimDuePushes(now: now(), limit: limit, leaseFor: lease)
+            await withTaskGroup(of: Void.self) { group in
+                for push in batch { group.addTask { await send(push) } }
+            }
+            handled += batch.count
+            if batch.count < limit { break }
+        }
+        return handled
+    }
+
+    /// Sends one push and records its result in the outbox.
+    func send(_ push: PendingPush) async {
+        var signingIdentity: SigningIdentity?
+        if case .certificate = client.configuration.authentication {
+            do {
+                signingIdentity = try await identity(push.passTypeID)
+            } catch {
+                await schedule(push, after: nil, reason: "the pass type's signing identity cannot be loaded: \(error)")
+                return
+            }
+        }
+        let outcome = await client.send(
+            pushToken: push.pushToken, topic: push.passTypeIdentifier, identity: signingIdentity)
+        // Cancelled (shutting down): leave the push leased; the lease runs out and a later round sends it.
+        guard !Task.isCancelled else { return }
+        do {
+            switch outcome {
+            case .delivered:
+                try await outbox.completePush(id: push.id)
+                metrics?.countDelivered()
+                logger.debug("push delivered", metadata: metadata(push))
+            case .unregistered(let reason):
+                try await outbox.removeRegistration(for: push)
+                try await outbox.completePush(id: push.id)
+                metrics?.countUnregistered()
+                logger.info(
+                    "APNs no longer knows the device's push token; its registration of the pass is removed",
+                    metadata: metadata(push, reason: reason))
+            case .retry(let after, let reason):
+                await schedule(push, after: after, reason: reason)
+            case .rejected(403, let reason):
+                logger.error(
+                    "APNs refused the server's credentials; check the pass type's certificate or the APNs key",
+                    metadata: metadata(push, reason: reason))
+                await schedule(push, after: nil, reason: reason)
+            case .rejected(_, let reason):
+                try await outbox.abandonPush(id: push.id)
+                metrics?.countRejected()
+                logger.warning("APNs refused the push; it is dropped", metadata: metadata(push, reason: reason))
+            }
+        } catch {
+            logger.warning(
+                "recording a push's result failed; it is sent again when its lease runs out",
+                metadata: metadata(
+                    push, reason: "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"))
+        }
+    }
+
+    /// Schedules `push` again after the backoff (or `after`, if longer), or abandons it after its last attempt.
+    private func schedule(_ push: PendingPush, after: TimeInterval?, reason: String) async {
+        do {
+            if push.attempts + 1 >= maximumAttempts {
+                try await outbox.abandonPush(id: push.id)
+                metrics?.countAbandoned()
+                logger.warning(
+                    "a push failed \(maximumAttempts) times; it is dropped", metadata: metadata(push, reason: reason))
+            } else {
+                let delay = max(after ?? 0, backoff(attempts: push.attempts))
+                try await outbox.retryPush(id: push.id, at: now().addingTimeInterval(delay))
+                metrics?.countRetried()
+                logger.notice(
+                    "a push failed; it is sent again later",
+                    metadata: metadata(push, reason: reason).merging(["retry_in": "\(Int(delay.rounded())) s"]) { $1 })
+            }
+        } catch {
+            logger.warning(
+                "recording a push's result failed; it is sent again when its lease runs out",
+                metadata: metadata(
+                    push, reason: "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"))
+        }
+    }
+
+    /// The delay before attempt `attempts + 2`: ``baseDelay`` doubled `attempts` times, at most ``maximumDelay``,
+    /// times a random factor from ½ to 1 (so that pushes that failed together do not come back together).
+    func backoff(attempts: Int) -> TimeInterval {
+        let exponential = baseDelay * pow(2, Double(min(max(attempts, 0), 30)))
+        return min(maximumDelay, exponential) * Double.random(in: 0.5...1)
+    }
+
+    private func metadata(_ push: PendingPush, reason: String? = nil) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "pass_id": "\(push.passID)", "device_library_identifier": "\(push.deviceLibraryIdentifier)",
+            "attempts": "\(push.attempts)",
+        ]
+        if let reason { metadata["reason"] = "\(reason)" }
+        return metadata
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One push waiting in the durable outbox: a device to tell that one of its passes changed.
+public struct PendingPush: Sendable, Hashable, Identifiable {
+    /// The outbox row.
+    public var id: UUID
+    /// The pass that changed.
+    public var passID: UUID
+    /// The pass's pass type (whose certificate authenticates the push under certificate authentication).
+    public var passTypeID: UUID
+    /// The pass type identifier: the push's `apns-topic`.
+    public var passTypeIdentifier: String
+    /// The device the push goes to.
+    public var deviceLibraryIdentifier: String
+    /// The device's APNs push token. A credential of sorts: never logged.
+    public var pushToken: String
+    /// How many times sending it failed before.
+    public var attempts: Int
+
+    /// Creates a pending push.
+    public init(
+        id: UUID, passID: UUID, passTypeID: UUID, passTypeIdentifier: String, deviceLibraryIdentifier: String,
+        pushToken: String, attempts: Int
+    ) {
+        self.id = id
+        self.passID = passID
+        self.passTypeID = passTypeID
+        self.passTypeIdentifier = passTypeIdentifier
+        self.deviceLibraryIdentifier = deviceLibraryIdentifier
+        self.pushToken = pushToken
+        self.attempts = attempts
+    }
+}
+
+/// The durable outbox of pushes that ``PushDispatcher`` drains: pass updates enqueue one push per registered device
+/// in the transaction that changes the pass, and the dispatcher claims them, sends them and records the result.
+///
+/// ``SQLWalletRepository`` implements it for SQLite and PostgreSQL (`push_outbox`), so that pushes survive a restart
+/// and replicas on one database share the work without sending a push twice at once.
+public protocol PushOutbox: Sendable {
+    /// Leases and returns at most `limit` pushes due at `now` (their next attempt is due and no unexpired lease
+    /// holds them), oldest first: for `leaseFor` seconds no other claim returns them.
+    func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush]
+    /// Deletes a push that was delivered (or whose device was unregistered).
+    func completePush(id: UUID) async throws
+    /// Schedules a push again at `at`: its attempts grow by one and its lease is cleared.
+    func retryPush(id: UUID, at: Date) async throws
+    /// Drops a push that will not be sent (refused by APNs, or failed too many times).
+    func abandonPush(id: UUID) async throws
+    /// Removes the device's registration of the push's pass (APNs said its token is no longer valid), only if the
+    /// device's push token is still the push's: a device that registered a new token since keeps its registration.
+    func removeRegistration(for push: PendingPush) async throws
+}
