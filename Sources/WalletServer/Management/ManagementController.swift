@@ -117,8 +117,10 @@ struct ManagementController: Sendable {
         let clientID = try await authenticate(request)
         let raw = context.parameters.get("tag_id") ?? ""
         let value = raw.removingPercentEncoding ?? raw
-        guard (1...256).contains(value.count) else {
-            throw APIError.badRequest("the tag identifier in the path must be 1–256 characters")
+        guard ManagementJSON.isIdentifier(value) else {
+            throw APIError.badRequest(
+                "the tag identifier in the path must be 1–256 characters without control characters, not starting "
+                    + "with a space")
         }
         var attribute = TagIDAttribute.referenceID
         if let text = request.uri.queryParameters.get("id_attribute") {

@@ -81,6 +81,9 @@ enum ManagementJSON {
     /// absent keys stay as they are.
     static func change(_ body: Data) throws(PassManagementFailure) -> PassChange {
         let object = try object(body, keys: ["fields", "relevant_date", "expiration_date", "voided"])
+        if case .object(let values)? = object["fields"], values.isEmpty {
+            throw .invalidRequest("'fields' must set at least one field (leave it out to change none)")
+        }
         var change = PassChange(
             fields: try fields(object), relevantDate: try date(object, "relevant_date"),
             expirationDate: try date(object, "expiration_date"))

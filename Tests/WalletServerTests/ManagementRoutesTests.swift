@@ -1,0 +1,351 @@
+import CofferTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+import WalletPasses
+import WalletServer
+
+/// A provisioning world with the management API over it: the world's client (with its API token) and a second
+/// client with a token and a tag of its own.
+struct ManagementWorld {
+    let world: ProvisioningWorld
+    let token: String
+    let otherToken: String
+    let management: PassManagement
+    let updater: PassUpdater
+
+    init(engine: Engine, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+        world = try await ProvisioningWorld(engine: engine)
+        let repository = world.repository
+        token = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "backend").token
+        let other = try await repository.createClient(name: "Other")
+        otherToken = try await repository.createAPIUser(clientID: other.id, name: "other").token
+        updater = PassUpdater(store: repository, now: now)
+        management = PassManagement(repository: repository, updater: updater, now: now)
+    }
+
+    var clientID: UUID { world.apiUser.clientID }
+
+    /// Runs `body` with a test client of the router, shutting the world down afterwards.
+    static func run(
+        _ engine: Engine, now: @escaping @Sendable () -> Date = { Date() },
+        _ body: @Sendable (any TestClientProtocol, ManagementWorld) async throws -> Void
+    ) async throws {
+        let world = try await ManagementWorld(engine: engine, now: now)
+        let router = WalletServerApplication.makeRouter(
+            repository: world.world.repository, service: world.world.service, logger: Logger(label: "test"),
+            updater: world.updater)
+        do {
+            try await Application(router: router).test(.router) { client in try await body(client, world) }
+        } catch {
+            try await world.world.shutdown()
+            throw error
+        }
+        try await world.world.shutdown()
+    }
+
+    static func headers(_ token: String?, key: String? = nil) -> HTTPFields {
+        var fields: HTTPFields = [.contentType: "application/json"]
+        if let token { fields[.authorization] = "Basic " + Data((token + ":").utf8).base64EncodedString() }
+        if let key { fields[HTTPField.Name("Idempotency-Key")!] = key }
+        return fields
+    }
+
+    /// Sends a request; returns the status, the body and the headers.
+    static func send(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, token: String?,
+        body: String? = nil, key: String? = nil
+    ) async throws -> (status: HTTPResponse.Status, body: Data, headers: HTTPFields) {
+        try await client.execute(
+            uri: uri, method: method, headers: headers(token, key: key), body: body.map { ByteBuffer(string: $0) }
+        ) { response in (response.status, Data(response.body.readableBytesView), response.headers) }
+    }
+
+    static func state(_ data: Data) throws -> ManagedPassState {
+        try ManagedPassState.makeDecoder().decode(ManagedPassState.self, from: data)
+    }
+
+    static func errorCode(_ data: Data) -> String? {
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return (object?["error"] as? [String: Any])?["code"] as? String
+    }
+}
+
+@Suite("The management API: create, read, change, void, expire and list passes, scoped to the API user's client")
+struct ManagementRoutesTests {
+    typealias W = ManagementWorld
+
+    @Test("a create answers 201 with the pass's state, which GET answers again", arguments: Engine.available)
+    func createThenRead(_ engine: Engine) async throws {
+        try await W.run(engine) { client, world in
+            let body = """
+                {"reference_id":"T-100","pronto_tag_id":"P-100","user_reference":"jane@example.com",
+                 "fields":{"seat":"12A","event":"Gala"},"relevant_date":"2026-12-31T19:00:00Z",
+                 "expiration_date":"2027-01-01T06:00:00+01:00"}
+                """
+            let created = try await W.send(client, .post, "/api/v2/passes", token: world.token, body: body)
+            #expect(created.status == .created, "\(String(decoding: created.body, as: UTF8.self))")
+            let state = try W.state(created.body)
+            #expect(state.tag.referenceID == "T-100")
+            #expect(state.tag.prontoTagID == "P-100")
+            #expect(state.fields["seat"] == .text("12A"))
+            #expect(state.fields["event"] == .text("Gala"))
+            #expect(state.passTypeIdentifier == "pass.dev.coffer.server")
+            #expect(state.bindingState == .unbound)
+            #expect(state.registrations == 0)
+            #expect(!state.voided)
+            #expect(state.relevantDate == ManagedPassStateDates.date("2026-12-31T19:00:00Z"))
+            #expect(state.expirationDate == ManagedPassStateDates.date("2027-01-01T05:00:00Z"))
+            // The tag belongs to the existing user with that reference (the world's Jane).
+            let tag = try #require(try await world.world.repository.tag(id: state.tag.id))
+            let jane = try await world.world.repository.users(clientID: world.clientID)
+                .filter { $0.externalReference == "jane@example.com" }
+            #expect(jane.map(\.id) == [tag.userID])
+
+            for uri in ["/api/v2/passes/T-100", "/api/v2/passes/P-100?id_attribute=pronto_tag_id"] {
+                let read = try await W.send(client, .get, uri, token: world.token)
+                #expect(read.status == .ok)
+                #expect(try W.state(read.body) == state)
+            }
+            // The stored pass is the template made into this pass, with the values given.
+            let pass = try #require(try await world.world.repository.pass(tagID: state.tag.id))
+            let json = try PassPackage(archive: pass.passContent).pass
+            #expect(json.serialNumber == state.serialNumber)
+            #expect(json.fields.value(forKey: "seat") == .text("12A"))
+        }
+    }
+
+    @Test("a create without a user reference makes a new user; GET of the world's own pass shows its fields")
+    func newUserAndExistingPass() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let users = try await world.world.repository.users(clientID: world.clientID).count
+            let created = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token, body: #"{"subscription_id":"S-1"}"#)
+            #expect(created.status == .created)
+            #expect(try await world.world.repository.users(clientID: world.clientID).count == users + 1)
+            let state = try W.state(created.body)
+            #expect(state.fields["seat"] == .text("General admission"), "the demo ticket's own value")
+            let existing = try await W.send(client, .get, "/api/v2/passes/PASS-001", token: world.token)
+            #expect(existing.status == .ok)
+            #expect(try W.state(existing.body).fields == ["event": .text("Launch")])
+        }
+    }
+
+    @Test("every route is 401 with a challenge without a valid token", arguments: Engine.available)
+    func unauthorized(_ engine: Engine) async throws {
+        try await W.run(engine) { client, _ in
+            let routes: [(HTTPRequest.Method, String, String?)] = [
+                (.post, "/api/v2/passes", #"{"reference_id":"X"}"#), (.get, "/api/v2/passes", nil),
+                (.get, "/api/v2/passes/PASS-001", nil), (.patch, "/api/v2/passes/PASS-001", #"{"voided":true}"#),
+                (.post, "/api/v2/passes/PASS-001/void", nil), (.post, "/api/v2/passes/PASS-001/expire", nil),
+            ]
+            for (method, uri, body) in routes {
+                for token in [nil, "not-a-token"] {
+                    let answer = try await W.send(client, method, uri, token: token, body: body)
+                    #expect(answer.status == .unauthorized, "\(method) \(uri)")
+                    #expect(answer.headers[.wwwAuthenticate] != nil)
+                    #expect(W.errorCode(answer.body) == "unauthorized")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "another client's tag is 404 on every route, exactly like a tag that does not exist",
+        arguments: Engine.available)
+    func otherClientsTag(_ engine: Engine) async throws {
+        try await W.run(engine) { client, world in
+            let before = try await world.world.repository.pass(tagID: world.world.tag.id)
+            for tag in ["PASS-001", "MISSING"] {
+                let routes: [(HTTPRequest.Method, String, String?)] = [
+                    (.get, "/api/v2/passes/\(tag)", nil), (.patch, "/api/v2/passes/\(tag)", #"{"voided":true}"#),
+                    (.post, "/api/v2/passes/\(tag)/void", nil), (.post, "/api/v2/passes/\(tag)/expire", nil),
+                ]
+                for (method, uri, body) in routes {
+                    let token = tag == "PASS-001" ? world.otherToken : world.token
+                    let answer = try await W.send(client, method, uri, token: token, body: body)
+                    #expect(answer.status == .notFound, "\(method) \(uri)")
+                    #expect(W.errorCode(answer.body) == "not_found")
+                }
+            }
+            #expect(try await world.world.repository.pass(tagID: world.world.tag.id) == before, "nothing changed")
+            let list = try await W.send(client, .get, "/api/v2/passes", token: world.otherToken)
+            #expect(list.status == .ok)
+            #expect(String(decoding: list.body, as: UTF8.self) == #"{"next_cursor":null,"passes":[]}"#)
+        }
+    }
+
+    @Test(
+        "malformed bodies, unknown keys, wrong types and bad dates are 400, and nothing is created",
+        arguments: [
+            "", "{", "[]", #""text""#, "{}", #"{"reference_id":""}"#, #"{"reference_id":5}"#,
+            #"{"reference_id":"A","colour":"red"}"#, #"{"reference_id":"A","fields":[]}"#,
+            #"{"reference_id":"A","fields":{"seat":true}}"#, #"{"reference_id":"A","fields":{"seat":null}}"#,
+            #"{"reference_id":"A","relevant_date":"tomorrow"}"#, #"{"reference_id":"A","pass_type_id":"nope"}"#,
+            #"{"reference_id":"A","fields":{"gate":"B"}}"#, #"{"reference_id":"line\nbreak"}"#,
+        ])
+    func badCreates(_ body: String) async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let tags = try await world.world.repository.tags(clientID: world.clientID).count
+            let answer = try await W.send(client, .post, "/api/v2/passes", token: world.token, body: body)
+            #expect(answer.status == .badRequest, "\(body): \(String(decoding: answer.body, as: UTF8.self))")
+            #expect(W.errorCode(answer.body) == "bad_request")
+            #expect(try await world.world.repository.tags(clientID: world.clientID).count == tags)
+        }
+    }
+
+    @Test("a field the template does not have is 400 and names the template's fields", arguments: Engine.available)
+    func unknownField(_ engine: Engine) async throws {
+        try await W.run(engine) { client, world in
+            let create = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token,
+                body: #"{"reference_id":"T-9","fields":{"gate":"B"}}"#)
+            #expect(create.status == .badRequest)
+            let message = String(decoding: create.body, as: UTF8.self)
+            #expect(message.contains("gate") && message.contains("seat"))
+            let before = try await world.world.repository.pass(tagID: world.world.tag.id)
+            let patch = try await W.send(
+                client, .patch, "/api/v2/passes/PASS-001", token: world.token, body: #"{"fields":{"seat":"1"}}"#)
+            #expect(patch.status == .badRequest, "PASS-001's pass has only 'event'")
+            #expect(try await world.world.repository.pass(tagID: world.world.tag.id) == before)
+        }
+    }
+
+    @Test("a body over 64 KiB is 413 on create and on change")
+    func oversized() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let big = #"{"reference_id":"A","fields":{"seat":""# + String(repeating: "x", count: 70_000) + #""}}"#
+            let create = try await W.send(client, .post, "/api/v2/passes", token: world.token, body: big)
+            #expect(create.status == .contentTooLarge)
+            #expect(W.errorCode(create.body) == "too_large")
+            let patch = try await W.send(client, .patch, "/api/v2/passes/PASS-001", token: world.token, body: big)
+            #expect(patch.status == .contentTooLarge)
+        }
+    }
+
+    @Test("a second tag with an identifier the client already uses is 409; another client may use it")
+    func duplicateTag() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let duplicate = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token, body: #"{"reference_id":"PASS-001"}"#)
+            #expect(duplicate.status == .conflict)
+            #expect(W.errorCode(duplicate.body) == "conflict")
+            let other = try await W.send(
+                client, .post, "/api/v2/passes", token: world.otherToken, body: #"{"reference_id":"PASS-001"}"#)
+            #expect(other.status == .created)
+        }
+    }
+
+    @Test(
+        "PATCH changes fields, dates and voided through the updater; void and expire are shorthands",
+        arguments: Engine.available)
+    func changes(_ engine: Engine) async throws {
+        try await W.run(engine) { client, world in
+            let created = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token, body: #"{"reference_id":"T-7"}"#)
+            let first = try W.state(created.body)
+            let patched = try await W.send(
+                client, .patch, "/api/v2/passes/T-7", token: world.token,
+                body: #"{"fields":{"seat":"14C","event":"Encore"},"relevant_date":"2026-12-24T18:00:00Z"}"#)
+            #expect(patched.status == .ok, "\(String(decoding: patched.body, as: UTF8.self))")
+            let second = try W.state(patched.body)
+            #expect(second.fields["seat"] == .text("14C"))
+            #expect(second.fields["event"] == .text("Encore"))
+            #expect(second.relevantDate == ManagedPassStateDates.date("2026-12-24T18:00:00Z"))
+            #expect(Int64(second.updateTag)! > Int64(first.updateTag)!)
+            #expect(second.serialNumber == first.serialNumber)
+
+            let voided = try await W.send(client, .post, "/api/v2/passes/T-7/void", token: world.token)
+            #expect(voided.status == .ok)
+            #expect(try W.state(voided.body).voided)
+            let expired = try await W.send(client, .post, "/api/v2/passes/T-7/expire", token: world.token)
+            #expect(expired.status == .ok)
+            let expiry = try #require(try W.state(expired.body).expirationDate)
+            #expect(expiry <= Date())
+            let read = try await W.send(client, .get, "/api/v2/passes/T-7", token: world.token)
+            let last = try W.state(read.body)
+            #expect(last.voided && last.fields["seat"] == .text("14C") && last.expirationDate == expiry)
+            let stored = try #require(try await world.world.repository.pass(tagID: first.tag.id))
+            #expect(try PassPackage(archive: stored.passContent).pass.voided == true)
+        }
+    }
+
+    @Test(
+        "a PATCH with nothing to change, an unknown key or a bad id_attribute is 400",
+        arguments: [
+            ("/api/v2/passes/PASS-001", "{}"), ("/api/v2/passes/PASS-001", #"{"voided":"yes"}"#),
+            ("/api/v2/passes/PASS-001", #"{"colour":"red"}"#), ("/api/v2/passes/PASS-001", "nope"),
+            ("/api/v2/passes/PASS-001?id_attribute=email", #"{"voided":true}"#),
+        ])
+    func badChanges(_ uri: String, _ body: String) async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let answer = try await W.send(client, .patch, uri, token: world.token, body: body)
+            #expect(answer.status == .badRequest, "\(uri) \(body)")
+        }
+    }
+
+    @Test(
+        "the list pages through every pass once, in a stable order, with an opaque cursor", arguments: Engine.available)
+    func paging(_ engine: Engine) async throws {
+        try await W.run(engine) { client, world in
+            var made = ["PASS-001"]
+            for index in 1...6 {
+                let answer = try await W.send(
+                    client, .post, "/api/v2/passes", token: world.token, body: #"{"reference_id":"L-\#(index)"}"#)
+                #expect(answer.status == .created)
+                made.append("L-\(index)")
+            }
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let uri = "/api/v2/passes?limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let answer = try await W.send(client, .get, uri, token: world.token)
+                #expect(answer.status == .ok)
+                let page = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+                let passes = try #require(page["passes"] as? [[String: Any]])
+                seen += passes.compactMap { ($0["tag"] as? [String: Any])?["reference_id"] as? String }
+                cursor = page["next_cursor"] as? String
+                pages += 1
+                #expect(passes.count <= 3)
+            } while cursor != nil && pages < 10
+            #expect(seen == made, "oldest first, each once")
+            #expect(pages == 3)
+            let whole = try await W.send(client, .get, "/api/v2/passes", token: world.token)
+            #expect(whole.status == .ok)
+        }
+    }
+
+    @Test(
+        "a bad limit or cursor is 400",
+        arguments: ["limit=0", "limit=201", "limit=ten", "limit=", "cursor=garbage", "cursor=cDE6MTox"])
+    func badPaging(_ query: String) async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let answer = try await W.send(client, .get, "/api/v2/passes?\(query)", token: world.token)
+            #expect(answer.status == .badRequest, "\(query)")
+        }
+    }
+
+    @Test("another method on a management path is 405 with Allow")
+    func methodNotAllowed() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let cases: [(HTTPRequest.Method, String, String)] = [
+                (.delete, "/api/v2/passes/PASS-001", "GET, PATCH"), (.put, "/api/v2/passes", "GET, POST"),
+                (.get, "/api/v2/passes/PASS-001/void", "POST"),
+            ]
+            for (method, uri, allow) in cases {
+                let answer = try await W.send(client, method, uri, token: world.token)
+                #expect(answer.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(answer.headers[.allow] == allow)
+            }
+        }
+    }
+}
+
+/// Dates as the tests write them.
+enum ManagedPassStateDates {
+    static func date(_ text: String) -> Date? { try? Date.ISO8601FormatStyle().parse(text) }
+}

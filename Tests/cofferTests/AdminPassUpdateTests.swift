@@ -1,0 +1,83 @@
+import CofferTestSupport
+import Foundation
+import Testing
+
+@Suite("coffer admin pass update: the management API's change, from the shell", .serialized)
+struct AdminPassUpdateTests {
+    let directory: TemporaryDirectory
+    let coffer: URL
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        coffer = try ChildProcess.executable(named: "coffer")
+    }
+
+    func admin(_ arguments: String...) throws -> ChildProcess.Outcome {
+        try ChildProcess.run(coffer, ["admin"] + arguments + ["--data-dir", directory.appending("data").path])
+    }
+
+    /// A client with a demo tag (and its pass) made by seed-demo: the client and the tag's reference.
+    func seed() throws -> (client: String, tag: String) {
+        let seeded = try admin("seed-demo", "--json")
+        try #require(seeded.status == 0, "\(seeded.errorOutput)")
+        let object = try #require(try JSONSerialization.jsonObject(with: seeded.standardOutput) as? [String: Any])
+        return (try #require(object["client_id"] as? String), try #require(object["tag_id"] as? String))
+    }
+
+    func state(_ outcome: ChildProcess.Outcome) throws -> [String: Any] {
+        try #require(outcome.status == 0, "\(outcome.errorOutput)")
+        return try #require(try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
+    }
+
+    @Test("fields, void and expiry change the stored pass and print its state; a second change keeps the first")
+    func update() throws {
+        let (client, tag) = try seed()
+        let first = try state(
+            try admin(
+                "pass", "update", "--client", client, "--tag", tag, "--field", "seat=12A", "--void",
+                "--expire-at", "2026-12-31T23:00:00Z"))
+        #expect((first["fields"] as? [String: Any])?["seat"] as? String == "12A")
+        #expect(first["voided"] as? Bool == true)
+        #expect(first["expiration_date"] as? String == "2026-12-31T23:00:00.000Z")
+        let firstTag = try #require((first["update_tag"] as? String).flatMap { Int64($0) })
+        #expect(firstTag > 0)
+
+        let second = try state(
+            try admin(
+                "pass", "update", "--client", client, "--tag", tag, "--unvoid", "--number-field", "event=7",
+                "--relevant-at", "2026-12-31T19:00:00+01:00"))
+        let fields = try #require(second["fields"] as? [String: Any])
+        #expect(fields["seat"] as? String == "12A", "the first change is stored")
+        #expect(fields["event"] as? Double == 7)
+        #expect(second["voided"] as? Bool == false)
+        #expect(second["relevant_date"] as? String == "2026-12-31T18:00:00.000Z")
+        #expect(try #require((second["update_tag"] as? String).flatMap { Int64($0) }) > firstTag)
+    }
+
+    @Test("mistakes exit 2 (the command line) or 1 (another client's tag), print nothing and change nothing")
+    func mistakes() throws {
+        let (client, tag) = try seed()
+        let other = try admin("client", "create", "--name", "Other")
+        let otherClient = other.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cases: [([String], Int32, String)] = [
+            (["--client", client, "--tag", tag, "--field", "gate=B"], 2, "gate"),
+            (["--client", client, "--tag", tag], 2, "at least one"),
+            (["--client", client, "--tag", tag, "--field", "seat"], 2, "key=value"),
+            (["--client", client, "--tag", tag, "--number-field", "seat=many"], 2, "number"),
+            (["--client", client, "--tag", tag, "--expire-at", "soon"], 2, "ISO 8601"),
+            (["--client", client, "--tag", tag, "--void", "--unvoid"], 2, "not both"),
+            (["--client", client, "--tag", tag, "--id-attribute", "email", "--void"], 2, "--id-attribute"),
+            (["--client", otherClient, "--tag", tag, "--void"], 1, "does not exist"),
+            (["--client", client, "--tag", "NOPE", "--void"], 1, "does not exist"),
+        ]
+        for (arguments, status, message) in cases {
+            let outcome = try ChildProcess.run(
+                coffer, ["admin", "pass", "update"] + arguments + ["--data-dir", directory.appending("data").path])
+            #expect(outcome.status == status, "\(arguments): \(outcome.errorOutput)")
+            #expect(outcome.errorOutput.contains(message), "\(arguments): \(outcome.errorOutput)")
+            #expect(outcome.standardOutput.isEmpty)
+        }
+        let unchanged = try state(try admin("pass", "update", "--client", client, "--tag", tag, "--unvoid"))
+        #expect((unchanged["fields"] as? [String: Any])?["seat"] as? String == "General admission")
+    }
+}
