@@ -22,7 +22,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             logger.info(
                 "request",
                 metadata: [
-                    "request_id": "\(id)", "method": "\(request.method)", "path": "\(request.uri.path)",
+                    "request_id": "\(id)", "method": "\(request.method)",
+                    "path": "\(LandingPath.redacted(request.uri.path))",
                     // The route pattern the router matched (set while routing), or none for an unknown path.
                     "route": "\(context.endpointPath ?? "none")",
                     "status": "\(status)", "latency_ms": "\(Self.milliseconds(elapsed))",

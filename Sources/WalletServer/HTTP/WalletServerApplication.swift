@@ -26,6 +26,7 @@ public enum WalletServerApplication {
             .merging(operations.methods) { $0 + $1 }
             .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
             .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
+            .merging(WebFlowController.methods) { $0 + $1 }
         let router = Router(context: BasicRequestContext.self)
         if exposesMetrics {
             // First, so that it counts what the client gets, after the other middleware turned errors into answers.
@@ -41,6 +42,8 @@ public enum WalletServerApplication {
         operations.addRoutes(to: router)
         ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
             .addRoutes(to: router.group("api/v2/in_app_provisioning"))
+        WebFlowController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
+            .addRoutes(to: router)
         if let store = repository as? any PassManagementRepository {
             let management = PassManagement(
                 repository: store, updater: updater ?? PassUpdater(store: repository, logger: logger))

@@ -1,0 +1,227 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The web flow's routes: `POST /api/v2/in_app_provisioning/web_link` and `…/landing_links` (authenticated like
+/// issuer data, and counted by the same ``IssuanceRateLimiter``), and the public landing page `GET /wallet/add/{token}`
+/// with its `POST /wallet/add/{token}/session` (limited per token and per client address).
+struct WebFlowController: Sendable {
+    let repository: any WalletRepository
+    let webLinks: WebLinkService
+    /// Counts each API token's web links and landing links, with its issuer data.
+    let limiter: IssuanceRateLimiter
+    /// Counts each landing token's page views and sessions.
+    let tokenLimiter: IssuanceRateLimiter
+    /// Counts each client address's page views and sessions, whatever the token.
+    let addressLimiter: IssuanceRateLimiter
+    /// Where refused (rate-limited) requests are counted.
+    let metrics: ServerMetrics
+
+    /// A landing token's page views and sessions: 20 a minute, 10 at once (a person taps a few times at most).
+    static let tokenLimit = IssuanceRateLimit(perMinute: 20, burst: 10)
+    /// A client address's page views and sessions, over every token: 60 a minute, 30 at once.
+    static let addressLimit = IssuanceRateLimit(perMinute: 60, burst: 30)
+
+    init(
+        repository: any WalletRepository, service: ProvisioningService, limiter: IssuanceRateLimiter,
+        metrics: ServerMetrics, tokenLimit: IssuanceRateLimit = Self.tokenLimit,
+        addressLimit: IssuanceRateLimit = Self.addressLimit,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.repository = repository
+        self.webLinks = WebLinkService(provisioning: service, repository: repository)
+        self.limiter = limiter
+        self.tokenLimiter = IssuanceRateLimiter(limit: tokenLimit, now: clock)
+        self.addressLimiter = IssuanceRateLimiter(limit: addressLimit, now: clock)
+        self.metrics = metrics
+    }
+
+    struct LandingLinkRequest: Decodable {
+        let tagID: String
+        let idAttribute: TagIDAttribute?
+        let expiresIn: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case tagID = "tag_id"
+            case idAttribute = "id_attribute"
+            case expiresIn = "expires_in"
+        }
+
+        /// The optional keys may be absent but not `null`, as docs/openapi.yaml says.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            tagID = try container.decode(String.self, forKey: .tagID)
+            idAttribute =
+                container.contains(.idAttribute) ? try container.decode(TagIDAttribute.self, forKey: .idAttribute) : nil
+            expiresIn = container.contains(.expiresIn) ? try container.decode(Int.self, forKey: .expiresIn) : nil
+        }
+    }
+
+    struct WebLinkResponse: Encodable {
+        let url: String
+        let tagID: String?
+        let expiresAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case url
+            case tagID = "tag_id"
+            case expiresAt = "expires_at"
+        }
+    }
+
+    /// The methods each of ``addRoutes(to:)``'s paths answers.
+    static let methods: [String: [HTTPRequest.Method]] = [
+        "/api/v2/in_app_provisioning/web_link": [.post], "/api/v2/in_app_provisioning/landing_links": [.post],
+        "/wallet/add/{token}": [.get], "/wallet/add/{token}/session": [.post],
+    ]
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        let api = router.group("api/v2/in_app_provisioning")
+        api.post("web_link", use: webLink)
+        api.post("landing_links", use: createLandingLink)
+        router.get("wallet/add/:token", use: landingPage)
+        router.post("wallet/add/:token/session", use: landingSession)
+    }
+
+    // MARK: Authenticated
+
+    @Sendable func webLink(request: Request, context: BasicRequestContext) async throws -> Response {
+        let apiUser = try await authenticate(request)
+        let body = try await JSONBody.decode(ProvisioningController.IssuerDataRequest.self, from: request)
+        let link = try await mappingFailures {
+            try await webLinks.webLink(for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID)
+        }
+        return try json(
+            .ok, WebLinkResponse(url: link.url, tagID: link.tagID, expiresAt: Self.timestamp(link.expiresAt)))
+    }
+
+    @Sendable func createLandingLink(request: Request, context: BasicRequestContext) async throws -> Response {
+        let apiUser = try await authenticate(request)
+        let body = try await JSONBody.decode(LandingLinkRequest.self, from: request)
+        let link = try await mappingFailures {
+            try await webLinks.createLandingLink(
+                for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID, lifetime: body.expiresIn)
+        }
+        return try json(.created, WebLinkResponse(url: link.url, tagID: nil, expiresAt: Self.timestamp(link.expiresAt)))
+    }
+
+    /// The API user of the request's Basic credentials, counted once against its issuance limit (also when the
+    /// request turns out to be malformed or for an unknown tag, as for issuer data).
+    private func authenticate(_ request: Request) async throws -> APIUser {
+        guard let token = BasicCredentials.userName(from: request.headers),
+            let apiUser = try await repository.apiUser(token: token)
+        else { throw APIError.unauthorized }
+        if case .limited(let wait) = limiter.acquire(for: apiUser.id) {
+            metrics.requestRateLimited()
+            throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
+        }
+        return apiUser
+    }
+
+    // MARK: Public
+
+    @Sendable func landingPage(request: Request, context: BasicRequestContext) async throws -> Response {
+        let nonce = LandingPage.makeNonce()
+        let token = context.parameters.get("token") ?? ""
+        if let wait = limited(request, token: token) {
+            var headers = LandingPage.headers(nonce: nonce)
+            headers[.retryAfter] = String(wait)
+            return html(.tooManyRequests, LandingPage.tooManyRequests(nonce: nonce), headers: headers)
+        }
+        guard let target = try await webLinks.landingTarget(token: token) else {
+            return html(.notFound, LandingPage.notFound(nonce: nonce), headers: LandingPage.headers(nonce: nonce))
+        }
+        return html(
+            .ok, LandingPage.page(organizationName: target.organizationName, nonce: nonce),
+            headers: LandingPage.headers(nonce: nonce))
+    }
+
+    @Sendable func landingSession(request: Request, context: BasicRequestContext) async throws -> Response {
+        // Only the page itself (or a client that does not say where it runs) asks: never another site's script.
+        if let site = request.headers[Self.fetchSite], site == "cross-site" {
+            throw APIError(.forbidden, code: "forbidden", message: "ask from the landing page itself")
+        }
+        let token = context.parameters.get("token") ?? ""
+        if let wait = limited(request, token: token) {
+            metrics.requestRateLimited()
+            throw APIError(
+                .tooManyRequests, code: "rate_limited",
+                message: "this link was asked for too often; try again in \(wait) s",
+                headers: [.retryAfter: String(wait), .cacheControl: "no-store"])
+        }
+        guard let target = try await webLinks.landingTarget(token: token) else { throw Self.landingNotFound }
+        let link = try await mappingFailures { try await webLinks.webLink(for: target) }
+        var response = try json(
+            .ok, WebLinkResponse(url: link.url, tagID: nil, expiresAt: Self.timestamp(link.expiresAt)))
+        response.headers[LandingPage.referrerPolicy] = "no-referrer"
+        return response
+    }
+
+    /// Counts the request against its client address and its token; the whole seconds to wait when either is
+    /// spent, `nil` when it may go ahead.
+    private func limited(_ request: Request, token: String) -> Int? {
+        if case .limited(let wait) = addressLimiter.acquire(for: Self.key("address", Self.clientAddress(of: request))) {
+            return ProvisioningController.wholeSeconds(wait)
+        }
+        // A malformed token reaches no row: only well-formed ones get (and fill) a bucket of their own.
+        guard WebLinkService.isWellFormed(token: token) else { return nil }
+        if case .limited(let wait) = tokenLimiter.acquire(for: Self.key("token", token)) {
+            return ProvisioningController.wholeSeconds(wait)
+        }
+        return nil
+    }
+
+    /// The address the request came from, as the proxy in front of the server saw it: the last `X-Forwarded-For`
+    /// entry (the one that proxy added), or `direct` when there is none (a client on this machine).
+    ///
+    /// The server listens on loopback, or behind a TLS proxy (``WalletServerConfiguration/validatePublicURL()``);
+    /// the proxy must set `X-Forwarded-For`, and must be the only way in, or a client could name any address.
+    static func clientAddress(of request: Request) -> String {
+        let forwarded = request.headers[values: xForwardedFor].joined(separator: ",")
+        guard let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+        else { return "direct" }
+        return String(last.prefix(64))
+    }
+
+    /// A limiter key for `value` of `kind`: the first 16 bytes of a SHA-256, so the token itself is not kept.
+    static func key(_ kind: String, _ value: String) -> UUID {
+        let digest = Array(SHA256.hash(data: Data("\(kind):\(value)".utf8)))
+        return UUID(
+            uuid: (
+                digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7], digest[8],
+                digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
+            ))
+    }
+
+    /// What an unknown, mistyped or expired landing link answers, the same for each.
+    static let landingNotFound = APIError.notFound("this link does not work: it may have expired or be mistyped")
+
+    private static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    private static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    // MARK: Helpers
+
+    private func mappingFailures<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as ProvisioningService.Failure {
+            throw ProvisioningController.apiError(failure)
+        }
+    }
+
+    /// A JSON answer no cache keeps.
+    private func json(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {
+        var response = try JSONBody.response(value, status: status)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    private func html(_ status: HTTPResponse.Status, _ page: String, headers: HTTPFields) -> Response {
+        Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// `date` as ISO 8601 in UTC, to the second.
+    static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
+}

@@ -1,0 +1,35 @@
+import CofferTestSupport
+import Foundation
+import Testing
+
+/// Runs Tests/Browser/webflow_browser_test.py: headless Chromium taps "Add to Apple Wallet" on a landing page served
+/// by the built `coffer serve`, and the Wallet URL it opens is checked with openssl (see the script's header).
+@Suite("The web flow in a real browser: headless Chromium, a real coffer serve, openssl", .serialized)
+struct WebFlowBrowserTests {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+    /// Under CI a missing browser fails the run instead of skipping the test.
+    static let required = ProcessInfo.processInfo.environment["CI"] == "true"
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test(
+        "tapping the badge at phone size opens wallet.apple.com with issuer data under 300 s old that openssl verifies; the screenshot is kept",
+        .enabled(if: chromium != nil || required, "chromium is not installed (apt-get install -y chromium)"))
+    func tapTheBadge() throws {
+        let chromium = try #require(
+            Self.chromium, "CI=true, and chromium is not installed: apt-get install -y chromium")
+        let coffer = try ChildProcess.executable(named: "coffer")
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                Self.packageRoot.appendingPathComponent("Tests/Browser/webflow_browser_test.py").path,
+                "--coffer", coffer.path, "--chromium", chromium,
+                "--artifacts", Self.packageRoot.appendingPathComponent(".build/artifacts/webflow").path,
+            ])
+        print(outcome.output, terminator: "")
+        #expect(outcome.status == 0, "\(outcome.output)\n\(outcome.errorOutput)")
+        #expect(outcome.output.contains("screenshot: "))
+    }
+}
