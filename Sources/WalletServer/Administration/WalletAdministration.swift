@@ -180,6 +180,23 @@ public struct WalletAdministration: Sendable {
         return only
     }
 
+    /// Makes `template` the one new passes of the pass type start from (the management API's `POST /api/v2/passes`
+    /// uses it), after checking that a pass made from it is valid; returns what would make its passes bind poorly.
+    ///
+    /// A template with `personalization.json` makes rewards passes that Wallet asks the user to sign up with.
+    ///
+    /// - Throws: ``WalletServerError/notFound(_:)`` for an unknown pass type, or the pass's validation errors.
+    @discardableResult
+    public func setTemplate(passTypeID: UUID, template: PassTemplate) async throws -> [String] {
+        guard let passType = try await repository.passType(id: passTypeID) else {
+            throw WalletServerError.notFound("pass type \(passTypeID)")
+        }
+        _ = try template.package(for: passType, serialNumber: "TEMPLATE")
+        try await repository.setPassTemplate(passTypeID: passTypeID, archive: try template.package.archived())
+        logger.info("set the template of a pass type", metadata: ["pass_type": "\(passType.passTypeIdentifier)"])
+        return try template.accountBindingWarnings()
+    }
+
     // MARK: Tags and passes
 
     /// Creates a tag for a client's user (a new user when `userID` is `nil`); at least one identifier is required,

@@ -8,7 +8,7 @@ extension AdminCommand {
     struct PassTypeCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pass-type", abstract: "Import and list pass types and their signing identities.",
-            subcommands: [Import.self, List.self])
+            subcommands: [Import.self, List.self, Template.self])
 
         struct Import: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -216,7 +216,8 @@ extension AdminCommand {
             discussion: """
                 The same service as the management API's PATCH /api/v2/passes/{tag_id}: the pass is rewritten, its \
                 update tag moves forward, and every device registered for it is sent a push (by the running server's \
-                push dispatcher). Only fields the pass's pass.json has can be set. Prints the pass's new state as JSON.
+                push dispatcher, within 30 seconds). Only fields the pass's pass.json has can be set. Prints the pass's new state \
+                as JSON.
                 """)
         @Option(help: "The client's identifier.") var client: String
         @Option(help: "The tag, by the identifier --id-attribute names (default: its reference_id).") var tag: String
