@@ -95,6 +95,7 @@ public enum WalletServerApplication {
     ) async throws -> some ApplicationProtocol {
         try configuration.validatePublicURL()
         try configuration.validateLimits()
+        try configuration.apns.validate()
         let storage = try await WalletServerStorage.open(configuration: configuration, logger: logger)
         do {
             if configuration.createsDevelopmentIdentity {
@@ -124,7 +125,7 @@ public enum WalletServerApplication {
                 """,
                 metadata: ["host": "\(configuration.host)"])
         }
-        // Services stop in reverse order: the server, then the purger, then the storage.
+        // Services stop in reverse order: the server, the push dispatcher, the purger, then the storage.
         var services: [any Service] = [StorageLifecycle(storage: storage)]
         if let interval = configuration.sessionPurgeInterval {
             services.append(
@@ -133,12 +134,16 @@ public enum WalletServerApplication {
                     interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())), metrics: metrics,
                     logger: logger))
         }
+        // Pass updates queue pushes and wake the dispatcher, which closes its APNs connections when it stops.
+        let pushes = PushDispatcher(storage: storage, apns: configuration.apns, metrics: metrics, logger: logger)
+        services.append(pushes)
         return Application(
             router: makeRouter(
                 repository: storage.repository, service: service, logger: logger,
                 issuanceLimiter: IssuanceRateLimiter(limit: configuration.issuanceRateLimit), metrics: metrics,
                 exposesMetrics: configuration.exposesMetrics,
-                readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities)),
+                readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
+                updater: PassUpdater(store: storage.repository, logger: logger, pushesQueued: { pushes.wake() })),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
