@@ -216,8 +216,8 @@ extension AdminCommand {
             discussion: """
                 The same service as the management API's PATCH /api/v2/passes/{tag_id}: the pass is rewritten, its \
                 update tag moves forward, and every device registered for it is sent a push (by the running server's \
-                push dispatcher, within 30 seconds). Only fields the pass's pass.json has can be set. Prints the pass's new state \
-                as JSON.
+                push dispatcher, within 30 seconds). Only fields the pass's pass.json has can be set. Prints the \
+                pass's new state as JSON.
                 """)
         @Option(help: "The client's identifier.") var client: String
         @Option(help: "The tag, by the identifier --id-attribute names (default: its reference_id).") var tag: String
