@@ -13,6 +13,7 @@ public enum WalletServerApplication {
     /// `POST /api/v2/in_app_provisioning/issuer_data` (each API token limited by `issuanceLimiter`),
     /// `POST /api/v2/in_app_provisioning/callback`. Every request is counted in `metrics`, unless `exposesMetrics` is
     /// false: then there is neither `/metrics` nor a count per request (rate-limited requests are still counted).
+    /// The Wallet Passes web service answers under `/passkit` (``PassWebService``), whether or not passes name it.
     /// The management API (`/api/v2/passes`, when the repository is a ``PassManagementRepository``) changes passes
     /// through `updater` (by default one over `repository` that wakes no push dispatcher).
     public static func makeRouter(
@@ -27,6 +28,7 @@ public enum WalletServerApplication {
         let methods = ["/health": [HTTPRequest.Method.get]]
             .merging(operations.methods) { $0 + $1 }
             .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
+            .merging(PassWebServiceController.methods(under: PassWebServiceController.mountPath)) { $0 + $1 }
             .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
             .merging(WebFlowController.methods) { $0 + $1 }
         let router = Router(context: BasicRequestContext.self)
@@ -44,6 +46,11 @@ public enum WalletServerApplication {
         operations.addRoutes(to: router)
         ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
             .addRoutes(to: router.group("api/v2/in_app_provisioning"))
+        PassWebServiceController(
+            service: PassWebService(repository: repository, renderer: service.renderer, logger: logger),
+            logLimiter: IssuanceRateLimiter(limit: PassWebServiceController.logLimit)
+        )
+        .addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
         WebFlowController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
             .addRoutes(to: router)
         if let store = repository as? any PassManagementRepository {
@@ -97,6 +104,7 @@ public enum WalletServerApplication {
     ) async throws -> some ApplicationProtocol {
         try configuration.validatePublicURL()
         try configuration.validateLimits()
+        try configuration.apns.validate()
         let storage = try await WalletServerStorage.open(configuration: configuration, logger: logger)
         do {
             if configuration.createsDevelopmentIdentity {
@@ -108,11 +116,12 @@ public enum WalletServerApplication {
         }
         // With port 0 the system picks the port; the callback URL (when not given) names the one it picked.
         let listening = NIOLockedValueBox(configuration)
+        let webService = try passWebService(configuration: configuration, storage: storage, logger: logger)
         let service = ProvisioningService(
             repository: storage.repository, identities: storage.identities,
             relyingPartyIdentifier: configuration.relyingPartyIdentifier,
             callbackAddress: { listening.withLockedValue { $0.callbackURL } },
-            sessionLifetime: configuration.sessionLifetime, logger: logger, metrics: metrics)
+            sessionLifetime: configuration.sessionLifetime, logger: logger, metrics: metrics, webService: webService)
         logger.info(
             "provisioning server configured",
             metadata: [
@@ -126,7 +135,7 @@ public enum WalletServerApplication {
                 """,
                 metadata: ["host": "\(configuration.host)"])
         }
-        // Services stop in reverse order: the server, then the purger, then the storage.
+        // Services stop in reverse order: the server, the push dispatcher, the purger, then the storage.
         var services: [any Service] = [StorageLifecycle(storage: storage)]
         if let interval = configuration.sessionPurgeInterval {
             services.append(
@@ -135,12 +144,16 @@ public enum WalletServerApplication {
                     interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())), metrics: metrics,
                     logger: logger))
         }
+        // Pass updates queue pushes and wake the dispatcher, which closes its APNs connections when it stops.
+        let pushes = PushDispatcher(storage: storage, apns: configuration.apns, metrics: metrics, logger: logger)
+        services.append(pushes)
         return Application(
             router: makeRouter(
                 repository: storage.repository, service: service, logger: logger,
                 issuanceLimiter: IssuanceRateLimiter(limit: configuration.issuanceRateLimit), metrics: metrics,
                 exposesMetrics: configuration.exposesMetrics,
-                readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities)),
+                readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
+                updater: PassUpdater(store: storage.repository, logger: logger, pushesQueued: { pushes.wake() })),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
@@ -150,5 +163,24 @@ public enum WalletServerApplication {
                 let callbackURL = listening.withLockedValue { $0.callbackURL }
                 logger.info("devices call back at this URL", metadata: ["callback_url": "\(callbackURL)"])
             }, logger: logger)
+    }
+
+    /// Where passes tell Wallet to fetch their updates (`<public URL>/passkit`), with the tokens that authenticate
+    /// devices there; `nil`, with a notice, when the public URL is not https (Wallet registers only with https).
+    static func passWebService(configuration: WalletServerConfiguration, storage: WalletServerStorage, logger: Logger)
+        throws -> PassRenderer.WebService?
+    {
+        guard configuration.effectivePublicURL.scheme?.lowercased() == "https" else {
+            logger.notice(
+                """
+                passes carry no webServiceURL: the public URL is not https, and Wallet registers passes for updates \
+                only with an https service (give --public-url https://…)
+                """)
+            return nil
+        }
+        let url = configuration.effectivePublicURL.appendingPathComponent(
+            String(PassWebServiceController.mountPath.dropFirst())
+        ).absoluteString
+        return try PassRenderer.WebService(url: url, tokens: try PassAuthenticationTokens.load(from: storage.secrets))
     }
 }
