@@ -354,7 +354,43 @@ def main():
             file.write(base64.b64decode(shot["data"]))
         print(f"screenshot: {screenshot}")
 
+        # Keyboard users: Tab reaches the button, and its focus ring shows.
         page.command("Page.bringToFront")
+        evaluate(page, "document.activeElement && document.activeElement.blur(), true")
+        for kind in ("keyDown", "keyUp"):
+            page.command(
+                "Input.dispatchKeyEvent", type=kind, key="Tab", code="Tab", windowsVirtualKeyCode=9,
+                nativeVirtualKeyCode=9)
+        focus = evaluate(
+            page,
+            "(() => { const b = document.activeElement; const s = getComputedStyle(b);"
+            " return {id: b.id, visible: b.matches(':focus-visible'), outline: s.outlineStyle,"
+            " width: s.outlineWidth}; })()")
+        check(focus["id"] == "add-to-wallet" and focus["visible"] and focus["outline"] == "solid",
+              f"Tab does not show a focus ring on the button: {focus}")
+        shot = page.command("Page.captureScreenshot", format="png")
+        focused = os.path.join(arguments.artifacts, "landing-focused-390x844.png")
+        with open(focused, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
+        print(f"screenshot: {focused}")
+
+        # Reduced motion is respected; in dark mode the badge gets the outline Apple asks for on dark backgrounds.
+        page.command(
+            "Emulation.setEmulatedMedia",
+            features=[{"name": "prefers-reduced-motion", "value": "reduce"},
+                      {"name": "prefers-color-scheme", "value": "dark"}])
+        motion = evaluate(page, "getComputedStyle(document.getElementById('add-to-wallet')).transitionDuration")
+        check(all(part.strip() == "0s" for part in motion.split(",")), f"transitions under reduced motion: {motion}")
+        edge = evaluate(page, "getComputedStyle(document.querySelector('#add-to-wallet .edge')).stroke")
+        check(edge == "rgb(255, 255, 255)", f"the badge's outline in dark mode is {edge}")
+        shot = page.command("Page.captureScreenshot", format="png")
+        dark = os.path.join(arguments.artifacts, "landing-dark-390x844.png")
+        with open(dark, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
+        print(f"screenshot: {dark}")
+        page.command("Emulation.setEmulatedMedia", features=[])
+        evaluate(page, "document.activeElement && document.activeElement.blur(), true")
+
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         tapped_at = time.time()
         page.command("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])

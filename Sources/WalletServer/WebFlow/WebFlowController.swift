@@ -126,6 +126,7 @@ struct WebFlowController: Sendable {
         let nonce = LandingPage.makeNonce()
         let token = context.parameters.get("token") ?? ""
         if let wait = limited(request, token: token) {
+            metrics.requestRateLimited()
             var headers = LandingPage.headers(nonce: nonce)
             headers[.retryAfter] = String(wait)
             return html(.tooManyRequests, LandingPage.tooManyRequests(nonce: nonce), headers: headers)
