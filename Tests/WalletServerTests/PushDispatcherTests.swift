@@ -1,6 +1,8 @@
 import CofferTestSupport
 import Crypto
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
 import SQLKit
 import Testing
 import WalletPasses
@@ -270,6 +272,40 @@ struct PushDispatcherTests {
         }
     }
 
+    @Test("no log line names a push token, whatever becomes of the push", arguments: Engine.available)
+    func pushTokensNeverLogged(_ engine: Engine) async throws {
+        let lines = PushLogLines()
+        var logger = Logger(label: "push-test") { _ in PushLogLines.Handler(lines: lines) }
+        logger.logLevel = .trace
+        let key = P256.Signing.PrivateKey()
+        try await engine.withRepository { repository, _ in
+            try await APNsStandIn.with(tokenKey: key.publicKey, keyID: Self.keyID, teamID: Self.teamID) { standIn in
+                let client = APNsClient(
+                    configuration: APNsConfiguration(
+                        gateway: .custom(standIn.url),
+                        authentication: .token(
+                            try APNsSigningKey(privateKey: key, keyID: Self.keyID, teamID: Self.teamID)),
+                        requestTimeout: 10, additionalTrustRoots: [standIn.trustRoot]),
+                    logger: logger)
+                let (pass, _) = try await Self.makePass(in: repository, devices: 6)
+                standIn.script(Self.token(1), .unregistered)
+                standIn.script(Self.token(2), .internalServerError)
+                standIn.script(Self.token(3), .topicDisallowed)
+                standIn.script(Self.token(4), APNsStandIn.Answer(status: 403, reason: "InvalidProviderToken"))
+                standIn.script(Self.token(5), .tooManyRequests(retryAfter: "30"))
+                _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
+                let dispatcher = PushDispatcher(
+                    outbox: repository, client: client, identity: Self.noIdentity, logger: logger)
+                #expect(try await dispatcher.drain() == 6)
+                try await client.shutdown()
+                #expect(standIn.received.count == 6)
+            }
+        }
+        let logged = lines.all
+        #expect(logged.contains { $0.contains("device-1") })
+        for device in 0..<6 { #expect(!logged.contains { $0.contains(Self.token(device)) }) }
+    }
+
     /// Waits (up to 20 seconds, polling) for `condition`; returns whether it became true.
     static func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
         for _ in 0..<400 {
@@ -277,5 +313,30 @@ struct PushDispatcherTests {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return condition()
+    }
+}
+
+/// Every log line (message and metadata) a logger wrote, for checking what reaches the logs.
+final class PushLogLines: Sendable {
+    private let box = NIOLockedValueBox<[String]>([])
+
+    /// The lines so far.
+    var all: [String] { box.withLockedValue { $0 } }
+
+    /// A handler that records into `lines`.
+    struct Handler: LogHandler {
+        let lines: PushLogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            lines.box.withLockedValue { $0.append("\(event.message) \(all) \(event.source)") }
+        }
     }
 }
