@@ -162,11 +162,14 @@ struct ManagementIdempotencyTests {
                 PassCreationRequest(referenceID: "D-2"), clientID: world.clientID, idempotencyKey: key)
             #expect(!fresh.replayed)
             #expect(try ManagementWorld.state(fresh.body).tag.referenceID == "D-2")
-            // The purge forgets what expired, and only that.
+            // A later create with another key forgets the client's expired keys: only the new one is left.
             clock.advance(hours: 25)
-            #expect(
-                try await world.world.repository.deleteExpiredIdempotencyKeys(
-                    before: clock.now.addingTimeInterval(-IdempotencyKey.lifetime), limit: 10) == 1)
+            _ = try await world.management.create(
+                PassCreationRequest(referenceID: "D-3"), clientID: world.clientID,
+                idempotencyKey: try #require(IdempotencyKey("next")))
+            let repository = world.world.repository
+            #expect(try await repository.deleteExpiredIdempotencyKeys(before: clock.now, limit: 10) == 1)
+            #expect(try await repository.deleteExpiredIdempotencyKeys(before: clock.now, limit: 10) == 0)
         } catch {
             try await world.world.shutdown()
             throw error
