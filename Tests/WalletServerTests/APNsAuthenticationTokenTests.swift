@@ -87,11 +87,18 @@ struct APNsSettingsTests {
         let body = key.pemRepresentation.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
         for text in [
             loaded.description, "\(APNsConfiguration(authentication: .token(loaded)))",
-            String(reflecting: loaded),
+            String(reflecting: loaded), dumped(loaded), dumped(APNsConfiguration(authentication: .token(loaded))),
         ] {
             #expect(text.contains("ABCDE12345"))
             #expect(!text.contains(body))
         }
+        #expect(dumped(loaded).contains("privateKey: \"<redacted>\""))
+    }
+
+    func dumped(_ value: Any) -> String {
+        var text = ""
+        dump(value, to: &text)
+        return text
     }
 
     @Test("a key file that is missing, not PEM, or another curve's key is refused with a typed error")

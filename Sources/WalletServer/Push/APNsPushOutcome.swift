@@ -11,6 +11,7 @@ public enum APNsPushOutcome: Sendable, Hashable {
     /// wait APNs asked for with `Retry-After`, if it did.
     case retry(after: TimeInterval?, reason: String)
     /// APNs refused it for good (any other 4xx) with its `reason`, e.g. `TopicDisallowed`, `BadCertificate` or
-    /// `InvalidProviderToken` (status 403 means the server's credentials, not the push, were refused).
+    /// `InvalidProviderToken` (status 403 means the server's credentials, not the push, were refused; status 0 means
+    /// nothing was sent because the pass type's identity could not be used for TLS).
     case rejected(status: Int, reason: String)
 }

@@ -4,8 +4,8 @@ import Foundation
 /// An APNs authentication key (a `.p8` file from App Store Connect: a P-256 private key in PKCS#8 PEM) with the key
 /// ID and team ID that go into every provider token.
 ///
-/// The private key never prints: ``description`` shows the key ID and team only.
-public struct APNsSigningKey: Sendable, CustomStringConvertible {
+/// The private key never prints: ``description``, ``debugDescription`` and `dump` show the key ID and team only.
+public struct APNsSigningKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key's identifier (`kid` in the token's header), 10 letters and digits.
     public let keyID: String
     /// The Apple developer team the key belongs to (`iss` in the token's claims), 10 letters and digits.
@@ -58,6 +58,14 @@ public struct APNsSigningKey: Sendable, CustomStringConvertible {
 
     /// The key ID and team; never the key.
     public var description: String { "APNsSigningKey(key ID \(keyID), team \(teamID))" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The key ID and team; the key shows as `<redacted>`.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["keyID": keyID, "teamID": teamID, "privateKey": "<redacted>"], displayStyle: .struct)
+    }
 
     /// Whether `text` is 10 ASCII letters and digits, as Apple's key and team identifiers are.
     static func isIdentifier(_ text: String) -> Bool {

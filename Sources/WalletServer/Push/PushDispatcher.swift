@@ -12,8 +12,8 @@ import WalletPasses
 /// are completed; a token APNs no longer knows removes the device's registration of that pass; a push worth
 /// retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked for with
 /// `Retry-After`), and abandoned after ``maximumAttempts``; a push APNs refused is abandoned, unless the refusal was of
-/// the server's credentials (403), which an operator can fix: those are retried like failures. Logs name the pass
-/// and the device library identifier, never the push token.
+/// the server's credentials (403, or an identity that could not be used: status 0), which an operator can fix: those
+/// are retried like failures. Logs name the pass and the device library identifier, never the push token.
 ///
 /// It runs as a ServiceLifecycle `Service` until graceful shutdown, then closes its ``APNsClient``. Run it once.
 public struct PushDispatcher: Service {
@@ -149,7 +149,7 @@ public struct PushDispatcher: Service {
                     metadata: metadata(push, reason: reason))
             case .retry(let after, let reason):
                 await schedule(push, after: after, reason: reason)
-            case .rejected(403, let reason):
+            case .rejected(let status, let reason) where status == 403 || status == 0:
                 logger.error(
                     "APNs refused the server's credentials; check the pass type's certificate or the APNs key",
                     metadata: metadata(push, reason: reason))
