@@ -102,21 +102,38 @@ public struct PushDispatcher: Service {
         }
     }
 
-    /// Sends every push due now, a round of at most ``APNsConfiguration/maximumInFlight`` at a time, until a round
-    /// finds fewer than that; returns how many it handled.
+    /// Sends every push due now, at most ``APNsConfiguration/maximumInFlight`` at once: it claims more whenever half
+    /// of those slots are free, until a claim finds fewer pushes than it asked for; returns how many it handled.
+    ///
+    /// - Throws: the outbox's error when a claim fails (the pushes already sent are recorded first).
     @discardableResult
     public func drain() async throws -> Int {
         let limit = client.configuration.maximumInFlight
-        var handled = 0
-        while !Task.isCancelled {
-            let batch = try await outbox.claimDuePushes(now: now(), limit: limit, leaseFor: lease)
-            await withTaskGroup(of: Void.self) { group in
-                for push in batch { group.addTask { await send(push) } }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            var handled = 0
+            var moreDue = true
+            var failure: (any Error)?
+            while true {
+                if moreDue, failure == nil, !Task.isCancelled, inFlight <= limit / 2 {
+                    let wanted = limit - inFlight
+                    do {
+                        let claimed = try await outbox.claimDuePushes(now: now(), limit: wanted, leaseFor: lease)
+                        for push in claimed { group.addTask { await send(push) } }
+                        inFlight += claimed.count
+                        moreDue = claimed.count == wanted
+                    } catch {
+                        failure = error
+                    }
+                }
+                guard inFlight > 0 else { break }
+                try await group.next()
+                inFlight -= 1
+                handled += 1
             }
-            handled += batch.count
-            if batch.count < limit { break }
+            if let failure { throw failure }
+            return handled
         }
-        return handled
     }
 
     /// Sends one push and records its result in the outbox.
