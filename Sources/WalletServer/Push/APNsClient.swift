@@ -81,7 +81,7 @@ public final class APNsClient: Sendable {
         } catch let error as APNsClientShutDown {
             return .retry(after: nil, reason: error.description)
         } catch {
-            return .rejected(status: 0, reason: "the TLS identity for \(topic) cannot be used: \(error)")
+            return .rejected(status: 0, reason: "the credentials for \(topic) cannot be used: \(error)")
         }
         var request = HTTPClientRequest(url: configuration.gateway.url.absoluteString + "/3/device/" + pushToken)
         request.method = .POST

@@ -12,6 +12,6 @@ public enum APNsPushOutcome: Sendable, Hashable {
     case retry(after: TimeInterval?, reason: String)
     /// APNs refused it for good (any other 4xx) with its `reason`, e.g. `TopicDisallowed`, `BadCertificate` or
     /// `InvalidProviderToken` (status 403 means the server's credentials, not the push, were refused; status 0 means
-    /// nothing was sent because the pass type's identity could not be used for TLS).
+    /// nothing was sent because the server's credentials could not be used: no identity, or one unfit for TLS).
     case rejected(status: Int, reason: String)
 }
