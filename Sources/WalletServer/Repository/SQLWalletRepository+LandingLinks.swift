@@ -24,15 +24,9 @@ extension SQLWalletRepository: LandingLinkStore {
             query
             .column(SQLColumn("organization_name", table: "pass_types"), as: "organization_name")
             .from("landing_links")
-            .join(
-                "apple_passes", on: SQLColumn("id", table: "apple_passes"), .equal,
-                SQLColumn("pass_id", table: "landing_links")
-            )
+            .joiningPasses(of: "landing_links")
             .join("tags", on: SQLColumn("id", table: "tags"), .equal, SQLColumn("tag_id", table: "apple_passes"))
-            .join(
-                "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
-                SQLColumn("pass_type_id", table: "apple_passes")
-            )
+            .joiningPassTypes()
             .where(SQLColumn("token_hash", table: "landing_links"), .equal, SQLBind(tokenHash))
             .where(SQLColumn("expires_at", table: "landing_links"), .greaterThan, SQLBind(Self.ms(now)))
             // A pass moved to another client's tag is not reachable through this client's link.

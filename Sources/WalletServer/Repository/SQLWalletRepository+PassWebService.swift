@@ -9,10 +9,7 @@ extension SQLWalletRepository {
             .column(SQLColumn("authentication_token_hash", table: "apple_passes"), as: "authentication_token_hash")
             .column(SQLColumn("modified_at", table: "apple_passes"), as: "modified_at")
             .from("apple_passes")
-            .join(
-                "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
-                SQLColumn("pass_type_id", table: "apple_passes")
-            )
+            .joiningPassTypes()
             .where(SQLColumn("pass_type_identifier", table: "pass_types"), .equal, SQLBind(passTypeIdentifier))
             .where(SQLColumn("serial_number", table: "apple_passes"), .equal, SQLBind(serialNumber))
         guard let row = try await run({ try await query.first() }) else { return nil }
@@ -104,14 +101,8 @@ extension SQLWalletRepository {
             .column(SQLColumn("serial_number", table: "apple_passes"), as: "serial_number")
             .column(SQLColumn("update_tag", table: "apple_passes"), as: "update_tag")
             .from("pass_registrations")
-            .join(
-                "apple_passes", on: SQLColumn("id", table: "apple_passes"), .equal,
-                SQLColumn("pass_id", table: "pass_registrations")
-            )
-            .join(
-                "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
-                SQLColumn("pass_type_id", table: "apple_passes")
-            )
+            .joiningPasses(of: "pass_registrations")
+            .joiningPassTypes()
             .where(
                 SQLColumn("device_library_identifier", table: "pass_registrations"), .equal,
                 SQLBind(deviceLibraryIdentifier)

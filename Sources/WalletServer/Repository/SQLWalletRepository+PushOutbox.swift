@@ -22,14 +22,8 @@ extension SQLWalletRepository: PushOutbox {
                     "wallet_devices", on: SQLColumn("device_library_identifier", table: "wallet_devices"), .equal,
                     SQLColumn("device_library_identifier", table: "push_outbox")
                 )
-                .join(
-                    "apple_passes", on: SQLColumn("id", table: "apple_passes"), .equal,
-                    SQLColumn("pass_id", table: "push_outbox")
-                )
-                .join(
-                    "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
-                    SQLColumn("pass_type_id", table: "apple_passes")
-                )
+                .joiningPasses(of: "push_outbox")
+                .joiningPassTypes()
                 .where(SQLColumn("next_attempt_at", table: "push_outbox"), .lessThanOrEqual, SQLBind(nowMS))
                 .where(Self.unleased(at: nowMS))
                 .orderBy(SQLColumn("next_attempt_at", table: "push_outbox"))

@@ -287,10 +287,7 @@ public struct SQLWalletRepository: WalletRepository {
             .join(
                 "apple_passes", on: SQLColumn("tag_id", table: "apple_passes"), .equal, SQLColumn("id", table: "tags")
             )
-            .join(
-                "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
-                SQLColumn("pass_type_id", table: "apple_passes")
-            )
+            .joiningPassTypes()
             .join("users", on: SQLColumn("id", table: "users"), .equal, SQLColumn("user_id", table: "tags"))
         for (column, value) in conditions { query = query.where(column, .equal, SQLBind(value)) }
         let finished = query
