@@ -162,13 +162,15 @@ struct ManagementIdempotencyTests {
                 PassCreationRequest(referenceID: "D-2"), clientID: world.clientID, idempotencyKey: key)
             #expect(!fresh.replayed)
             #expect(try ManagementWorld.state(fresh.body).tag.referenceID == "D-2")
-            // A later create with another key forgets the client's expired keys: only the new one is left.
+            // The session purger forgets the expired keys and keeps the others.
             clock.advance(hours: 25)
             _ = try await world.management.create(
                 PassCreationRequest(referenceID: "D-3"), clientID: world.clientID,
                 idempotencyKey: try #require(IdempotencyKey("next")))
             let repository = world.world.repository
-            #expect(try await repository.deleteExpiredIdempotencyKeys(before: clock.now, limit: 10) == 1)
+            try await SessionPurger(repository: repository, interval: .seconds(60), batchSize: 1, now: { clock.now })
+                .purge()
+            #expect(try await repository.deleteExpiredIdempotencyKeys(before: clock.now, limit: 10) == 1, "only 'next'")
             #expect(try await repository.deleteExpiredIdempotencyKeys(before: clock.now, limit: 10) == 0)
         } catch {
             try await world.world.shutdown()

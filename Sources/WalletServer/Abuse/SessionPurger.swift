@@ -4,7 +4,8 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired provisioning sessions in the background: every ``interval``, batch after batch of
-/// ``batchSize`` until none is left, so the table holds only sessions that can still be used or just were.
+/// ``batchSize`` until none is left, so the table holds only sessions that can still be used or just were; and, the
+/// same way, the management API's idempotency keys older than ``IdempotencyKey/lifetime``.
 ///
 /// A failed sweep (the database away) is logged and tried again at the next interval; the service stops at graceful
 /// shutdown, before the storage closes when it is listed after ``StorageLifecycle``.
@@ -69,6 +70,14 @@ public struct SessionPurger: Service {
         }
         if total > 0 {
             logger.debug("deleted expired provisioning sessions", metadata: ["count": "\(total)"])
+        }
+        // The management API's idempotency keys expire with them, a day after they were used.
+        if let keys = repository as? any PassManagementRepository {
+            let keyCutoff = cutoff.addingTimeInterval(-IdempotencyKey.lifetime)
+            while try await keys.deleteExpiredIdempotencyKeys(before: keyCutoff, limit: batchSize) == batchSize {
+                try Task.checkCancellation()
+                await Task.yield()
+            }
         }
         return total
     }

@@ -13,9 +13,9 @@ extension SQLWalletRepository {
     /// The claim is an `INSERT … ON CONFLICT DO NOTHING` of the key's row before anything else: on PostgreSQL a
     /// second transaction with the same key waits on that row until the first commits (then finds it) or rolls back
     /// (then claims it); on SQLite the transactions run one after the other (`BEGIN IMMEDIATE`). The answer is
-    /// written to the row in the same transaction, so no one ever sees a claimed key without its answer. A key older
-    /// than ``IdempotencyKey/lifetime`` is deleted before the claim, so an expired key is a new one; after a create,
-    /// up to 100 of the client's other expired keys are deleted too.
+    /// written to the row in the same transaction, so no one ever sees a claimed key without its answer. Before the
+    /// claim, the key is deleted if it is older than ``IdempotencyKey/lifetime``: an expired key is a new one.
+    /// ``SessionPurger`` deletes the other expired keys (``deleteExpiredIdempotencyKeys(before:limit:)``).
     public func createManagedPass(
         _ creation: ManagedPassCreation, claim: IdempotencyClaim?, now: Date,
         encode: @escaping @Sendable (ManagedPassState) throws -> Data
@@ -28,8 +28,8 @@ extension SQLWalletRepository {
             outcome = try await run {
                 try await database.transaction { db -> CreationOutcome in
                     if let claim {
-                        // An expired key is a new one: its old row goes first (the client's other expired keys are
-                        // deleted after the transaction, so that two creates never wait on each other's old rows).
+                        // An expired key is a new one: its old row goes first (a point delete on the primary key;
+                        // the session purger deletes the rest of the expired keys in the background).
                         try await db.delete(from: "idempotency_keys").where("client_id", .equal, clientID)
                             .where("idempotency_key", .equal, claim.key.value)
                             .where("created_at", .lessThanOrEqual, cutoff).run()
@@ -71,25 +71,8 @@ extension SQLWalletRepository {
         }
         switch outcome {
         case .answered(let response):
-            if claim != nil, !response.replayed {
-                // Best effort: a purge that fails (or races another) leaves rows that the next one deletes.
-                _ = try? await deleteExpiredIdempotencyKeys(clientID: creation.clientID, cutoff: cutoff, limit: 100)
-            }
             return response
         case .keyReused: throw PassManagementFailure.idempotencyKeyReused
-        }
-    }
-
-    /// Deletes up to `limit` of one client's idempotency keys created at or before `cutoff` (milliseconds).
-    private func deleteExpiredIdempotencyKeys(clientID: UUID, cutoff: Int64, limit: Int) async throws -> Int {
-        try await run {
-            try await sql.raw(
-                """
-                DELETE FROM idempotency_keys WHERE client_id = \(bind: clientID.uuidString) AND idempotency_key IN \
-                (SELECT idempotency_key FROM idempotency_keys WHERE client_id = \(bind: clientID.uuidString) \
-                AND created_at <= \(bind: cutoff) LIMIT \(bind: limit)) RETURNING client_id
-                """
-            ).all().count
         }
     }
 
