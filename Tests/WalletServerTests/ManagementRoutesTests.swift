@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Testing
 import WalletPasses
 import WalletServer
@@ -270,6 +271,49 @@ struct ManagementRoutesTests {
             #expect(last.voided && last.fields["seat"] == .text("14C") && last.expirationDate == expiry)
             let stored = try #require(try await world.world.repository.pass(tagID: first.tag.id))
             #expect(try PassPackage(archive: stored.passContent).pass.voided == true)
+        }
+    }
+
+    @Test(
+        "the state follows the pass through registrations, issuance and binding; a change queues a push per device",
+        arguments: Engine.available)
+    func lifecycle(_ engine: Engine) async throws {
+        try await W.run(engine) { client, world in
+            let created = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token, body: #"{"reference_id":"LIFE-1"}"#)
+            let passID = try W.state(created.body).passID
+            let repository = world.world.repository
+            for device in ["device-a", "device-b"] {
+                _ = try await repository.register(
+                    deviceLibraryIdentifier: device, pushToken: "token-\(device)", passID: passID, now: Date())
+            }
+            func read() async throws -> ManagedPassState {
+                try W.state(try await W.send(client, .get, "/api/v2/passes/LIFE-1", token: world.token).body)
+            }
+            #expect(try await read().registrations == 2)
+            #expect(try await read().bindingState == .unbound)
+
+            let issued = try await W.send(
+                client, .post, "/api/v2/in_app_provisioning/issuer_data", token: world.token,
+                body: #"{"tag_id":"LIFE-1"}"#)
+            #expect(issued.status == .ok)
+            #expect(try await read().bindingState == .issued)
+            let data = try JSONDecoder().decode([String: String].self, from: issued.body)
+            let binding = try JSONDecoder().decode(
+                IssuerBindingData.self, from: try #require(data["issuer_data"].flatMap { Data(base64Encoded: $0) }))
+            let bound = try await W.send(
+                client, .post, "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(binding.sessionIdentifier)",
+                token: nil, body: #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
+            #expect(bound.status == .ok)
+            #expect(try await read().bindingState == .bound)
+
+            let voided = try await W.send(client, .post, "/api/v2/passes/LIFE-1/void", token: world.token)
+            #expect(voided.status == .ok)
+            let queued = try await world.world.database.sql.raw(
+                "SELECT COUNT(*) AS n FROM push_outbox WHERE pass_id = \(bind: passID.uuidString)"
+            ).first(decodingColumn: "n", as: Int.self)
+            #expect(queued == 2, "one push per registered device")
+            #expect(try await read().bindingState == .bound, "a change keeps the binding")
         }
     }
 
