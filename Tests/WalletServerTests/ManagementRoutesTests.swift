@@ -274,6 +274,30 @@ struct ManagementRoutesTests {
         }
     }
 
+    @Test("a pass type's stored template is what passes are made from, and names the fields a create may set")
+    func storedTemplate() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let repository = world.world.repository
+            let passType = try #require(try await repository.passTypes().first)
+            var package = try PassTemplate.demoTicket().package
+            var pass = try package.pass
+            pass.fields = PassFields(
+                primaryFields: [.text("gate", "A", label: "GATE")], backFields: [.text("terms", "None")])
+            try package.setPass(pass)
+            try await repository.setPassTemplate(passTypeID: passType.id, archive: try package.archived())
+
+            let created = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token,
+                body: #"{"reference_id":"TPL-1","fields":{"gate":"B"}}"#)
+            #expect(created.status == .created)
+            #expect(try W.state(created.body).fields == ["gate": .text("B"), "terms": .text("None")])
+            let demoField = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token,
+                body: #"{"reference_id":"TPL-2","fields":{"seat":"1"}}"#)
+            #expect(demoField.status == .badRequest, "the demo ticket's field is not this template's")
+        }
+    }
+
     @Test(
         "the state follows the pass through registrations, issuance and binding; a change queues a push per device",
         arguments: Engine.available)
