@@ -12,8 +12,8 @@ struct ManagementController: Sendable {
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
     /// The header that marks an answer replayed for an idempotency key (nothing was created by this request).
     static let replayedHeader = HTTPField.Name("Idempotency-Replayed")!
-    /// The largest body a request may send.
-    static let maximumBodySize = 64 * 1024
+    /// The largest body a request may send: every route's.
+    static let maximumBodySize = JSONBody.defaultLimit
 
     func addRoutes(to group: RouterGroup<BasicRequestContext>) {
         group.post(use: create)
@@ -156,7 +156,8 @@ struct ManagementController: Sendable {
         do {
             return Data(try await request.body.collect(upTo: maximumBodySize).readableBytesView)
         } catch {
-            throw APIError(.contentTooLarge, code: "too_large", message: "the body is larger than 64 KiB")
+            throw APIError(
+                .contentTooLarge, code: "too_large", message: "the body is larger than \(maximumBodySize / 1024) KiB")
         }
     }
 
