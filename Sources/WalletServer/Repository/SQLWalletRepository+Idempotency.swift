@@ -52,11 +52,12 @@ extension SQLWalletRepository {
                         subscriptionID: creation.subscriptionID, createdAt: now)
                     try await Self.insertRows("tags", [Self.columns(of: tag)], on: db)
                     try await Self.insertRows("apple_passes", [Self.columns(of: creation.pass)], on: db)
-                    guard
-                        let state = try await Self.managedPassStates(
-                            on: db, where: "p.id = \(bind: creation.pass.id.uuidString)", limit: 1
-                        ).first?.state
-                    else { throw WalletServerError.corruptRecord("the pass just made") }
+                    let made = try await Self.managedPassStates(on: db, limit: 1) {
+                        $0.where(SQLColumn("id", table: "apple_passes"), .equal, SQLBind(creation.pass.id.uuidString))
+                    }
+                    guard let state = made.first?.state else {
+                        throw WalletServerError.corruptRecord("the pass just made")
+                    }
                     let body = try encode(state)
                     if let claim {
                         try await db.update("idempotency_keys").set("response_status", to: Int64(201))
