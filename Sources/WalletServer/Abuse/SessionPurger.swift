@@ -72,12 +72,10 @@ public struct SessionPurger: Service {
             logger.debug("deleted expired provisioning sessions", metadata: ["count": "\(total)"])
         }
         // The management API's idempotency keys expire with them, a day after they were used.
-        if let keys = repository as? any PassManagementRepository {
-            let keyCutoff = cutoff.addingTimeInterval(-IdempotencyKey.lifetime)
-            while try await keys.deleteExpiredIdempotencyKeys(before: keyCutoff, limit: batchSize) == batchSize {
-                try Task.checkCancellation()
-                await Task.yield()
-            }
+        let keyCutoff = cutoff.addingTimeInterval(-IdempotencyKey.lifetime)
+        while try await repository.deleteExpiredIdempotencyKeys(before: keyCutoff, limit: batchSize) == batchSize {
+            try Task.checkCancellation()
+            await Task.yield()
         }
         return total
     }

@@ -68,6 +68,7 @@ extension SchemaMigrator {
             .column("created_at", type: .bigint, .notNull)
             .primaryKey("client_id", "idempotency_key")
             .run()
+        try await db.create(index: "idempotency_keys_created").on("idempotency_keys").column("created_at").run()
         try await db.create(table: "landing_links")
             .column("token_hash", type: .blob, .primaryKey(autoIncrement: false))
             .column("pass_id", type: .text, .notNull, .references("apple_passes", "id"))
@@ -75,5 +76,6 @@ extension SchemaMigrator {
             .column("created_at", type: .bigint, .notNull)
             .column("expires_at", type: .bigint, .notNull)
             .run()
+        try await db.create(index: "landing_links_expires").on("landing_links").column("expires_at").run()
     }
 }

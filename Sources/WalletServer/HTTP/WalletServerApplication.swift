@@ -14,7 +14,7 @@ public enum WalletServerApplication {
     /// `POST /api/v2/in_app_provisioning/callback`. Every request is counted in `metrics`, unless `exposesMetrics` is
     /// false: then there is neither `/metrics` nor a count per request (rate-limited requests are still counted).
     /// The Wallet Passes web service answers under `/passkit` (``PassWebService``), whether or not passes name it.
-    /// The management API (`/api/v2/passes`, when the repository is a ``PassManagementRepository``) changes passes
+    /// The management API (`/api/v2/passes`) changes passes
     /// through `updater` (by default one over `repository` that wakes no push dispatcher).
     public static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
@@ -53,11 +53,9 @@ public enum WalletServerApplication {
         .addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
         WebFlowController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
             .addRoutes(to: router)
-        if let store = repository as? any PassManagementRepository {
-            let management = PassManagement(
-                repository: store, updater: updater ?? PassUpdater(store: repository, logger: logger))
-            ManagementController(management: management).addRoutes(to: router.group("api/v2/passes"))
-        }
+        let management = PassManagement(
+            repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
+        ManagementController(management: management).addRoutes(to: router.group("api/v2/passes"))
         return router
     }
 

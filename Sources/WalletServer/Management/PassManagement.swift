@@ -7,7 +7,7 @@ import WalletPasses
 /// ``PassManagementFailure/notFound(_:)``, exactly like a tag that does not exist.
 public struct PassManagement: Sendable {
     /// The storage.
-    public let repository: any PassManagementRepository
+    public let repository: any WalletRepository
     /// Applies changes to passes.
     public let updater: PassUpdater
     private let now: @Sendable () -> Date
@@ -17,7 +17,7 @@ public struct PassManagement: Sendable {
 
     /// Creates the service.
     public init(
-        repository: any PassManagementRepository, updater: PassUpdater,
+        repository: any WalletRepository, updater: PassUpdater,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = repository

@@ -1,8 +1,8 @@
 import Foundation
 
-/// What the management API stores and reads, beyond ``WalletRepository``: idempotent creation, pass types'
-/// templates, and passes' states. ``SQLWalletRepository`` implements it.
-public protocol PassManagementRepository: WalletRepository {
+/// What the management API stores and reads: idempotent creation, pass types' templates, and passes' states.
+/// ``WalletRepository`` includes it; ``SQLWalletRepository`` implements it.
+public protocol PassManagementRepository: Sendable {
     /// The template archive stored for a pass type, or `nil` when it has none (or does not exist).
     func passTemplate(passTypeID: UUID) async throws -> Data?
 

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-extension SQLWalletRepository: LandingLinkStore {
+extension SQLWalletRepository {
     /// Stores a landing link (its token's hash, never the token).
     public func createLandingLink(_ link: LandingLink) async throws {
         try await insert(

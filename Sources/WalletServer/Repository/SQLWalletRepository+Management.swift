@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 import WalletPasses
 
-extension SQLWalletRepository: PassManagementRepository {
+extension SQLWalletRepository {
     /// The template archive stored for a pass type, or `nil` when it has none (or does not exist).
     public func passTemplate(passTypeID: UUID) async throws -> Data? {
         let row = try await run {

@@ -213,7 +213,7 @@ extension SQLWalletRepository {
         if let content { pass.passContent = content }
         pass.modifiedAt = date(modified)
         pass.updatedAt = date(max(ms(now), ms(pass.updatedAt)))
-        pass.updateTag = (highest ?? 0) + 1
+        pass.updateTag = highest + 1
         try await db.update("apple_passes")
             .set("pass_content", to: pass.passContent)
             .set("modified_at", to: modified)

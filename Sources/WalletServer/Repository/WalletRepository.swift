@@ -2,8 +2,9 @@ import Foundation
 
 /// Everything the provisioning server stores, as one protocol: controllers and the admin commands depend on it,
 /// and ``SQLWalletRepository`` implements it once for SQLite and PostgreSQL. What the web service stores is in
-/// ``PassWebServiceStore``.
-public protocol WalletRepository: PassWebServiceStore {
+/// ``PassWebServiceStore``, what the management API stores in ``PassManagementRepository``, and the web flow's landing
+/// links in ``LandingLinkStore``.
+public protocol WalletRepository: PassWebServiceStore, PassManagementRepository, LandingLinkStore {
     /// Creates a client.
     func createClient(name: String) async throws -> Client
     /// The client with `id`.

@@ -50,7 +50,7 @@ public struct LandingTarget: Hashable, Sendable {
 ///
 /// It does not refine `Sendable` itself, so that ``SQLWalletRepository`` (`Sendable` where it is declared) can adopt it
 /// in a file of its own; hold one as `any LandingLinkStore & Sendable`.
-public protocol LandingLinkStore {
+public protocol LandingLinkStore: Sendable {
     /// Stores a landing link.
     func createLandingLink(_ link: LandingLink) async throws
     /// The link whose token hashes to `tokenHash`, if it exists and has not expired at `now`, with its tag's lookup

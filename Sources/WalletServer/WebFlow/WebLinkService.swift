@@ -42,22 +42,11 @@ public struct WebLinkService: Sendable {
     let provisioning: ProvisioningService
     let repository: any WalletRepository
 
-    /// Creates the service over the provisioning service that signs issuer data and a repository that is also a
-    /// ``LandingLinkStore`` (``SQLWalletRepository`` is).
+    /// Creates the service over the provisioning service that signs issuer data and the repository that keeps the
+    /// landing links.
     public init(provisioning: ProvisioningService, repository: any WalletRepository) {
         self.provisioning = provisioning
         self.repository = repository
-    }
-
-    /// The repository as the store of landing links.
-    ///
-    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` when the repository does not keep them.
-    private func links() throws -> any LandingLinkStore {
-        guard let links = repository as? any LandingLinkStore else {
-            throw WalletServerError.invalidConfiguration(
-                "landing links need a repository that stores them (a LandingLinkStore, as SQLWalletRepository is)")
-        }
-        return links
     }
 
     /// The URL Wallet opens for issuer data `response`: its two Base64 strings, exactly as the issuer-data endpoint
@@ -98,7 +87,7 @@ public struct WebLinkService: Sendable {
                 clientID: apiUser.clientID, attribute: attribute, value: tagID)
         else { throw ProvisioningService.Failure.notFound("no pass for this tag") }
         let now = provisioning.now()
-        let links = try links()
+        let links = repository
         _ = try await links.deleteExpiredLandingLinks(now: now, limit: 16)
         let token = SecretToken.makeAPIToken()
         let link = LandingLink(
@@ -114,7 +103,7 @@ public struct WebLinkService: Sendable {
     /// the reason.
     public func landingTarget(token: String) async throws -> LandingTarget? {
         guard Self.isWellFormed(token: token) else { return nil }
-        return try await links().landingTarget(tokenHash: SecretToken.hash(token), now: provisioning.now())
+        return try await repository.landingTarget(tokenHash: SecretToken.hash(token), now: provisioning.now())
     }
 
     /// A fresh web link for a landing link's pass: issuer data signed now, scoped to the link's client.
