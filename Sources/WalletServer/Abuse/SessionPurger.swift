@@ -5,7 +5,8 @@ import ServiceLifecycle
 
 /// Deletes expired provisioning sessions in the background: every ``interval``, batch after batch of
 /// ``batchSize`` until none is left, so the table holds only sessions that can still be used or just were; and, the
-/// same way, the management API's idempotency keys older than ``IdempotencyKey/lifetime``.
+/// same way, the web flow's expired landing links and the management API's idempotency keys older than
+/// ``IdempotencyKey/lifetime``.
 ///
 /// A failed sweep (the database away) is logged and tried again at the next interval; the service stops at graceful
 /// shutdown, before the storage closes when it is listed after ``StorageLifecycle``.
@@ -72,6 +73,11 @@ public struct SessionPurger: Service {
             logger.debug("deleted expired provisioning sessions", metadata: ["count": "\(total)"])
         }
         // The management API's idempotency keys expire with them, a day after they were used.
+        // Expired landing links go too (creating a link also deletes a few).
+        while try await repository.deleteExpiredLandingLinks(now: cutoff, limit: batchSize) == batchSize {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
         let keyCutoff = cutoff.addingTimeInterval(-IdempotencyKey.lifetime)
         while try await repository.deleteExpiredIdempotencyKeys(before: keyCutoff, limit: batchSize) == batchSize {
             try Task.checkCancellation()

@@ -48,8 +48,7 @@ public struct LandingTarget: Hashable, Sendable {
 
 /// Where landing links are kept (the `landing_links` table), by the SHA-256 of their token.
 ///
-/// It does not refine `Sendable` itself, so that ``SQLWalletRepository`` (`Sendable` where it is declared) can adopt it
-/// in a file of its own; hold one as `any LandingLinkStore & Sendable`.
+/// ``WalletRepository`` includes it.
 public protocol LandingLinkStore: Sendable {
     /// Stores a landing link.
     func createLandingLink(_ link: LandingLink) async throws
