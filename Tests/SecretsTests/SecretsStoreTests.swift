@@ -83,6 +83,7 @@ struct SecretsStoreTests {
         #expect(try await store.delete(account: "b"))
         #expect(!backend.log.contains { $0.account == "a" })
 
+        #expect(!gate.timedOut)
         gate.open()
         try await blocked.value
         #expect(try await store.read(account: "a") == Self.bytes("a"))
@@ -96,14 +97,15 @@ struct SecretsStoreTests {
         let first = Task { try await store.save(Self.bytes("1"), account: "a") }
         await gate.waitUntilEntered()
         let second = Task { try await store.save(Self.bytes("2"), account: "a") }
-        while await store.waitingWriteCount(for: "a") < 1 { await Task.yield() }
+        while await store.waitingWriteCount(for: "a") < 1, !gate.timedOut { await Task.yield() }
         let third = Task { try await store.delete(account: "a") }
-        while await store.waitingWriteCount(for: "a") < 2 { await Task.yield() }
+        while await store.waitingWriteCount(for: "a") < 2, !gate.timedOut { await Task.yield() }
         let fourth = Task { try await store.save(Self.bytes("4"), account: "a") }
-        while await store.waitingWriteCount(for: "a") < 3 { await Task.yield() }
+        while await store.waitingWriteCount(for: "a") < 3, !gate.timedOut { await Task.yield() }
 
         // Nothing behind the blocked save has reached the backend.
         #expect(backend.log.isEmpty)
+        #expect(!gate.timedOut)
         gate.open()
         try await first.value
         try await second.value

@@ -17,11 +17,13 @@ final class GatedBackend: SecretsBackend {
         }
     }
 
-    /// Holds one save until ``open()``.
+    /// Holds one save until ``open()``, or until a 30-second safety valve gives way, so that a store that wrongly
+    /// waits for the gated save makes its test fail (``timedOut``) instead of hang.
     final class Gate: Sendable {
         private let entered: AsyncStream<Void>
         fileprivate let enteredContinuation: AsyncStream<Void>.Continuation
-        fileprivate let semaphore = DispatchSemaphore(value: 0)
+        private let semaphore = DispatchSemaphore(value: 0)
+        private let gaveWay = Locked(false)
 
         init() {
             (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
@@ -34,6 +36,15 @@ final class GatedBackend: SecretsBackend {
 
         /// Lets the gated save through.
         func open() { semaphore.signal() }
+
+        /// Whether the safety valve let the save through before the test opened the gate.
+        var timedOut: Bool { gaveWay.withLock { $0 } }
+
+        fileprivate func hold() {
+            if semaphore.wait(timeout: .now() + .seconds(30)) == .timedOut {
+                gaveWay.withLock { $0 = true }
+            }
+        }
     }
 
     private struct State {
@@ -61,7 +72,7 @@ final class GatedBackend: SecretsBackend {
     func save<Value>(_ data: Data, for query: SecretQuery<Value>) throws {
         if let gate = state.withLock({ $0.gates.removeValue(forKey: query.account) }) {
             gate.enteredContinuation.yield()
-            gate.semaphore.wait()
+            gate.hold()
         }
         try base.save(data, for: query)
         state.withLock { $0.log.append(.save(account: query.account, data: data)) }
