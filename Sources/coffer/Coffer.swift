@@ -9,7 +9,9 @@ struct Coffer: AsyncParsableCommand {
         abstract: "Keep credentials typed, encrypted and portable.",
         discussion: """
             Exit status: 0 success; 1 the item is missing (or preflight found errors); 2 usage error; \
-            3 wrong passphrase, wrong key or tampered data; 4 any other failure.
+            3 wrong passphrase, wrong key or tampered data; 4 any other failure; 5 the store is unavailable or \
+            locked (no Secret Service, a locked keyring, a missing key file). `coffer secrets run` exits with its \
+            command's status instead. Shell completions: `coffer --generate-completion-script bash|zsh|fish`.
             """,
         version: "0.1.0",
         subcommands: [SecretsCommand.self, DataCommand.self, PassCommand.self, ServeCommand.self, AdminCommand.self]

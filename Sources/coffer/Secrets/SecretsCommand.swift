@@ -14,7 +14,7 @@ struct SecretsCommand: ParsableCommand {
             """,
         subcommands: [
             Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self, Rekey.self,
-            ChangePassphrase.self, Migrate.self,
+            ChangePassphrase.self, Migrate.self, Run.self, Import.self, Export.self,
         ]
     )
 }
@@ -29,7 +29,8 @@ extension SecretsCommand {
                 "The value is stored byte for byte: `printf %s \"$TOKEN\" | coffer secrets set api/token --stdin`.")
 
         @OptionGroup var options: StoreOptions
-        @Argument(help: "The secret's path, for example ai/openai.") var path: String
+        @Argument(help: "The secret's path, for example ai/openai.", completion: .custom(AccountCompletion.complete))
+        var path: String
         @Option(help: "The value (visible in shell history and process lists; prefer --stdin).") var value: String?
         @Flag(help: "Read the value from standard input, byte for byte.") var stdin = false
         @Option(help: "The cipher of a new store: aes-256-gcm (default) or chacha20-poly1305.")
@@ -53,7 +54,7 @@ extension SecretsCommand {
             commandName: "get", abstract: "Print a secret's value.")
 
         @OptionGroup var options: StoreOptions
-        @Argument(help: "The secret's path.") var path: String
+        @Argument(help: "The secret's path.", completion: .custom(AccountCompletion.complete)) var path: String
         @Flag(help: "Print {\"path\": …, \"value\": …} (or \"base64\" for non-UTF-8 values).") var json = false
 
         func run() throws {
@@ -102,7 +103,7 @@ extension SecretsCommand {
             commandName: "delete", abstract: "Delete a secret.")
 
         @OptionGroup var options: StoreOptions
-        @Argument(help: "The secret's path.") var path: String
+        @Argument(help: "The secret's path.", completion: .custom(AccountCompletion.complete)) var path: String
 
         func run() throws {
             try CommandFailure.mapping { try SecretPath.validate(path: path) }
