@@ -115,6 +115,23 @@ struct SecretsRunCommandTests {
         #expect(!FileManager.default.fileExists(atPath: marker.path))
     }
 
+    @Test(
+        "with --backend secret-service, run reads the secret from the keyring",
+        .enabled(if: SecretServiceCommandTests.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+    func secretService() throws {
+        let keyring = [
+            "COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": "coffer-run-\(UUID().uuidString.lowercased())",
+        ]
+        #expect(try coffer("secrets", "set", "ai/openai", "--value", "sk-keyring", environment: keyring).status == 0)
+        defer { _ = try? coffer("secrets", "delete", "ai/openai", environment: keyring) }
+        let outcome = try coffer(
+            "secrets", "run", "--env", "OPENAI_API_KEY=ai/openai", "--", "sh", "-c", "echo \"$OPENAI_API_KEY\"",
+            environment: keyring)
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        #expect(outcome.output == "sk-keyring\n")
+        #expect(try coffer("secrets", "run", "--env", "K=ai/none", "--", "true", environment: keyring).status == 1)
+    }
+
     @Test("--env-file maps many variables; '#' comments and blank lines are allowed")
     func environmentFile() throws {
         try coffer("secrets", "set", "db/url", "--value", "postgres://u:p@h/db")
