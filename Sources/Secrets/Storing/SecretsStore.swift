@@ -107,8 +107,12 @@ public actor SecretsStore {
     /// loses the oldest ones (`bufferingNewest`); one that stops iterating (its task is cancelled, or the stream
     /// is released) is removed. Changes made through other stores or processes sharing the backend are not seen.
     public nonisolated func changes() -> AsyncStream<SecretsStoreChange> {
-        let (stream, continuation) = AsyncStream<SecretsStoreChange>.makeStream(
-            bufferingPolicy: .bufferingNewest(changeBufferSize))
+        // The closure-based initializer, not `makeStream` (iOS 17's SDK and later only): it runs the closure at once.
+        var made: AsyncStream<SecretsStoreChange>.Continuation?
+        let stream = AsyncStream<SecretsStoreChange>(bufferingPolicy: .bufferingNewest(changeBufferSize)) {
+            made = $0
+        }
+        guard let continuation = made else { preconditionFailure("AsyncStream runs its build closure at once") }
         let number = subscribers.withLock { subscribers in
             subscribers.next += 1
             subscribers.continuations[subscribers.next] = continuation
@@ -201,6 +205,9 @@ public actor SecretsStore {
                 }
             }
         }
-        return try result.get()
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
     }
 }
