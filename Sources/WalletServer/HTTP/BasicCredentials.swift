@@ -17,4 +17,13 @@ enum BasicCredentials {
         let user = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
         return user?.isEmpty == false ? user : nil
     }
+
+    /// The active API user whose token the request's Basic credentials carry.
+    ///
+    /// - Throws: ``APIError/unauthorized`` when there are no credentials or the token is unknown or revoked.
+    static func apiUser(of request: Request, in repository: any WalletRepository) async throws -> APIUser {
+        guard let token = userName(from: request.headers), let apiUser = try await repository.apiUser(token: token)
+        else { throw APIError.unauthorized }
+        return apiUser
+    }
 }

@@ -14,16 +14,10 @@ enum JSONBody {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = defaultLimit) async throws
         -> T
     {
-        let buffer: ByteBuffer
+        let data = try await bytes(of: request, limit: limit)
+        guard !data.isEmpty else { throw APIError.badRequest("the JSON body is missing") }
         do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch {
-            throw APIError(
-                .contentTooLarge, code: "too_large", message: "the body is larger than \(limit / 1024) KiB")
-        }
-        guard buffer.readableBytes > 0 else { throw APIError.badRequest("the JSON body is missing") }
-        do {
-            return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
+            return try decoder.decode(T.self, from: data)
         } catch DecodingError.keyNotFound(let key, _) {
             throw APIError.badRequest("'\(key.stringValue)' is required")
         } catch let error as DecodingError where !codingPath(of: error).isEmpty {
@@ -35,11 +29,28 @@ enum JSONBody {
         }
     }
 
+    /// The request's body, at most `limit` bytes.
+    ///
+    /// - Throws: ``APIError`` 413 for a body over `limit` bytes.
+    static func bytes(of request: Request, limit: Int = defaultLimit) async throws -> Data {
+        do {
+            return Data(try await request.body.collect(upTo: limit).readableBytesView)
+        } catch {
+            throw APIError(
+                .contentTooLarge, code: "too_large", message: "the body is larger than \(limit / 1024) KiB")
+        }
+    }
+
     /// A JSON response with `value` (keys sorted, slashes unescaped).
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        response(encoded: try encoder.encode(value), status: status)
+    }
+
+    /// A JSON response with a body already encoded.
+    static func response(encoded json: Data, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+            body: .init(byteBuffer: ByteBuffer(bytes: json)))
     }
 
     /// Where in the body a decoding error happened; empty for the body as a whole.

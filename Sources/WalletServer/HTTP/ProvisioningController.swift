@@ -47,21 +47,36 @@ struct ProvisioningController: Sendable {
     }
 
     @Sendable func issuerData(request: Request, context: BasicRequestContext) async throws -> Response {
-        guard let token = BasicCredentials.userName(from: request.headers),
-            let apiUser = try await repository.apiUser(token: token)
-        else { throw APIError.unauthorized }
-        // Every authenticated request counts, also one that turns out to be malformed or for an unknown tag.
+        let apiUser = try await Self.issuer(of: request, repository: repository, limiter: limiter, metrics: metrics)
+        let body = try await JSONBody.decode(IssuerDataRequest.self, from: request)
+        let response = try await Self.mappingFailures {
+            try await service.issuerData(for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID)
+        }
+        return try JSONBody.response(response)
+    }
+
+    /// The API user of a request that signs issuer data, counted once against its issuance limit: every
+    /// authenticated request counts, also one that turns out to be malformed or for an unknown tag.
+    ///
+    /// - Throws: ``APIError/unauthorized`` without a valid token, a `429` ``APIError`` (counted in `metrics`) when
+    ///   the token's bucket is empty.
+    static func issuer(
+        of request: Request, repository: any WalletRepository, limiter: IssuanceRateLimiter, metrics: ServerMetrics
+    ) async throws -> APIUser {
+        let apiUser = try await BasicCredentials.apiUser(of: request, in: repository)
         if case .limited(let wait) = limiter.acquire(for: apiUser.id) {
             metrics.requestRateLimited()
-            throw APIError.rateLimited(retryAfter: Self.wholeSeconds(wait))
+            throw APIError.rateLimited(retryAfter: wholeSeconds(wait))
         }
-        let body = try await JSONBody.decode(IssuerDataRequest.self, from: request)
+        return apiUser
+    }
+
+    /// Runs `body`, answering the provisioning service's refusals as the API's errors.
+    static func mappingFailures<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            let response = try await service.issuerData(
-                for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID)
-            return try JSONBody.response(response)
+            return try await body()
         } catch let failure as ProvisioningService.Failure {
-            throw Self.apiError(failure)
+            throw apiError(failure)
         }
     }
 
@@ -72,15 +87,13 @@ struct ProvisioningController: Sendable {
             throw APIError.badRequest("the sessionIdentifier query parameter is required (1 to 256 characters)")
         }
         let body = try await JSONBody.decode(CallbackRequest.self, from: request)
-        do {
-            let pkpass = try await service.completeBinding(
+        let pkpass = try await Self.mappingFailures {
+            try await service.completeBinding(
                 sessionIdentifier: session, issuerBindingData: body.issuerBindingData, keyHash: body.keyHash)
-            return Response(
-                status: .ok, headers: [.contentType: "application/vnd.apple.pkpass"],
-                body: .init(byteBuffer: ByteBuffer(bytes: pkpass)))
-        } catch let failure as ProvisioningService.Failure {
-            throw Self.apiError(failure)
         }
+        return Response(
+            status: .ok, headers: [.contentType: "application/vnd.apple.pkpass"],
+            body: .init(byteBuffer: ByteBuffer(bytes: pkpass)))
     }
 
     /// `duration` rounded up to whole seconds, at least 1 (what `Retry-After` carries).

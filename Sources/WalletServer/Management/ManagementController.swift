@@ -41,7 +41,7 @@ struct ManagementController: Sendable {
             }
             key = parsed
         }
-        let body = try await Self.body(of: request)
+        let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
         let stored = try await answering {
             try await management.create(try PassCreationRequest(json: body), clientID: clientID, idempotencyKey: key)
         }
@@ -65,7 +65,7 @@ struct ManagementController: Sendable {
         let page = try await answering {
             try await management.list(clientID: clientID, limit: limit, cursor: query.get("cursor"))
         }
-        return try Self.json(Self.encoder.encode(page))
+        return JSONBody.response(encoded: try Self.encoder.encode(page))
     }
 
     @Sendable func state(request: Request, context: BasicRequestContext) async throws -> Response {
@@ -73,17 +73,17 @@ struct ManagementController: Sendable {
         let state = try await answering {
             try await management.state(clientID: clientID, attribute: attribute, value: value)
         }
-        return try Self.json(state.encoded())
+        return JSONBody.response(encoded: try state.encoded())
     }
 
     @Sendable func update(request: Request, context: BasicRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
-        let body = try await Self.body(of: request)
+        let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
         let state = try await answering {
             try await management.update(
                 clientID: clientID, attribute: attribute, value: value, change: try ManagementJSON.change(body))
         }
-        return try Self.json(state.encoded())
+        return JSONBody.response(encoded: try state.encoded())
     }
 
     @Sendable func void(request: Request, context: BasicRequestContext) async throws -> Response {
@@ -91,7 +91,7 @@ struct ManagementController: Sendable {
         let state = try await answering {
             try await management.void(clientID: clientID, attribute: attribute, value: value)
         }
-        return try Self.json(state.encoded())
+        return JSONBody.response(encoded: try state.encoded())
     }
 
     @Sendable func expire(request: Request, context: BasicRequestContext) async throws -> Response {
@@ -99,15 +99,12 @@ struct ManagementController: Sendable {
         let state = try await answering {
             try await management.expire(clientID: clientID, attribute: attribute, value: value)
         }
-        return try Self.json(state.encoded())
+        return JSONBody.response(encoded: try state.encoded())
     }
 
     /// The client of the request's API user; 401 without a valid token.
     private func authenticate(_ request: Request) async throws -> UUID {
-        guard let token = BasicCredentials.userName(from: request.headers),
-            let apiUser = try await management.repository.apiUser(token: token)
-        else { throw APIError.unauthorized }
-        return apiUser.clientID
+        try await BasicCredentials.apiUser(of: request, in: management.repository).clientID
     }
 
     /// The authenticated client and the tag the path and `id_attribute` name.
@@ -149,22 +146,6 @@ struct ManagementController: Sendable {
         case .idempotencyKeyReused:
             return APIError(.unprocessableContent, code: "idempotency_key_reused", message: failure.description)
         }
-    }
-
-    /// The request's body, at most ``maximumBodySize`` bytes (413 beyond).
-    private static func body(of request: Request) async throws -> Data {
-        do {
-            return Data(try await request.body.collect(upTo: maximumBodySize).readableBytesView)
-        } catch {
-            throw APIError(
-                .contentTooLarge, code: "too_large", message: "the body is larger than \(maximumBodySize / 1024) KiB")
-        }
-    }
-
-    private static func json(_ data: Data) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// Made once: a coder is safe to share between requests as long as no one changes its options.

@@ -35,9 +35,7 @@ public struct PassPageCursor: Hashable, Sendable {
 
     /// The cursor as the client sees it: URL-safe Base64 without padding.
     public var text: String {
-        Data("p1:\(createdAt):\(tagID.uuidString)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        SecretToken.base64URL(Data("p1:\(createdAt):\(tagID.uuidString)".utf8))
     }
 }
 

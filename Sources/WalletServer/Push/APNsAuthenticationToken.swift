@@ -57,17 +57,9 @@ public final class APNsAuthenticationToken: Sendable {
     public static func make(key: APNsSigningKey, issuedAt: Date) throws -> String {
         let header = #"{"alg":"ES256","kid":"\#(key.keyID)"}"#
         let claims = #"{"iss":"\#(key.teamID)","iat":\#(Int64(issuedAt.timeIntervalSince1970.rounded(.down)))}"#
-        let signingInput = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
+        let signingInput = SecretToken.base64URL(Data(header.utf8)) + "." + SecretToken.base64URL(Data(claims.utf8))
         // ES256 in a JWT is the raw r || s pair (64 bytes), not DER.
         let signature = try key.privateKey.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + base64URL(signature.rawRepresentation)
-    }
-
-    /// `data` in base64url without padding (RFC 7515 §2).
-    static func base64URL(_ data: Data) -> String {
-        var text = data.base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        return signingInput + "." + SecretToken.base64URL(signature.rawRepresentation)
     }
 }

@@ -6,7 +6,12 @@ import Secrets
 public enum SecretToken {
     /// A new API token: 32 random bytes, URL-safe Base64 without padding (43 characters).
     public static func makeAPIToken() -> String {
-        SecureRandom.bytes(count: 32).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        base64URL(SecureRandom.bytes(count: 32))
+    }
+
+    /// `data` as URL-safe Base64 without padding (RFC 4648 §5, as JWTs and URLs carry it).
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 

@@ -90,7 +90,7 @@ struct WebFlowController: Sendable {
     @Sendable func webLink(request: Request, context: BasicRequestContext) async throws -> Response {
         let apiUser = try await authenticate(request)
         let body = try await JSONBody.decode(ProvisioningController.IssuerDataRequest.self, from: request)
-        let link = try await mappingFailures {
+        let link = try await ProvisioningController.mappingFailures {
             try await webLinks.webLink(for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID)
         }
         return try json(
@@ -100,24 +100,16 @@ struct WebFlowController: Sendable {
     @Sendable func createLandingLink(request: Request, context: BasicRequestContext) async throws -> Response {
         let apiUser = try await authenticate(request)
         let body = try await JSONBody.decode(LandingLinkRequest.self, from: request)
-        let link = try await mappingFailures {
+        let link = try await ProvisioningController.mappingFailures {
             try await webLinks.createLandingLink(
                 for: apiUser, tagID: body.tagID, attribute: body.idAttribute ?? .referenceID, lifetime: body.expiresIn)
         }
         return try json(.created, WebLinkResponse(url: link.url, tagID: nil, expiresAt: Self.timestamp(link.expiresAt)))
     }
 
-    /// The API user of the request's Basic credentials, counted once against its issuance limit (also when the
-    /// request turns out to be malformed or for an unknown tag, as for issuer data).
+    /// The API user of the request, counted against its issuance limit as for issuer data.
     private func authenticate(_ request: Request) async throws -> APIUser {
-        guard let token = BasicCredentials.userName(from: request.headers),
-            let apiUser = try await repository.apiUser(token: token)
-        else { throw APIError.unauthorized }
-        if case .limited(let wait) = limiter.acquire(for: apiUser.id) {
-            metrics.requestRateLimited()
-            throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
-        }
-        return apiUser
+        try await ProvisioningController.issuer(of: request, repository: repository, limiter: limiter, metrics: metrics)
     }
 
     // MARK: Public
@@ -153,7 +145,7 @@ struct WebFlowController: Sendable {
                 headers: [.retryAfter: String(wait), .cacheControl: "no-store"])
         }
         guard let target = try await webLinks.landingTarget(token: token) else { throw Self.landingNotFound }
-        let link = try await mappingFailures { try await webLinks.webLink(for: target) }
+        let link = try await ProvisioningController.mappingFailures { try await webLinks.webLink(for: target) }
         var response = try json(
             .ok, WebLinkResponse(url: link.url, tagID: nil, expiresAt: Self.timestamp(link.expiresAt)))
         response.headers[LandingPage.referrerPolicy] = "no-referrer"
@@ -203,14 +195,6 @@ struct WebFlowController: Sendable {
     private static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     // MARK: Helpers
-
-    private func mappingFailures<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let failure as ProvisioningService.Failure {
-            throw ProvisioningController.apiError(failure)
-        }
-    }
 
     /// A JSON answer no cache keeps.
     private func json(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {

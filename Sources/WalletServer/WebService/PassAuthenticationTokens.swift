@@ -39,8 +39,7 @@ public struct PassAuthenticationTokens: Sendable {
     public func token(passID: UUID, salt: String) -> String {
         let message = Data("coffer pass authentication\u{0}\(passID.uuidString)\u{0}\(salt)".utf8)
         let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)
-        return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return SecretToken.base64URL(Data(mac))
     }
 
     /// The token of a pass, giving the pass a salt (and storing its token's hash) first when it has none.
