@@ -70,10 +70,7 @@ struct WalletDeviceEndToEndTests {
         client: any TestClientProtocol, seed: WalletAdministration.DemoSeed, standIn: APNsStandIn, root: Certificate,
         rootPEM: Data, directory: TemporaryDirectory
     ) async throws {
-        let basic: HTTPFields = [
-            .authorization: "Basic " + Data((seed.apiToken + ":").utf8).base64EncodedString(),
-            .contentType: "application/json",
-        ]
+        let basic = ProvisioningRoutesTests.basic(seed.apiToken)
         // 1. Issue: issuer data, then the device's callback binds the pass.
         let issued = try await client.execute(
             uri: "/api/v2/in_app_provisioning/issuer_data", method: .post, headers: basic,

@@ -64,10 +64,6 @@ struct WebFlowRoutesTests {
         try await world.shutdown()
     }
 
-    static func basic(_ token: String) -> HTTPFields {
-        [.authorization: "Basic " + Data((token + ":").utf8).base64EncodedString(), .contentType: "application/json"]
-    }
-
     func call(
         _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:],
         body: String? = nil
@@ -83,7 +79,8 @@ struct WebFlowRoutesTests {
     func landingToken(
         _ client: any TestClientProtocol, _ token: String, body: String = #"{"tag_id":"PASS-001"}"#
     ) async throws -> String {
-        let answer = try await call(client, .post, Self.landingLinks, headers: Self.basic(token), body: body)
+        let answer = try await call(
+            client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token), body: body)
         try #require(answer.status == .created, "\(answer.text)")
         let url = try #require(try answer.json()["url"])
         return String(try #require(url.split(separator: "/").last))
@@ -123,7 +120,7 @@ struct WebFlowRoutesTests {
     func webLink(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
             let answer = try await call(
-                client, .post, Self.webLink, headers: Self.basic(token),
+                client, .post, Self.webLink, headers: ProvisioningRoutesTests.basic(token),
                 body: #"{"tag_id":"9001","id_attribute":"pronto_tag_id"}"#)
             #expect(answer.status == .ok, "\(answer.text)")
             #expect(answer.headers[.cacheControl] == "no-store")
@@ -163,7 +160,8 @@ struct WebFlowRoutesTests {
             _ = try await world.repository.revokeAPIUser(id: revoked.apiUser.id)
             for path in [Self.webLink, Self.landingLinks] {
                 for headers in [
-                    Self.basic("not-a-token"), Self.basic(revoked.token), [.contentType: "application/json"],
+                    ProvisioningRoutesTests.basic("not-a-token"), ProvisioningRoutesTests.basic(revoked.token),
+                    [.contentType: "application/json"],
                 ] {
                     let answer = try await call(client, .post, path, headers: headers, body: #"{"tag_id":"PASS-001"}"#)
                     #expect(answer.status == .unauthorized, "\(path)")
@@ -190,7 +188,8 @@ struct WebFlowRoutesTests {
             ]
             for path in [Self.webLink, Self.landingLinks] {
                 for (caller, body) in cases {
-                    let answer = try await call(client, .post, path, headers: Self.basic(caller), body: body)
+                    let answer = try await call(
+                        client, .post, path, headers: ProvisioningRoutesTests.basic(caller), body: body)
                     #expect(answer.status == .notFound, "\(path) \(body)")
                     #expect(answer.errorCode == "not_found")
                 }
@@ -219,13 +218,14 @@ struct WebFlowRoutesTests {
             ]
             for (path, bodies) in [(Self.webLink, common), (Self.landingLinks, common + lifetimes)] {
                 for body in bodies {
-                    let answer = try await call(client, .post, path, headers: Self.basic(token), body: body)
+                    let answer = try await call(
+                        client, .post, path, headers: ProvisioningRoutesTests.basic(token), body: body)
                     #expect(answer.status == .badRequest, "\(path) \(body.prefix(60))")
                     #expect(answer.errorCode == "bad_request")
                 }
             }
             let answer = try await call(
-                client, .post, Self.landingLinks, headers: Self.basic(token),
+                client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
                 body: #"{"tag_id":"PASS-001","expires_in":59}"#)
             #expect(answer.text.contains("expires_in must be 60 to 2592000 seconds"))
         }
@@ -240,17 +240,24 @@ struct WebFlowRoutesTests {
         try await withClient(engine, issuanceLimiter: limiter) { client, _, token in
             let body = #"{"tag_id":"PASS-001"}"#
             #expect(
-                try await call(client, .post, Self.issuerData, headers: Self.basic(token), body: body).status == .ok)
-            #expect(try await call(client, .post, Self.webLink, headers: Self.basic(token), body: body).status == .ok)
+                try await call(
+                    client, .post, Self.issuerData, headers: ProvisioningRoutesTests.basic(token), body: body
+                ).status == .ok)
+            #expect(
+                try await call(client, .post, Self.webLink, headers: ProvisioningRoutesTests.basic(token), body: body)
+                    .status == .ok)
             for path in [Self.landingLinks, Self.webLink, Self.issuerData] {
-                let answer = try await call(client, .post, path, headers: Self.basic(token), body: body)
+                let answer = try await call(
+                    client, .post, path, headers: ProvisioningRoutesTests.basic(token), body: body)
                 #expect(answer.status == .tooManyRequests, "\(path)")
                 #expect(answer.headers[.retryAfter] == "30")
                 #expect(answer.errorCode == "rate_limited")
             }
             clock.advance(by: .seconds(30))
             #expect(
-                try await call(client, .post, Self.landingLinks, headers: Self.basic(token), body: body).status
+                try await call(
+                    client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token), body: body
+                ).status
                     == .created)
         }
     }
@@ -263,7 +270,8 @@ struct WebFlowRoutesTests {
     func landingLinkStorage(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
             let answer = try await call(
-                client, .post, Self.landingLinks, headers: Self.basic(token), body: #"{"tag_id":"PASS-001"}"#)
+                client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
+                body: #"{"tag_id":"PASS-001"}"#)
             #expect(answer.status == .created)
             #expect(answer.headers[.cacheControl] == "no-store")
             let json = try answer.json()
@@ -276,7 +284,7 @@ struct WebFlowRoutesTests {
             #expect(abs(try Self.date(json["expires_at"]).timeIntervalSince(world.clock.now) - 7 * 86_400) < 1)
 
             let hour = try await call(
-                client, .post, Self.landingLinks, headers: Self.basic(token),
+                client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
                 body: #"{"tag_id":"PASS-001","id_attribute":"reference_id","expires_in":3600}"#)
             #expect(abs(try Self.date(try hour.json()["expires_at"]).timeIntervalSince(world.clock.now) - 3600) < 1)
             let second = String(try #require(try hour.json()["url"]?.split(separator: "/").last))
