@@ -5,6 +5,8 @@ import Foundation
 public protocol PassWebServiceStore: Sendable {
     /// The pass of `passTypeIdentifier` with `serialNumber`, as the web service authenticates and serves it.
     func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass?
+    /// The pass's authentication salt, or `nil` when it has none yet.
+    func authenticationSalt(passID: UUID) async throws -> String?
     /// The pass's authentication salt: the one it has, or `salt` (stored with `tokenHash`, the SHA-256 of the token
     /// it makes) when it has none yet. Concurrent callers all get the salt that was stored first.
     func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String

@@ -19,6 +19,14 @@ extension SQLWalletRepository {
             modifiedAt: Self.date(try row.decode(column: "modified_at", as: Int64.self)))
     }
 
+    /// The pass's salt, if it has one.
+    public func authenticationSalt(passID: UUID) async throws -> String? {
+        try await run {
+            try await sql.select().column("authentication_salt").from("apple_passes")
+                .where("id", .equal, passID.uuidString).first()
+        }?.decode(column: "authentication_salt", as: String?.self)
+    }
+
     /// The salt the pass has, or `salt` once stored: the first salt stored wins.
     public func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String {
         try await run {

@@ -43,7 +43,10 @@ public struct PassAuthenticationTokens: Sendable {
     }
 
     /// The token of a pass, giving the pass a salt (and storing its token's hash) first when it has none.
+    ///
+    /// Only a pass's first token writes: every later one (each callback and fetch) reads the salt.
     public func token(passID: UUID, in store: any PassWebServiceStore) async throws -> String {
+        if let salt = try await store.authenticationSalt(passID: passID) { return token(passID: passID, salt: salt) }
         let candidate = Self.makeSalt()
         let salt = try await store.authenticationSalt(
             passID: passID, assigning: candidate,
