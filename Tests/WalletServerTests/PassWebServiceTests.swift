@@ -244,6 +244,33 @@ struct PassWebServiceTests {
         }
     }
 
+    @Test("changes made at once all take effect, each on top of the others", arguments: Engine.available)
+    func concurrentChanges(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            let repository = fixture.world.repository
+            let before = try #require(try await repository.pass(tagID: fixture.world.tag.id))
+            let relevant = Date(timeIntervalSince1970: 1_900_000_000)
+            let expires = Date(timeIntervalSince1970: 1_900_086_400)
+            let changes = [
+                PassChange(fields: ["event": .text("Moved to Hall B")]), PassChange(relevantDate: relevant),
+                PassChange(expirationDate: expires), PassChange(voided: true),
+            ]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for change in changes {
+                    group.addTask { try await fixture.updater.update(passID: before.id, change) }
+                }
+                try await group.waitForAll()
+            }
+            let after = try #require(try await repository.pass(id: before.id))
+            let pass = try PassPackage(archive: after.passContent).pass
+            #expect(pass.fields.value(forKey: "event") == .text("Moved to Hall B"))
+            #expect(pass.relevantDate == relevant)
+            #expect(pass.expirationDate == expires)
+            #expect(pass.voided == true)
+            #expect(after.updateTag >= before.updateTag + Int64(changes.count))
+        }
+    }
+
     @Test("an unknown field or an invalid result is refused and changes nothing", arguments: Engine.available)
     func invalidChanges(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in

@@ -29,12 +29,25 @@ public protocol PassWebServiceStore: Sendable {
     /// The personalization fields a device sent for the pass (JSON), if it was personalized.
     func personalization(passID: UUID) async throws -> Data?
     /// Stores the pass's personalization, once: returns `false` (and stores nothing) when it was personalized
-    /// already. A new personalization changes the pass like ``applyChange(passID:content:now:)``.
+    /// already. A new personalization changes the pass like ``applyChange(passID:now:rewritingContent:)``.
     func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool
-    /// Replaces the pass's content (`nil`: keeps it), moves its `Last-Modified` and update tag forward, and queues
-    /// a push to each registered device, in one transaction. Returns the pass as stored and how many pushes were
-    /// queued.
-    func applyChange(passID: UUID, content: Data?, now: Date) async throws -> (pass: ApplePass, queuedPushes: Int)
+    /// Replaces the pass's content with what `rewrite` makes of the content stored (`nil`: keeps it), moves its
+    /// `Last-Modified` and update tag forward, and queues a push to each registered device, in one transaction that
+    /// holds the pass's row: concurrent changes apply one after the other, none lost. Returns the pass as stored and
+    /// how many pushes were queued; what `rewrite` throws aborts the change.
+    func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
+        async throws -> (pass: ApplePass, queuedPushes: Int)
+}
+
+extension PassWebServiceStore {
+    /// Replaces the pass's content with `content` (`nil`: keeps it) as
+    /// ``applyChange(passID:now:rewritingContent:)`` does.
+    public func applyChange(passID: UUID, content: Data?, now: Date) async throws
+        -> (pass: ApplePass, queuedPushes: Int)
+    {
+        let rewrite: (@Sendable (Data) throws -> Data)? = content.map { content in { @Sendable _ in content } }
+        return try await applyChange(passID: passID, now: now, rewritingContent: rewrite)
+    }
 }
 
 /// A pass as the web service sees it: enough to authenticate a device and answer `If-Modified-Since`.

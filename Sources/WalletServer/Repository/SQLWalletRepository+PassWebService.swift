@@ -185,40 +185,41 @@ extension SQLWalletRepository {
                 guard existing == nil else { return false }
                 try await db.insert(into: "pass_personalizations").columns("pass_id", "fields", "personalized_at")
                     .values(SQLBind(passID.uuidString), SQLBind(fields), SQLBind(Self.ms(now))).run()
-                _ = try await Self.applyChange(passID: passID, content: nil, now: now, on: db)
+                _ = try await Self.applyChange(passID: passID, now: now, rewritingContent: nil, on: db)
                 return true
             }
         }
     }
 
     /// Changes the pass and queues its pushes, in one transaction.
-    public func applyChange(passID: UUID, content: Data?, now: Date) async throws
-        -> (pass: ApplePass, queuedPushes: Int)
+    public func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
+        async throws -> (pass: ApplePass, queuedPushes: Int)
     {
         try await run {
             try await database.transaction { db in
-                try await Self.applyChange(passID: passID, content: content, now: now, on: db)
+                try await Self.applyChange(passID: passID, now: now, rewritingContent: rewrite, on: db)
             }
         }
     }
 
     /// Moves the pass's `Last-Modified` to the next whole second at least, and its update tag above every other
-    /// pass's, stores `content` when given, and queues a push to every registered device that has none waiting.
-    static func applyChange(passID: UUID, content: Data?, now: Date, on db: any SQLDatabase) async throws
-        -> (pass: ApplePass, queuedPushes: Int)
-    {
-        guard
-            let row = try await db.select().column("*").from("apple_passes").where("id", .equal, passID.uuidString)
-                .first()
-        else { throw WalletServerError.notFound("pass \(passID)") }
+    /// pass's, stores what `rewrite` makes of the content it read when given, and queues a push to every
+    /// registered device that has none waiting. The row is read for update (SQLite's write transactions already
+    /// run one at a time), so the content rewritten is the latest.
+    static func applyChange(
+        passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?, on db: any SQLDatabase
+    ) async throws -> (pass: ApplePass, queuedPushes: Int) {
+        var query = db.select().column("*").from("apple_passes").where("id", .equal, passID.uuidString)
+        if db.dialect.name == "postgresql" { query = query.for(.update) }
+        guard let row = try await query.first() else { throw WalletServerError.notFound("pass \(passID)") }
         var pass = try Self.pass(row)
+        if let rewrite { pass.passContent = try rewrite(pass.passContent) }
         let previousSecond = ms(pass.modifiedAt) / 1000
         let modified = max(ms(now), (previousSecond + 1) * 1000)
         let highest =
             try await db.select()
             .column(SQLFunction("MAX", args: SQLIdentifier("update_tag")), as: "tag").from("apple_passes")
             .first()?.decode(column: "tag", as: Int64?.self) ?? 0
-        if let content { pass.passContent = content }
         pass.modifiedAt = date(modified)
         pass.updatedAt = date(max(ms(now), ms(pass.updatedAt)))
         pass.updateTag = highest + 1

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import WalletPasses
 
 /// ``WalletRepository`` in SQL, written once over SQLKit for SQLite and PostgreSQL.
 ///
@@ -428,6 +429,9 @@ public struct SQLWalletRepository: WalletRepository {
         do {
             return try await body()
         } catch let error as WalletServerError {
+            throw error
+        } catch let error as WalletPassesError {
+            // A pass's content that cannot be read or rewritten (inside a transaction that changes it).
             throw error
         } catch {
             let text = String(reflecting: error).lowercased()

@@ -29,21 +29,30 @@ public struct PassUpdater: Sendable {
     ///   for a change the pass cannot take (an unknown field key, a value too long, a result Wallet would refuse).
     @discardableResult
     public func update(passID: UUID, _ change: PassChange) async throws -> ApplePass {
-        guard let record = try await store.pass(id: passID) else { throw WalletServerError.notFound("pass \(passID)") }
-        var package = try PassPackage(archive: record.passContent)
-        let pass = try change.applied(to: try package.pass)
-        try package.setPass(pass)
+        // The change is applied to the content as stored when the transaction holds the pass, so that two changes
+        // made at once both take effect.
+        let (stored, queued) = try await store.applyChange(passID: passID, now: now()) { content in
+            try Self.applying(change, to: content)
+        }
+        logger.info(
+            "changed a pass",
+            metadata: ["pass": "\(passID)", "update_tag": "\(stored.updateTag)", "pushes": "\(queued)"])
+        if queued > 0 { pushesQueued() }
+        return stored
+    }
+
+    /// The archived pass `content` with `change` applied.
+    ///
+    /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take.
+    private static func applying(_ change: PassChange, to content: Data) throws -> Data {
+        var package = try PassPackage(archive: content)
+        try package.setPass(try change.applied(to: try package.pass))
         let issues = package.validationIssues()
         guard issues.isEmpty else {
             throw WalletServerError.invalidArgument(
                 "the changed pass would not be valid: "
                     + issues.map { "\($0.key) \($0.message)" }.joined(separator: "; "))
         }
-        let (stored, queued) = try await store.applyChange(passID: passID, content: try package.archived(), now: now())
-        logger.info(
-            "changed a pass",
-            metadata: ["pass": "\(passID)", "update_tag": "\(stored.updateTag)", "pushes": "\(queued)"])
-        if queued > 0 { pushesQueued() }
-        return stored
+        return try package.archived()
     }
 }
