@@ -61,6 +61,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // The access audit's metrics sink: the API alone (no dependencies); the app picks the backend.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
@@ -186,6 +188,7 @@ let package = Package(
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(

@@ -114,19 +114,3 @@ struct HostileStoreDirectoryTests {
 extension Array where Element: Hashable {
     fileprivate var asSet: Set<Element> { Set(self) }
 }
-
-/// Records each warning's message and metadata.
-private struct RecordingLogHandler: LogHandler {
-    let recorder: Recorder
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .warning
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        recorder.append("\(event.message) \(event.metadata ?? [:])")
-    }
-}

@@ -84,3 +84,37 @@ extension SecretsError: CustomStringConvertible, LocalizedError {
             .joined() + "'"
     }
 }
+
+extension SecretsError {
+    /// Runs a store call whose errors are untyped, passing a ``SecretsError`` through as it is and reporting any
+    /// other error by its type only (its message could hold more than a store error may say).
+    static func catching<Result>(_ body: () throws -> Result) throws(SecretsError) -> Result {
+        do {
+            return try body()
+        } catch let error as SecretsError {
+            throw error
+        } catch {
+            throw .unavailable("the store failed with \(type(of: error))")
+        }
+    }
+
+    /// The case's name, for an audit record: `locked`, `authenticationFailed`… Never the associated values.
+    var caseName: String {
+        switch self {
+        case .invalidIdentifier: "invalidIdentifier"
+        case .locked: "locked"
+        case .unavailable: "unavailable"
+        case .wrongPassphrase: "wrongPassphrase"
+        case .wrongKey: "wrongKey"
+        case .authenticationFailed: "authenticationFailed"
+        case .ambiguousMatch: "ambiguousMatch"
+        case .tooLarge: "tooLarge"
+        case .rolledBack: "rolledBack"
+        case .corruptData: "corruptData"
+        case .encodingFailed: "encodingFailed"
+        case .decodingFailed: "decodingFailed"
+        case .unsupported: "unsupported"
+        case .io: "io"
+        }
+    }
+}

@@ -16,4 +16,21 @@ public protocol SecretsBackend: Sendable {
     func delete<Value>(_ query: SecretQuery<Value>) throws -> Bool
     /// The accounts stored under `service` in `accessGroup` (`nil`: the default group), sorted.
     func listAccounts(service: String, accessGroup: String?) throws -> [String]
+    /// A short name for logs and the access audit, such as `encrypted-file` or `secret-service`.
+    var backendName: String { get }
+}
+
+extension SecretsBackend {
+    /// The type's name without its `Backend` suffix, in kebab case: `EncryptedFileBackend` is `encrypted-file`.
+    public var backendName: String {
+        var name = String(describing: type(of: self))
+        if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+        if name.hasSuffix("Backend"), name != "Backend" { name.removeLast("Backend".count) }
+        var kebab = ""
+        for character in name {
+            if character.isUppercase, !kebab.isEmpty { kebab.append("-") }
+            kebab.append(contentsOf: character.lowercased())
+        }
+        return kebab
+    }
 }

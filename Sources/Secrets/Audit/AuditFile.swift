@@ -1,0 +1,148 @@
+import Crypto
+import Foundation
+
+/// An open audit file: appends batches of records under an exclusive `flock`, continuing the chain the file
+/// already holds (which other processes may have extended since this one last wrote).
+final class AuditFile: @unchecked Sendable {
+    // Safety: `descriptor` never changes after `init` (`close()` is called once the writer thread has ended), and
+    // every append or refresh runs on one thread at a time (the writer's), under an exclusive `flock`.
+
+    /// Where the chain ends, as far as this process knows.
+    struct Chain {
+        /// The last record's sequence number (0: none).
+        var sequence: UInt64 = 0
+        /// The last record's MAC (empty: none).
+        var mac = Data()
+        /// The first record's MAC: the chain's name for its checkpoints.
+        var firstMAC: Data?
+        /// The file's size after this process last read or wrote it; -1 before the first look.
+        var knownSize: Int64 = -1
+    }
+
+    let path: String
+    private let descriptor: Int32
+
+    /// How much of the file's end is read to find its last record.
+    static let tailLength = 64 * 1024
+
+    /// Opens the file at `url` for appending, creating it with mode 0600; refuses symbolic links and anything but
+    /// a regular file.
+    init(url: URL) throws(SecretsAuditError) {
+        path = url.path
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .notARegularFile(path: path) }
+            throw .io(operation: "open", path: path, code: errno)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            Foundation.close(descriptor)
+            throw .notARegularFile(path: path)
+        }
+        self.descriptor = descriptor
+    }
+
+    func close() {
+        Foundation.close(descriptor)
+    }
+
+    /// Runs `body` holding the file's exclusive lock, which every Coffer process writing it takes.
+    func exclusively<Result>(_ body: () throws(SecretsAuditError) -> Result) throws(SecretsAuditError) -> Result {
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .io(operation: "flock", path: path, code: errno) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// Appends `events` as the records after `chain`'s end, then `fsync`s; on failure the file is cut back to its
+    /// size before and `chain` is unchanged. Call it inside ``exclusively(_:)``.
+    func append(_ events: [SecretsAuditEvent], key: SymmetricKey, to chain: inout Chain) throws(SecretsAuditError) {
+        try refresh(&chain)
+        let size = chain.knownSize
+        var next = chain
+        var bytes = Data()
+        if size > 0, try byte(at: size - 1) != UInt8(ascii: "\n") {
+            bytes.append(UInt8(ascii: "\n"))  // end a line cut short, so that the new records start a line
+        }
+        let processID = getpid()
+        for event in events {
+            next.sequence += 1
+            let record = AuditFileRecord(
+                sequence: next.sequence, previousMAC: next.mac, processID: processID, event: event)
+            let (line, mac) = record.line(key: key)
+            bytes.append(line)
+            next.mac = mac
+            if next.firstMAC == nil { next.firstMAC = mac }
+        }
+        do {
+            try write(bytes)
+            guard FileFlusher.system.flush(descriptor, .durable) else {
+                throw SecretsAuditError.io(operation: "fsync", path: path, code: errno)
+            }
+        } catch let error as SecretsAuditError {
+            _ = ftruncate(descriptor, off_t(size))
+            throw error
+        } catch {
+            preconditionFailure("write throws SecretsAuditError only")
+        }
+        next.knownSize = size + Int64(bytes.count)
+        chain = next
+    }
+
+    /// Brings `chain` up to the file's end if the file changed since this process last looked: its last record is
+    /// the last line of the file's tail that reads as a record. Call it inside ``exclusively(_:)``.
+    func refresh(_ chain: inout Chain) throws(SecretsAuditError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .io(operation: "fstat", path: path, code: errno) }
+        let size = Int64(status.st_size)
+        guard size != chain.knownSize else { return }
+        var refreshed = Chain(knownSize: size)
+        if size > 0 {
+            let start = max(0, size - Int64(Self.tailLength))
+            let tail = try read(from: start, count: Int(size - start))
+            var lines = tail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            if start > 0, !lines.isEmpty { lines.removeFirst() }  // it may begin mid-line
+            if let last = lines.reversed().lazy.compactMap({ AuditFileRecord.parse($0) }).first {
+                refreshed.sequence = last.record.sequence
+                refreshed.mac = last.mac
+            }
+            let head = try read(from: 0, count: Int(min(size, Int64(AuditFileRecord.maximumLineLength))))
+            if let firstLine = head.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first {
+                refreshed.firstMAC = AuditFileRecord.parse(firstLine)?.mac
+            }
+        }
+        chain = refreshed
+    }
+
+    private func byte(at offset: Int64) throws(SecretsAuditError) -> UInt8? {
+        try read(from: offset, count: 1).first
+    }
+
+    private func read(from offset: Int64, count: Int) throws(SecretsAuditError) -> Data {
+        var data = Data(count: count)
+        var done = 0
+        while done < count {
+            let result = data.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result >= 0 else { throw .io(operation: "read", path: path, code: errno) }
+            if result == 0 { break }
+            done += result
+        }
+        return data.prefix(done)
+    }
+
+    private func write(_ bytes: Data) throws(SecretsAuditError) {
+        var done = 0
+        while done < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Foundation.write(descriptor, buffer.baseAddress! + done, bytes.count - done)
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw .io(operation: "write", path: path, code: result < 0 ? errno : EIO) }
+            done += result
+        }
+    }
+}

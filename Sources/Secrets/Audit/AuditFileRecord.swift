@@ -1,0 +1,156 @@
+import Crypto
+import Foundation
+
+/// One line of an audit file: a ``SecretsAuditEvent`` with its place in the chain, as a JSON object whose last
+/// member is a MAC.
+///
+/// ```
+/// {"account":"ai/openai","backend":"encrypted-file","caller":"refresh","duration_us":41,"op":"read",
+///  "outcome":"found","pid":4242,"prev":"<MAC of record 6>","seq":7,"service":"coffer",
+///  "time":"2026-11-24T07:30:00.123Z","v":1,"mac":"<HMAC-SHA256 of everything before ,"mac">"}
+/// ```
+///
+/// The MAC is HMAC-SHA256, under the audit key, of the line's bytes up to (not including) `,"mac":`, followed by
+/// `}`: exactly the bytes written, so no re-encoding can change what is verified. Each record names its sequence
+/// number (from 1) and the previous record's MAC (`""` for the first), so an edited record fails its MAC, and a
+/// removed, inserted or reordered one breaks the numbering or the chain.
+public struct AuditFileRecord: Hashable, Sendable {
+    /// The record's place in the file's chain, from 1.
+    public var sequence: UInt64
+    /// The previous record's MAC (empty for the first record).
+    public var previousMAC: Data
+    /// The process that wrote the record.
+    public var processID: Int32
+    /// The access.
+    public var event: SecretsAuditEvent
+
+    /// The version of the record format.
+    public static let version = 1
+
+    /// Creates a record.
+    public init(sequence: UInt64, previousMAC: Data, processID: Int32, event: SecretsAuditEvent) {
+        self.sequence = sequence
+        self.previousMAC = previousMAC
+        self.processID = processID
+        self.event = event
+    }
+
+    /// The record as one line, ending in `\n`, and its MAC under `key`.
+    public func line(key: SymmetricKey) -> (line: Data, mac: Data) {
+        var body = (try? Self.encoder.encode(Fields(self))) ?? Data("{}".utf8)
+        let mac = Data(HMAC<SHA256>.authenticationCode(for: body, using: key))
+        body.removeLast()  // the closing brace
+        body.append(contentsOf: Data(#","mac":""#.utf8))
+        body.append(contentsOf: Data(mac.base64EncodedString().utf8))
+        body.append(contentsOf: Data("\"}\n".utf8))
+        return (body, mac)
+    }
+
+    /// A line as the file holds it (without its `\n`), read without checking its MAC.
+    public struct Parsed: Hashable, Sendable {
+        /// The record.
+        public var record: AuditFileRecord
+        /// The MAC the line carries.
+        public var mac: Data
+        /// The bytes the MAC covers.
+        public var authenticatedBytes: Data
+
+        /// Whether ``mac`` is the MAC of the line under `key`.
+        public func isAuthentic(under key: SymmetricKey) -> Bool {
+            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: authenticatedBytes, using: key)
+        }
+    }
+
+    /// Reads one line (without its `\n`); `nil` when it is not a record in this format.
+    public static func parse(_ line: some DataProtocol) -> Parsed? {
+        let bytes = Data(line)
+        let marker = Data(#","mac":""#.utf8)
+        guard bytes.count <= maximumLineLength, bytes.last == UInt8(ascii: "}"),
+            let markerRange = bytes.range(of: marker, options: .backwards),
+            bytes.count >= markerRange.upperBound + 2,
+            bytes[bytes.count - 2] == UInt8(ascii: "\"")
+        else { return nil }
+        let encodedMAC = bytes[markerRange.upperBound..<(bytes.count - 2)]
+        guard let mac = Data(base64Encoded: Data(encodedMAC)), mac.count == SHA256.byteCount else { return nil }
+        var authenticated = Data(bytes[..<markerRange.lowerBound])
+        authenticated.append(UInt8(ascii: "}"))
+        guard let fields = try? decoder.decode(Fields.self, from: authenticated), let record = fields.record else {
+            return nil
+        }
+        return Parsed(record: record, mac: mac, authenticatedBytes: authenticated)
+    }
+
+    /// The longest line a reader accepts; a record is a few hundred bytes.
+    static let maximumLineLength = 16 * 1024
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static let decoder = JSONDecoder()
+
+    /// The JSON members of a line, MAC excepted.
+    private struct Fields: Codable {
+        var v: Int
+        var seq: UInt64
+        var prev: String
+        var pid: Int32
+        var time: String
+        var op: String
+        var service: String
+        var account: String?
+        var backend: String
+        var outcome: String
+        var duration_us: Int64
+        var caller: String?
+        var reason: String?
+
+        init(_ record: AuditFileRecord) {
+            let event = record.event
+            v = AuditFileRecord.version
+            seq = record.sequence
+            prev = record.previousMAC.base64EncodedString()
+            pid = record.processID
+            time = AuditTimestamp.string(from: event.time)
+            op = event.operation.rawValue
+            service = event.service
+            account = event.account
+            backend = event.backend
+            outcome = event.outcome.rawValue
+            duration_us = event.durationMicroseconds
+            caller = event.caller
+            reason = event.reason
+        }
+
+        var record: AuditFileRecord? {
+            guard v == AuditFileRecord.version, let previousMAC = Data(base64Encoded: prev),
+                let time = AuditTimestamp.date(from: time), let operation = SecretsAuditEvent.Operation(rawValue: op),
+                let outcome = SecretsAuditEvent.Outcome(rawValue: outcome), duration_us >= 0
+            else { return nil }
+            let event = SecretsAuditEvent(
+                time: time, operation: operation, service: service, account: account, backend: backend,
+                outcome: outcome, duration: .microseconds(duration_us), caller: caller, reason: reason)
+            return AuditFileRecord(sequence: seq, previousMAC: previousMAC, processID: pid, event: event)
+        }
+    }
+}
+
+/// The audit file's timestamps: RFC 3339 in UTC with milliseconds, `2026-11-24T07:30:00.123Z`.
+enum AuditTimestamp {
+    private static let formatter = Locked(
+        {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter
+        }())
+
+    static func string(from date: Date) -> String {
+        formatter.withLock { $0.string(from: date) }
+    }
+
+    static func date(from string: String) -> Date? {
+        formatter.withLock { $0.date(from: string) }
+    }
+}

@@ -1,0 +1,182 @@
+import Crypto
+import Foundation
+
+/// Checks an audit file written by ``AuditFileSink``: every record's MAC, the numbering, the chain, and the
+/// checkpoint in the secret store, and says on which line each problem is.
+public enum AuditFileVerifier {
+    /// Verifies the file at `url` with the key and checkpoint kept in `keys`.
+    ///
+    /// - Throws: ``SecretsAuditError/missingKey(account:)`` when the store has no audit key, ``SecretsAuditError``
+    ///   when the key or the file cannot be read.
+    public static func verify(fileAt url: URL, keys: AuditKeyStore) throws(SecretsAuditError) -> AuditFileReport {
+        guard let key = try keys.key() else { throw .missingKey(account: keys.keyAccount) }
+        let contents = try read(url)
+        let firstMAC = contents.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first
+            .flatMap { AuditFileRecord.parse($0)?.mac }
+        let checkpoint = try firstMAC.flatMap { (mac: Data) throws(SecretsAuditError) -> AuditCheckpoint? in
+            try keys.checkpoint(ofChainStartingWith: mac)
+        }
+        return verify(contents, key: key, checkpoint: checkpoint)
+    }
+
+    /// Verifies `contents`, an audit file's bytes, under `key`; with a `checkpoint`, also that no record it saw was
+    /// cut from the end.
+    public static func verify(_ contents: Data, key: SymmetricKey, checkpoint: AuditCheckpoint?) -> AuditFileReport {
+        var report = AuditFileReport()
+        var previous: (sequence: UInt64, mac: Data, authentic: Bool)?
+        var highest: UInt64 = 0
+        var lineOfSequence: [UInt64: Int] = [:]
+        var macOfSequence: [UInt64: Data] = [:]
+        let lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            if line.isEmpty {
+                if index != lines.count - 1 { report.add(.malformed, line: number, "line \(number) is empty") }
+                continue
+            }
+            guard let parsed = AuditFileRecord.parse(line) else {
+                report.add(
+                    .malformed, line: number,
+                    "line \(number) is not an audit record: it was cut short, or edited beyond reading")
+                continue
+            }
+            let sequence = parsed.record.sequence
+            let authentic = parsed.isAuthentic(under: key)
+            report.recordCount += 1
+            if !authentic {
+                report.add(
+                    .edited, line: number, sequence: sequence,
+                    "line \(number) (record \(sequence)) was edited: its MAC does not match its content")
+            }
+            if let earlier = lineOfSequence[sequence] {
+                report.add(
+                    .duplicated, line: number, sequence: sequence,
+                    "line \(number) repeats record \(sequence) of line \(earlier)")
+            } else if sequence < highest {
+                report.add(
+                    .reordered, line: number, sequence: sequence,
+                    "line \(number) holds record \(sequence) after record \(highest): records were reordered")
+            } else if let previous, sequence == previous.sequence + 1, previous.authentic, authentic,
+                parsed.record.previousMAC != previous.mac
+            {
+                report.add(
+                    .chainBroken, line: number, sequence: sequence,
+                    "line \(number) (record \(sequence)) does not follow the record before it: a record was replaced")
+            } else if sequence == 1, !parsed.record.previousMAC.isEmpty {
+                report.add(
+                    .chainBroken, line: number, sequence: sequence,
+                    "line \(number) claims to start the chain but names a predecessor")
+            }
+            lineOfSequence[sequence] = lineOfSequence[sequence] ?? number
+            macOfSequence[sequence] = macOfSequence[sequence] ?? parsed.mac
+            highest = max(highest, sequence)
+            if report.firstTime == nil { report.firstTime = parsed.record.event.time }
+            report.lastTime = parsed.record.event.time
+            previous = (sequence, parsed.mac, authentic)
+        }
+        report.addGaps(upTo: highest, lineOfSequence: lineOfSequence)
+        report.lastSequence = highest
+        if let checkpoint {
+            report.checkedCheckpoint = true
+            if highest < checkpoint.sequence {
+                report.add(
+                    .truncated, line: nil, sequence: checkpoint.sequence,
+                    "the file ends at record \(highest), but record \(checkpoint.sequence) was written: "
+                        + "records \(highest + 1)–\(checkpoint.sequence) were removed from the end")
+            } else if let mac = macOfSequence[checkpoint.sequence], mac != checkpoint.mac {
+                report.add(
+                    .checkpointMismatch, line: nil, sequence: checkpoint.sequence,
+                    "record \(checkpoint.sequence) is not the record that was written: the file was rewritten")
+            }
+        }
+        report.findings.sort { ($0.line ?? .max, $0.sequence ?? 0) < ($1.line ?? .max, $1.sequence ?? 0) }
+        return report
+    }
+
+    private static func read(_ url: URL) throws(SecretsAuditError) -> Data {
+        do {
+            return try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            throw .io(operation: "open", path: url.path, code: ENOENT)
+        } catch {
+            throw .io(operation: "read", path: url.path, code: EIO)
+        }
+    }
+}
+
+/// What ``AuditFileVerifier`` found.
+public struct AuditFileReport: Hashable, Sendable {
+    /// One problem, and where it is.
+    public struct Finding: Hashable, Sendable, CustomStringConvertible {
+        /// The kind of problem.
+        public enum Kind: String, Hashable, Sendable {
+            /// A line that is not a record.
+            case malformed
+            /// A record whose MAC does not match its content.
+            case edited
+            /// Records missing from the numbering.
+            case removed
+            /// A record out of its place.
+            case reordered
+            /// A record that appears twice.
+            case duplicated
+            /// A record whose predecessor is not the record it was chained to.
+            case chainBroken
+            /// Records cut from the end (the checkpoint saw later ones).
+            case truncated
+            /// The record the checkpoint saw is not in the file.
+            case checkpointMismatch
+        }
+
+        /// The kind of problem.
+        public var kind: Kind
+        /// The line (from 1), when the problem is on one.
+        public var line: Int?
+        /// The record's sequence number, when known.
+        public var sequence: UInt64?
+        /// What is wrong and where, in a sentence.
+        public var message: String
+
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The problems, in file order; empty when the file is intact.
+    public var findings: [Finding] = []
+    /// How many lines read as records.
+    public var recordCount = 0
+    /// The last record's sequence number.
+    public var lastSequence: UInt64 = 0
+    /// When the first record was written.
+    public var firstTime: Date?
+    /// When the last record was written.
+    public var lastTime: Date?
+    /// Whether a checkpoint from the secret store was compared with the file's end.
+    public var checkedCheckpoint = false
+
+    /// Whether nothing was found.
+    public var isIntact: Bool { findings.isEmpty }
+
+    /// Reports each run of sequence numbers below `highest` that no line holds, on the line of the record after it.
+    mutating func addGaps(upTo highest: UInt64, lineOfSequence: [UInt64: Int]) {
+        var sequence: UInt64 = 1
+        while sequence < highest {
+            guard lineOfSequence[sequence] == nil else {
+                sequence += 1
+                continue
+            }
+            var end = sequence
+            while lineOfSequence[end + 1] == nil { end += 1 }
+            let line = lineOfSequence[end + 1]
+            let missing = end == sequence ? "record \(sequence) is" : "records \(sequence)–\(end) are"
+            add(
+                .removed, line: line, sequence: sequence,
+                "\(missing) missing" + (line.map { " before line \($0) (record \(end + 1))" } ?? ""))
+            sequence = end + 1
+        }
+    }
+
+    mutating func add(_ kind: Finding.Kind, line: Int?, sequence: UInt64? = nil, _ message: String) {
+        findings.append(Finding(kind: kind, line: line, sequence: sequence, message: message))
+    }
+}

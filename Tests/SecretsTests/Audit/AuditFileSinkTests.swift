@@ -1,0 +1,254 @@
+import CofferTestSupport
+import Crypto
+import Foundation
+import Logging
+@_spi(Testing) import Secrets
+import Testing
+
+@Suite("The audit file is a MAC chain: every record is kept, and an edit, removal, reordering or cut is found, by line")
+struct AuditFileSinkTests {
+    let directory: TemporaryDirectory
+    let keyStore: AggregateSecretsStore
+    let fileURL: URL
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        keyStore = AggregateSecretsStore(backend: try BackendKind.encryptedFileAES.makeBackend(in: directory))
+        fileURL = directory.appending("audit.jsonl")
+    }
+
+    private var keys: AuditKeyStore { AuditKeyStore(store: keyStore) }
+
+    private static func event(_ number: Int, outcome: SecretsAuditEvent.Outcome = .found) -> SecretsAuditEvent {
+        SecretsAuditEvent(
+            time: Date(timeIntervalSince1970: 1_790_000_000 + Double(number)), operation: .read, service: "coffer",
+            account: "app/item-\(number)", backend: "encrypted-file", outcome: outcome,
+            duration: .microseconds(40 + number), caller: number.isMultiple(of: 2) ? "refresh" : nil)
+    }
+
+    /// Writes `count` events through a sink, closes it, and returns the file's lines.
+    @discardableResult
+    private func write(_ count: Int, durability: AuditFileSink.Durability = .buffered) throws -> [String] {
+        let sink = try AuditFileSink(url: fileURL, keys: keys, durability: durability)
+        for number in 1...count { sink.record(Self.event(number)) }
+        try sink.close()
+        return try lines()
+    }
+
+    private func lines() throws -> [String] {
+        try String(contentsOf: fileURL, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    private func rewrite(_ lines: [String]) throws {
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: fileURL)
+    }
+
+    private func verify() throws -> AuditFileReport {
+        try AuditFileVerifier.verify(fileAt: fileURL, keys: keys)
+    }
+
+    @Test("records read back as the events written, numbered from 1, and the file verifies intact")
+    func roundTrip() throws {
+        let lines = try write(5)
+        #expect(lines.count == 5)
+        let records = lines.compactMap { AuditFileRecord.parse(Data($0.utf8)) }.map(\.record)
+        #expect(records.map(\.sequence) == [1, 2, 3, 4, 5])
+        #expect(records.map(\.event) == (1...5).map { Self.event($0) })
+        #expect(records.allSatisfy { $0.processID == getpid() })
+        let report = try verify()
+        #expect(report.isIntact && report.recordCount == 5 && report.lastSequence == 5 && report.checkedCheckpoint)
+    }
+
+    @Test("the key is 32 random bytes kept in the secret store, and the file is private to its owner")
+    func keyAndMode() throws {
+        try write(1)
+        let key = try #require(try keyStore.readData(account: AuditKeyStore.defaultKeyAccount))
+        #expect(key.count == 32)
+        let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test("an edited record is reported on its line")
+    func edited() throws {
+        var lines = try write(5)
+        lines[2] = lines[2].replacingOccurrences(of: #""outcome":"found""#, with: #""outcome":"missing""#)
+        try rewrite(lines)
+        let report = try verify()
+        #expect(report.findings.map(\.kind) == [.edited])
+        #expect(report.findings.first?.line == 3)
+        #expect(report.findings.first?.message.contains("line 3") == true)
+    }
+
+    @Test("removed records are reported before the line that follows the gap; a removed first record too")
+    func removedRuns() throws {
+        var lines = try write(8)
+        lines.removeSubrange(4...5)
+        lines.removeFirst()
+        try rewrite(lines)
+        let report = try verify()
+        #expect(report.findings.map(\.kind) == [.removed, .removed])
+        #expect(
+            report.findings.map(\.message) == [
+                "record 1 is missing before line 1 (record 2)", "records 5–6 are missing before line 4 (record 7)",
+            ])
+    }
+
+    @Test("a removed record is reported before the line that follows the gap")
+    func removed() throws {
+        var lines = try write(6)
+        lines.remove(at: 3)
+        try rewrite(lines)
+        let report = try verify()
+        #expect(report.findings.map(\.kind) == [.removed])
+        #expect(report.findings.first?.line == 4)
+        #expect(report.findings.first?.message.contains("record 4 is missing") == true)
+    }
+
+    @Test("swapped records are reported where the order breaks")
+    func reordered() throws {
+        var lines = try write(6)
+        lines.swapAt(1, 2)
+        try rewrite(lines)
+        let report = try verify()
+        #expect(report.findings.map(\.kind) == [.reordered])
+        #expect(report.findings.map(\.line) == [3])
+    }
+
+    @Test("records cut from the end are found through the checkpoint in the secret store")
+    func truncated() throws {
+        let lines = try write(6)
+        try rewrite(Array(lines.prefix(4)))
+        let report = try verify()
+        #expect(report.findings.map(\.kind) == [.truncated])
+        #expect(report.findings.first?.message.contains("records 5–6") == true)
+    }
+
+    @Test("without the audit key verification is a typed error, and under another key every line fails")
+    func missingKey() throws {
+        try write(2)
+        let otherStore = AggregateSecretsStore(backend: InMemoryBackend())
+        #expect(throws: SecretsAuditError.missingKey(account: AuditKeyStore.defaultKeyAccount)) {
+            try AuditFileVerifier.verify(fileAt: fileURL, keys: AuditKeyStore(store: otherStore))
+        }
+        try otherStore.saveData(Data(repeating: 7, count: 32), account: AuditKeyStore.defaultKeyAccount)
+        let report = try AuditFileVerifier.verify(fileAt: fileURL, keys: AuditKeyStore(store: otherStore))
+        #expect(report.findings.map(\.kind) == [.edited, .edited])
+    }
+
+    @Test("a copied record inserted between two others is found out of order")
+    func inserted() throws {
+        var lines = try write(4)
+        lines.insert(lines[1], at: 2)
+        try rewrite(lines)
+        #expect(try verify().findings.map(\.kind) == [.duplicated])
+    }
+
+    @Test("two sinks on one file (as two processes would be) extend one chain")
+    func twoWriters() throws {
+        let first = try AuditFileSink(url: fileURL, keys: keys, durability: .synchronous)
+        let second = try AuditFileSink(url: fileURL, keys: keys, durability: .synchronous)
+        for number in 1...20 {
+            (number.isMultiple(of: 2) ? first : second).record(Self.event(number))
+        }
+        try first.close()
+        try second.close()
+        let report = try verify()
+        #expect(report.isIntact && report.recordCount == 20 && report.lastSequence == 20)
+    }
+
+    @Test("a later sink continues the chain a closed one left")
+    func reopened() throws {
+        try write(3)
+        try write(2)
+        let report = try verify()
+        #expect(report.isIntact && report.lastSequence == 5)
+    }
+
+    @Test("after a line cut short, new records start on a new line and chain from the last whole record")
+    func tornTail() throws {
+        try write(3)
+        let handle = try FileHandle(forWritingTo: fileURL)
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"v":1,"seq":4,"pr"#.utf8))
+        try handle.close()
+        try write(2)
+        let report = try verify()
+        #expect(report.findings.map(\.kind) == [.malformed])
+        #expect(report.findings.first?.line == 4)
+        #expect(report.lastSequence == 5 && report.recordCount == 5)
+    }
+
+    @Test("with synchronous durability a record is in the file when record returns")
+    func synchronous() throws {
+        let sink = try AuditFileSink(url: fileURL, keys: keys, durability: .synchronous)
+        sink.record(Self.event(1))
+        #expect(try lines().count == 1)
+        sink.record(Self.event(2))
+        #expect(try lines().count == 2)
+        try sink.close()
+    }
+
+    @Test("a writer far behind makes record wait instead of dropping: all 5,000 records of 8 threads are kept")
+    func backpressure() async throws {
+        let sink = try AuditFileSink(url: fileURL, keys: keys, capacity: 16)
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    for number in 0..<625 { sink.record(Self.event(thread * 1000 + number)) }
+                }
+            }
+        }
+        try sink.flush()
+        #expect(sink.queuedCount == 0)
+        #expect(try lines().count == 5_000)
+        try sink.close()
+        #expect(try verify().isIntact)
+    }
+
+    @Test("a symbolic link or a directory is refused as the audit file")
+    func refusesNonFiles() throws {
+        let target = directory.appending("elsewhere")
+        try Data().write(to: target)
+        let link = directory.appending("link.jsonl")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        #expect(throws: SecretsAuditError.notARegularFile(path: link.path)) {
+            try AuditFileSink(url: link, keys: keys)
+        }
+        let folder = directory.appending("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(throws: SecretsAuditError.self) { try AuditFileSink(url: folder, keys: keys) }
+    }
+
+    @Test("a file that is not there is an I/O error naming it")
+    func missingFile() throws {
+        _ = try keys.keyCreatingIfMissing()
+        #expect(throws: SecretsAuditError.io(operation: "open", path: fileURL.path, code: ENOENT)) {
+            try AuditFileVerifier.verify(fileAt: fileURL, keys: keys)
+        }
+    }
+
+    @Test("events recorded after close are not written, and closing twice is harmless")
+    func afterClose() throws {
+        let sink = try AuditFileSink(url: fileURL, keys: keys)
+        sink.record(Self.event(1))
+        try sink.close()
+        sink.record(Self.event(2))
+        try sink.close()
+        #expect(try lines().count == 1)
+    }
+
+    @Test("the file never holds a secret's value")
+    func noValues() throws {
+        let value = "sk-live-0123456789abcdef-not-for-files"
+        let sink = try AuditFileSink(url: fileURL, keys: keys)
+        let store = AuditedSecretsStore(
+            AggregateSecretsStore(backend: InMemoryBackend()), audit: SecretsAudit(sinks: [sink]))
+        try store.saveData(Data(value.utf8), account: "ai/openai")
+        _ = try store.readData(account: "ai/openai")
+        try sink.close()
+        let contents = try Data(contentsOf: fileURL)
+        #expect(contents.range(of: Data(value.utf8)) == nil)
+        #expect(contents.range(of: Data(Data(value.utf8).base64EncodedString().utf8)) == nil)
+        #expect(try lines().count == 2)
+    }
+}

@@ -1,0 +1,18 @@
+import CofferTestSupport
+import Logging
+
+/// Records each message at or above ``logLevel`` (warning unless set), with its metadata.
+struct RecordingLogHandler: LogHandler {
+    let recorder: Recorder
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .warning
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        recorder.append("\(event.message) \(event.metadata ?? [:])")
+    }
+}
