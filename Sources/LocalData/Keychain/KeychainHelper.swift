@@ -9,6 +9,13 @@ import Secrets
 /// key store, so they stay as well protected on this device. The key store's copy always wins over the file's, and
 /// every change writes the new place before clearing the old one, so a crash half-way leaves the old value or the
 /// new one, never neither.
+///
+/// Made over a shared ``Secrets/SecretsStore`` (``StorageConfiguration/keychainStore``), the helper keeps its items
+/// in that store: every read and write goes through the actor (off the cooperative pool, one write at a time per
+/// item), and the store's ``Secrets/SecretsStore/changes()`` reports the router's writes to whoever follows them,
+/// just as the router sees what others saved there. The store keeps every item with its own access policy, so a
+/// key asking for another one is refused (``Secrets/SecretsError/unsupported(_:)``) rather than kept less
+/// protected than it asked. The overflow store's key stays in the backend the helper was given.
 public actor KeychainHelper {
     /// The account, under ``service``, of the key that opens the overflow store.
     public static let overflowKeyAccount = "localdata.keys/keychain-overflow"
@@ -19,6 +26,8 @@ public actor KeychainHelper {
     public let accessGroup: String?
     /// The largest value kept in the key store itself.
     public let maximumInlineSize: Int
+    /// The shared store the items are kept in, or `nil` when they go straight to ``backend()``.
+    public nonisolated let store: SecretsStore?
     private let makeBackend: @Sendable () throws -> any SecretsBackend
     private let overflowDirectory: URL
     private let files: FileStorageHelper
@@ -40,6 +49,30 @@ public actor KeychainHelper {
         self.overflowDirectory = overflowDirectory
         self.files = files
         self.makeBackend = backend
+        self.store = nil
+    }
+
+    /// A helper whose items live in `store`, shared with other components (an ``AccessTokenStorage``-like
+    /// credential, a background refresh) that follow its ``Secrets/SecretsStore/changes()``.
+    ///
+    /// Items take the store's service, access group and access policy. `service` and `accessGroup` place the
+    /// overflow store's key, which stays in the backend `backend` makes (called once, on first use) and never shows
+    /// in the store's accounts.
+    ///
+    /// - Parameters:
+    ///   - overflowDirectory: Where values over `maximumInlineSize` are kept, encrypted.
+    ///   - files: The file helper that opens the overflow store.
+    public init(
+        store: SecretsStore, service: String, accessGroup: String? = nil, maximumInlineSize: Int = 16 * 1024,
+        overflowDirectory: URL, files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
+    ) {
+        self.service = service
+        self.accessGroup = accessGroup
+        self.maximumInlineSize = maximumInlineSize
+        self.overflowDirectory = overflowDirectory
+        self.files = files
+        self.makeBackend = backend
+        self.store = store
     }
 
     /// The key store, opened on first use.
@@ -57,8 +90,9 @@ public actor KeychainHelper {
     public func set(_ data: Data, account: String, accessPolicy: AccessPolicy) async throws {
         let query = self.query(account, accessPolicy: accessPolicy)
         try query.validate()
+        try checkPolicy(accessPolicy, account: account)
         if data.count <= maximumInlineSize {
-            try backend().save(data, for: query)
+            try await saveInline(data, query)
             if try overflowExists() {
                 try await files.delete(name: account, in: overflowDirectory, encryption: try overflowEncryption())
             }
@@ -68,12 +102,12 @@ public actor KeychainHelper {
             throw SecretsError.tooLarge(byteCount: data.count, limit: maximumInlineSize)
         }
         try await files.write(data, name: account, in: overflowDirectory, encryption: try overflowEncryption())
-        try backend().delete(query)
+        try await deleteInline(query)
     }
 
     /// The value of `account`, or `nil`.
     public func get(account: String) async throws -> Data? {
-        if let inline = try backend().read(query(account)) { return inline }
+        if let inline = try await readInline(query(account)) { return inline }
         guard try overflowExists() else { return nil }
         return try await files.read(name: account, in: overflowDirectory, encryption: try overflowEncryption())
     }
@@ -81,7 +115,7 @@ public actor KeychainHelper {
     /// Removes `account`; returns whether it held a value.
     @discardableResult
     public func delete(account: String) async throws -> Bool {
-        let inline = try backend().delete(query(account))
+        let inline = try await deleteInline(query(account))
         guard try overflowExists() else { return inline }
         let overflow = try await files.delete(
             name: account, in: overflowDirectory, encryption: try overflowEncryption())
@@ -95,7 +129,7 @@ public actor KeychainHelper {
 
     /// The accounts holding values, sorted (the overflow store's key is not one of them).
     public func accounts() async throws -> [String] {
-        var names = Set(try backend().listAccounts(service: service, accessGroup: accessGroup))
+        var names = Set(try await listInline())
         if try overflowExists() {
             names.formUnion(try await files.list(in: overflowDirectory, encryption: try overflowEncryption()))
         }
@@ -112,6 +146,45 @@ public actor KeychainHelper {
             removed += 1
         }
         return removed
+    }
+
+    // MARK: The one path to the items
+
+    private func saveInline(_ data: Data, _ query: SecretQuery<Data>) async throws {
+        if let store {
+            try await store.save(data, account: query.account)
+        } else {
+            try backend().save(data, for: query)
+        }
+    }
+
+    private func readInline(_ query: SecretQuery<Data>) async throws -> Data? {
+        if let store {
+            try query.validate()
+            return try await store.read(account: query.account)
+        }
+        return try backend().read(query)
+    }
+
+    @discardableResult
+    private func deleteInline(_ query: SecretQuery<Data>) async throws -> Bool {
+        if let store { return try await store.delete(account: query.account) }
+        return try backend().delete(query)
+    }
+
+    private func listInline() async throws -> [String] {
+        if let store { return try await store.listAccounts() }
+        return try backend().listAccounts(service: service, accessGroup: accessGroup)
+    }
+
+    /// Over a shared store, refuses a policy other than the one the store keeps its items with.
+    private func checkPolicy(_ accessPolicy: AccessPolicy, account: String) throws {
+        guard let store else { return }
+        let kept = (store.base as? AggregateSecretsStore)?.configuration.accessPolicy ?? .defaultSyncableWhenUnlocked
+        guard accessPolicy != kept else { return }
+        throw SecretsError.unsupported(
+            "keychain key '\(account)' asks for another access policy than the shared SecretsStore keeps its items "
+                + "with: give the key the store's policy, or keep such keys out of StorageConfiguration.keychainStore")
     }
 
     private func query(_ account: String, accessPolicy: AccessPolicy = .defaultSyncableWhenUnlocked)

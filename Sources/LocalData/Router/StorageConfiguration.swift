@@ -16,6 +16,12 @@ public struct StorageConfiguration: Sendable {
     /// (``SecretsPlatform/SecretsStack``): the Keychain, or the Secret Service on Linux (without one, keychain keys
     /// fail with `unavailable`).
     public var keychainBackend: @Sendable () throws -> any SecretsBackend
+    /// A ``Secrets/SecretsStore`` the ``StorageDomain/keychain`` domain's values are kept in, shared with the rest of
+    /// the app (`nil`: they go straight to ``keychainBackend``). The router's reads and writes then go through the
+    /// actor, and the store's ``Secrets/SecretsStore/changes()`` reports them; keys take the store's service and
+    /// access policy (a key asking for another policy is refused). Keys for encrypted domains and the overflow store
+    /// stay in ``keychainBackend``, which by default is then the store's primary backend.
+    public var keychainStore: SecretsStore?
     /// The largest value kept in the key store itself; bigger ones go to an encrypted file whose key is in the key
     /// store (``KeychainHelper``).
     public var maximumKeychainValueSize: Int
@@ -41,6 +47,7 @@ public struct StorageConfiguration: Sendable {
         locations: StorageLocations? = nil,
         keychainAccessGroup: String? = nil,
         keychainBackend: (@Sendable () throws -> any SecretsBackend)? = nil,
+        keychainStore: SecretsStore? = nil,
         maximumKeychainValueSize: Int = 16 * 1024,
         maximumFileValueSize: Int = 16 * 1024 * 1024,
         maximumDefaultsValueSize: Int = 512 * 1024,
@@ -53,7 +60,8 @@ public struct StorageConfiguration: Sendable {
         self.applicationIdentifier = applicationIdentifier
         self.locations = locations ?? StorageLocations(applicationIdentifier: applicationIdentifier)
         self.keychainAccessGroup = keychainAccessGroup
-        let backend = SharedBackend(keychainBackend ?? { try SecretsStack.select().backend })
+        let backend = SharedBackend(keychainBackend ?? Self.defaultKeychainBackend(keychainStore))
+        self.keychainStore = keychainStore
         self.keychainBackend = backend.get
         self.maximumKeychainValueSize = maximumKeychainValueSize
         self.maximumFileValueSize = maximumFileValueSize
@@ -67,6 +75,18 @@ public struct StorageConfiguration: Sendable {
         self.platform = platform
         self.unregisteredKeyPolicy = unregisteredKeyPolicy
         self.logger = logger
+    }
+
+    /// The key store used when none is given: the shared store's primary backend when it has one, else the
+    /// platform's.
+    private static func defaultKeychainBackend(
+        _ store: SecretsStore?
+    ) -> @Sendable () throws -> any SecretsBackend {
+        if let aggregate = store?.base as? AggregateSecretsStore {
+            let primary = aggregate.backends[aggregate.options.primaryIndex]
+            return { primary }
+        }
+        return { try SecretsStack.select().backend }
     }
 
     /// WatchConnectivity's default session where the framework exists, otherwise none.

@@ -15,6 +15,8 @@ struct RouterFixture {
     let keychainBackend: any SecretsBackend
     let transport: InMemorySyncTransport
     let router: StorageRouter
+    /// The shared store the keychain domain sits on, when the fixture was made with `sharedStore`.
+    let store: SecretsStore?
     let applicationIdentifier: String
     /// An app group of the test's own (its defaults suite and container are unique to the test).
     let appGroup: String
@@ -25,7 +27,8 @@ struct RouterFixture {
         platform: StoragePlatform = .phone,
         unregisteredKeyPolicy: UnregisteredKeyPolicy = .reject,
         maximumKeychainValueSize: Int = 16 * 1024,
-        transport: InMemorySyncTransport = InMemorySyncTransport()
+        transport: InMemorySyncTransport = InMemorySyncTransport(),
+        sharedStore: Bool = false
     ) throws {
         let directory = try TemporaryDirectory(prefix: "coffer-localdata")
         let unique = UUID().uuidString.prefix(8).lowercased()
@@ -38,6 +41,10 @@ struct RouterFixture {
         self.transport = transport
         let root = directory.url
         let backend = keychainBackend
+        let store =
+            sharedStore
+            ? SecretsStore(backend: backend, configuration: Configuration(service: applicationIdentifier)) : nil
+        self.store = store
         let locations = StorageLocations(
             applicationIdentifier: applicationIdentifier,
             environment: [
@@ -48,7 +55,8 @@ struct RouterFixture {
         self.router = StorageRouter(
             configuration: StorageConfiguration(
                 applicationIdentifier: applicationIdentifier, locations: locations, keychainBackend: { backend },
-                maximumKeychainValueSize: maximumKeychainValueSize, keyMaterialProviders: keyMaterialProviders,
+                keychainStore: store, maximumKeychainValueSize: maximumKeychainValueSize,
+                keyMaterialProviders: keyMaterialProviders,
                 syncTransport: transport, platform: platform, unregisteredKeyPolicy: unregisteredKeyPolicy))
     }
 
