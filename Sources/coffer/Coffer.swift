@@ -27,18 +27,26 @@ struct Coffer: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            exit(0)
         } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
+            exit(code.rawValue)
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("coffer: \(failure.message)\n".utf8))
-            Foundation.exit(failure.status.rawValue)
+            exit(failure.status.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
+                _ = CommandAudit.closeAll(exitStatus: 0)
                 exit(withError: error)  // --help and --version print and exit 0
             }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : ExitStatus.failure.rawValue)
+            exit(code == .validationFailure ? ExitStatus.usage.rawValue : ExitStatus.failure.rawValue)
         }
+    }
+
+    /// Ends the process with `status`, once every audit file it wrote is complete (which may turn a success into a
+    /// failure: an access that could not be recorded is not a success).
+    private static func exit(_ status: Int32) -> Never {
+        Foundation.exit(CommandAudit.closeAll(exitStatus: status))
     }
 }

@@ -93,9 +93,7 @@ final class AuditFile: @unchecked Sendable {
     /// Brings `chain` up to the file's end if the file changed since this process last looked: its last record is
     /// the last line of the file's tail that reads as a record. Call it inside ``exclusively(_:)``.
     func refresh(_ chain: inout Chain) throws(SecretsAuditError) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .io(operation: "fstat", path: path, code: errno) }
-        let size = Int64(status.st_size)
+        let size = try size()
         guard size != chain.knownSize else { return }
         var refreshed = Chain(knownSize: size)
         if size > 0 {
@@ -113,6 +111,13 @@ final class AuditFile: @unchecked Sendable {
             }
         }
         chain = refreshed
+    }
+
+    /// The file's size in bytes.
+    func size() throws(SecretsAuditError) -> Int64 {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .io(operation: "fstat", path: path, code: errno) }
+        return Int64(status.st_size)
     }
 
     private func byte(at offset: Int64) throws(SecretsAuditError) -> UInt8? {

@@ -37,7 +37,9 @@ public final class AuditFileSink: SecretsAuditSink {
     /// - Parameters:
     ///   - checkpointInterval: how often the chain's end is saved in the store while records are being written.
     ///   - logger: where a failing write is reported (never an event's content).
-    /// - Throws: ``SecretsAuditError`` when the key cannot be read or made, or the file cannot be opened.
+    /// - Throws: ``SecretsAuditError/missingKey(account:)`` when the file already holds records but the store has no
+    ///   key (a new one would leave them unverifiable: open the store they were written with, or start a new file);
+    ///   ``SecretsAuditError`` when the key cannot be read or made, or the file cannot be opened.
     public init(
         url: URL, keys: AuditKeyStore, durability: Durability = .buffered, capacity: Int = 65_536,
         checkpointInterval: Duration = .seconds(60), logger: Logger = Logger(label: "coffer.secrets.audit")
@@ -50,7 +52,10 @@ public final class AuditFileSink: SecretsAuditSink {
         let key: SymmetricKey
         do {
             key = try file.exclusively { () throws(SecretsAuditError) -> SymmetricKey in
-                try keys.keyCreatingIfMissing()
+                if let key = try keys.key() { return key }
+                // A new key would make every record already in the file unverifiable.
+                guard try file.size() == 0 else { throw .missingKey(account: keys.keyAccount) }
+                return try keys.keyCreatingIfMissing()
             }
         } catch {
             file.close()

@@ -56,7 +56,7 @@ extension SecretsCommand {
             for variable in variables {
                 guard let data = try CommandFailure.mapping({ try store.readData(account: variable.path) }) else {
                     throw CommandFailure(
-                        "no secret at '\(variable.path)' in service '\(store.configuration.service)'",
+                        "no secret at '\(variable.path)' in service '\(store.service)'",
                         status: .notFound)
                 }
                 guard let value = String(data: data, encoding: .utf8), !value.utf8.contains(0) else {

@@ -26,13 +26,16 @@ extension SecretsCommand {
 
         func run() throws {
             let configuration = options.configuration()
+            let source = try options.openBackend(from, create: false)
             let migration = BackendMigration(
-                from: try options.openBackend(from, create: false),
-                to: try options.openBackend(to, create: true),
+                from: source, to: try options.openBackend(to, create: true),
                 options: .init(deleteFromSource: deleteSource, overwrite: overwrite))
+            // Audited as one `migrate` of the source store, which keeps the audit key (and copies it along).
             let report = try CommandFailure.mapping {
-                try migration.run(service: configuration.service, accessGroup: configuration.accessGroup) {
-                    Output.progress($0.completed, of: $0.total)
+                try options.audited(source).recording(.migrate) {
+                    try migration.run(service: configuration.service, accessGroup: configuration.accessGroup) {
+                        Output.progress($0.completed, of: $0.total)
+                    }
                 }
             }
             try Output.summarize(report, verb: "migrated", destination: to.rawValue)

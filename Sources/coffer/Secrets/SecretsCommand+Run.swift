@@ -50,7 +50,7 @@ extension SecretsCommand {
             for variable in variables {
                 guard let data = try CommandFailure.mapping({ try store.readData(account: variable.path) }) else {
                     throw CommandFailure(
-                        "no secret at '\(variable.path)' in service '\(store.configuration.service)' (for "
+                        "no secret at '\(variable.path)' in service '\(store.service)' (for "
                             + "\(variable.name)); nothing was started", status: .notFound)
                 }
                 guard let value = String(data: data, encoding: .utf8), !value.utf8.contains(0) else {

@@ -14,7 +14,7 @@ struct SecretsCommand: ParsableCommand {
             """,
         subcommands: [
             Set.self, Get.self, List.self, Delete.self, Preflight.self, RotateKey.self, Rekey.self,
-            ChangePassphrase.self, Migrate.self, Run.self, Import.self, Export.self,
+            ChangePassphrase.self, Migrate.self, Run.self, Import.self, Export.self, Audit.self,
         ]
     )
 }
@@ -62,7 +62,7 @@ extension SecretsCommand {
             let store = try options.openStore(create: false)
             guard let data = try CommandFailure.mapping({ try store.readData(account: path) }) else {
                 throw CommandFailure(
-                    "no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
+                    "no secret at '\(path)' in service '\(store.service)'", status: .notFound)
             }
             if json {
                 var object: [String: String] = ["path": path]
@@ -110,7 +110,7 @@ extension SecretsCommand {
             let store = try options.openStore(create: false)
             guard try CommandFailure.mapping({ try store.deleteData(account: path) }) else {
                 throw CommandFailure(
-                    "no secret at '\(path)' in service '\(store.configuration.service)'", status: .notFound)
+                    "no secret at '\(path)' in service '\(store.service)'", status: .notFound)
             }
         }
     }
@@ -155,7 +155,9 @@ extension SecretsCommand {
         func run() throws {
             let backend = try options.openFileStore()
             let result = try CommandFailure.mapping {
-                try backend.rotateKey(algorithm: cipher) { Output.progress($0.completed, of: $0.total) }
+                try options.audited(backend).recording(.rotate) {
+                    try backend.rotateKey(algorithm: cipher) { Output.progress($0.completed, of: $0.total) }
+                }
             }
             Output.summarize(result, "secret", under: "a new data key (\(backend.algorithm.rawValue))")
         }
@@ -180,7 +182,9 @@ extension SecretsCommand {
             let backend = try options.openFileStore()
             let source = try newKey.source()
             let result = try CommandFailure.mapping {
-                try backend.rekey(to: source) { Output.progress($0.completed, of: $0.total) }
+                try options.audited(backend).recording(.rotate) {
+                    try backend.rekey(to: source) { Output.progress($0.completed, of: $0.total) }
+                }
             }
             Output.summarize(result, "secret", under: "a new master key, protected by the new \(newKey.noun)")
         }
@@ -202,7 +206,9 @@ extension SecretsCommand {
         func run() throws {
             let backend = try options.openFileStore()
             let source = try newKey.source()
-            try CommandFailure.mapping { try backend.changeKey(to: source) }
+            try CommandFailure.mapping {
+                try options.audited(backend).recording(.rotate) { try backend.changeKey(to: source) }
+            }
             print("the store is now protected by the new \(newKey.noun)")
         }
     }

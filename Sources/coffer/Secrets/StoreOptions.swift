@@ -29,6 +29,13 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "Unlock the store with a key file of 32 or more random bytes instead of a passphrase.")
     var keyFile: String?
 
+    @Option(
+        help: """
+            Record every access in this tamper-evident audit file (default: $COFFER_AUDIT_FILE); its key is kept \
+            in the store. See `coffer secrets audit`.
+            """)
+    var auditFile: String?
+
     /// The configuration from the environment with this command's overrides.
     func configuration() -> Configuration {
         var configuration = SecretsConfig.resolve()
@@ -38,12 +45,22 @@ struct StoreOptions: ParsableArguments {
         return configuration
     }
 
-    /// Opens the chosen backend's store; for the file store, `create` allows making a new one (asking for the
-    /// passphrase twice at a terminal).
-    func openStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> AggregateSecretsStore {
+    /// Opens the chosen backend's store, audited into `--audit-file` when one is named; for the file store,
+    /// `create` allows making a new one (asking for the passphrase twice at a terminal).
+    func openStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> AuditedSecretsStore {
+        try audited(try openBackend(try BackendChoice.resolve(backend), create: create, cipher: cipher))
+    }
+
+    /// `backend` as this command's store (service, access group), audited into `--audit-file` when one is named.
+    func audited(_ backend: any SecretsBackend) throws -> AuditedSecretsStore {
+        try CommandAudit.audited(
+            AggregateSecretsStore(backend: backend, configuration: configuration()), option: auditFile)
+    }
+
+    /// Opens the chosen backend's store without an audit: for reading the audit's own key.
+    func openUnauditedStore() throws -> AggregateSecretsStore {
         AggregateSecretsStore(
-            backend: try openBackend(try BackendChoice.resolve(backend), create: create, cipher: cipher),
-            configuration: configuration())
+            backend: try openBackend(try BackendChoice.resolve(backend), create: false), configuration: configuration())
     }
 
     /// Opens the encrypted file store, for the commands that work on it alone (`rotate-key`,

@@ -84,6 +84,7 @@ struct CommandFailure: Error {
     static func converting(_ error: any Error) -> any Error {
         switch error {
         case let error as SecretsError: return CommandFailure(error)
+        case let error as SecretsAuditError: return CommandFailure(error)
         case let error as WalletPassesError: return CommandFailure(error)
         case let error as WalletServerError: return CommandFailure(error)
         default: return error

@@ -143,6 +143,17 @@ struct AuditFileSinkTests {
         #expect(try verify().findings.map(\.kind) == [.duplicated])
     }
 
+    @Test("a file that holds records is not continued under a new key when the store has lost the old one")
+    func lostKey() throws {
+        try write(2)
+        let otherStore = AggregateSecretsStore(backend: InMemoryBackend())
+        #expect(throws: SecretsAuditError.missingKey(account: AuditKeyStore.defaultKeyAccount)) {
+            try AuditFileSink(url: fileURL, keys: AuditKeyStore(store: otherStore))
+        }
+        #expect(try otherStore.listAccounts().isEmpty)
+        #expect(try lines().count == 2)
+    }
+
     @Test("two sinks on one file (as two processes would be) extend one chain")
     func twoWriters() throws {
         let first = try AuditFileSink(url: fileURL, keys: keys, durability: .synchronous)
