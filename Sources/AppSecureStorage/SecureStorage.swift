@@ -79,7 +79,7 @@ public final class SecureStorage: Sendable {
         store: SecretsStore,
         errorHandler: @escaping @Sendable (_ error: any Error, _ key: String) -> Void = Keychain.logError
     ) {
-        let configuration = (store.base as? AggregateSecretsStore)?.configuration
+        let configuration = store.aggregateStore?.configuration
         let engine = KeychainEngine(
             backend: StoreItemsBackend(base: store.base),
             service: configuration?.service ?? Configuration.defaultService,

@@ -149,4 +149,23 @@ struct SecureStorageSharedStoreTests {
         }
         #expect(try await secrets.read(account: "k") == Data("v".utf8))
     }
+
+    @Test("the store's own accessibility is the one wrappers must ask for, seen through an audit too")
+    func auditedStorePolicy() async throws {
+        let aggregate = AggregateSecretsStore(
+            backend: AppleKeychainBackend(client: keychain),
+            configuration: Configuration(
+                service: "app", accessPolicy: AccessPolicy(accessibility: .afterFirstUnlockThisDeviceOnly)))
+        let audited = SecretsStore(aggregate, audit: SecretsAudit(sinks: []))
+        let storage = SecureStorage(store: audited) { [reports] error, key in reports.append("\(key): \(error)") }
+        @AppSecureStorage("background", accessibility: .afterFirstUnlockThisDeviceOnly, store: storage)
+        var background: String?
+        @AppSecureStorage("plain", store: storage) var plain: String?
+        background = "b"
+        plain = "p"
+        await storage.flush()
+        #expect(try await audited.listAccounts() == ["background"])
+        #expect(reports.values.count == 1)
+        #expect(reports.values.first?.hasPrefix("plain: ") == true)
+    }
 }

@@ -117,4 +117,27 @@ struct KeychainStoreTests {
         fixture.keychain.setLocked(false)
         #expect(try await fixture.router.get(key) == "before")
     }
+
+    @Test(
+        "the store's own access policy is the one keys must ask for, seen through an audit too",
+        arguments: [false, true])
+    func storePolicy(audited: Bool) async throws {
+        let fixture = try RouterFixture(
+            sharedStore: true, storeAccessibility: .afterFirstUnlockThisDeviceOnly, audited: audited)
+        defer { try? fixture.cleanUp() }
+        let matching = testKey(
+            .keychain, security: .keychain(accessibility: .afterFirstUnlockThisDeviceOnly, accessControl: nil),
+            serializer: Serializer<String>.json)
+        try await fixture.router.set("kept", for: matching)
+        #expect(try await fixture.router.get(matching) == "kept")
+
+        let other = testKey(.keychain, security: .keychainDefault, serializer: Serializer<String>.json)
+        await #expect {
+            try await fixture.router.set("refused", for: other)
+        } throws: { error in
+            guard case StorageError.store(other.name, .unsupported) = error else { return false }
+            return true
+        }
+        #expect(try await fixture.store?.listAccounts() == [matching.name])
+    }
 }

@@ -180,7 +180,7 @@ public actor KeychainHelper {
     /// Over a shared store, refuses a policy other than the one the store keeps its items with.
     private func checkPolicy(_ accessPolicy: AccessPolicy, account: String) throws {
         guard let store else { return }
-        let kept = (store.base as? AggregateSecretsStore)?.configuration.accessPolicy ?? .defaultSyncableWhenUnlocked
+        let kept = store.aggregateStore?.configuration.accessPolicy ?? .defaultSyncableWhenUnlocked
         guard accessPolicy != kept else { return }
         throw SecretsError.unsupported(
             "keychain key '\(account)' asks for another access policy than the shared SecretsStore keeps its items "

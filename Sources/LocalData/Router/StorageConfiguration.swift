@@ -82,7 +82,7 @@ public struct StorageConfiguration: Sendable {
     private static func defaultKeychainBackend(
         _ store: SecretsStore?
     ) -> @Sendable () throws -> any SecretsBackend {
-        if let aggregate = store?.base as? AggregateSecretsStore {
+        if let aggregate = store?.aggregateStore {
             let primary = aggregate.backends[aggregate.options.primaryIndex]
             return { primary }
         }

@@ -28,7 +28,8 @@ struct RouterFixture {
         unregisteredKeyPolicy: UnregisteredKeyPolicy = .reject,
         maximumKeychainValueSize: Int = 16 * 1024,
         transport: InMemorySyncTransport = InMemorySyncTransport(),
-        sharedStore: Bool = false
+        sharedStore: Bool = false, storeAccessibility: AccessPolicy.Accessibility = .whenUnlocked,
+        audited: Bool = false
     ) throws {
         let directory = try TemporaryDirectory(prefix: "coffer-localdata")
         let unique = UUID().uuidString.prefix(8).lowercased()
@@ -41,9 +42,7 @@ struct RouterFixture {
         self.transport = transport
         let root = directory.url
         let backend = keychainBackend
-        let store =
-            sharedStore
-            ? SecretsStore(backend: backend, configuration: Configuration(service: applicationIdentifier)) : nil
+        let store = sharedStore ? Self.makeStore(backend, applicationIdentifier, storeAccessibility, audited) : nil
         self.store = store
         let locations = StorageLocations(
             applicationIdentifier: applicationIdentifier,
@@ -58,6 +57,16 @@ struct RouterFixture {
                 keychainStore: store, maximumKeychainValueSize: maximumKeychainValueSize,
                 keyMaterialProviders: keyMaterialProviders,
                 syncTransport: transport, platform: platform, unregisteredKeyPolicy: unregisteredKeyPolicy))
+    }
+
+    /// A store over `backend` keeping items with `accessibility`, behind an audit (with no sinks) if `audited`.
+    private static func makeStore(
+        _ backend: any SecretsBackend, _ service: String, _ accessibility: AccessPolicy.Accessibility, _ audited: Bool
+    ) -> SecretsStore {
+        let aggregate = AggregateSecretsStore(
+            backend: backend,
+            configuration: Configuration(service: service, accessPolicy: AccessPolicy(accessibility: accessibility)))
+        return audited ? SecretsStore(aggregate, audit: SecretsAudit(sinks: [])) : SecretsStore(aggregate)
     }
 
     /// Every file under the fixture's directory with its bytes.
