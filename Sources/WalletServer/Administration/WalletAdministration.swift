@@ -308,7 +308,7 @@ public struct WalletAdministration: Sendable {
     }
 }
 
-extension AggregateSecretsStore {
+extension SecretsDataStoring {
     /// Whether the identity `passType` names is stored and may sign its passes.
     fileprivate func canSign(at passType: PassType) -> Bool {
         guard let identity = try? SigningIdentity(from: self, at: passType.signingKeyPath) else { return false }

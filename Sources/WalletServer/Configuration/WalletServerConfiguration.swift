@@ -51,6 +51,8 @@ public struct WalletServerConfiguration: Sendable {
         /// `on` or `off` (also `1`/`0`, `true`/`false`): whether `GET /metrics` is served, on the API's own address
         /// (default `on`).
         public static let metrics = "COFFER_METRICS"
+        /// The tamper-evident file that records every access to the secret store (``secretsAuditFile``).
+        public static let auditFile = "COFFER_AUDIT_FILE"
     }
 
     /// The address to listen on.
@@ -88,6 +90,10 @@ public struct WalletServerConfiguration: Sendable {
     /// How pass update pushes reach APNs (``APNsConfiguration``: the production gateway, each pass type's certificate,
     /// by default); read from `COFFER_APNS_*` (``apns(keyFile:keyID:teamID:environment:names:)``).
     public var apns = APNsConfiguration()
+    /// Where every access to the secret store (a signing key read, an import) is also recorded in a tamper-evident
+    /// file (``Secrets/AuditFileSink``, its key kept in the store): `COFFER_AUDIT_FILE`, none by default. Accesses
+    /// are always counted in the metrics and logged at `debug` (failures at `warning`).
+    public var secretsAuditFile: URL?
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
@@ -152,6 +158,9 @@ public struct WalletServerConfiguration: Sendable {
             exposesMetrics = try Self.switchValue(metrics, from: Variable.metrics)
         }
         apns = try Self.apns(environment: environment)
+        if let file = value(Variable.auditFile) {
+            secretsAuditFile = try Self.absolutePath(file, from: Variable.auditFile)
+        }
     }
 
     /// The SQLite database in the data directory.
@@ -279,7 +288,7 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
             + "allowsInsecurePublicURL: \(allowsInsecurePublicURL), issuanceRateLimit: \(issuanceRateLimit.perMinute)/min "
             + "burst \(issuanceRateLimit.burst), idleTimeout: \(idleTimeout.map { "\($0)" } ?? "nil"), "
             + "sessionPurgeInterval: \(sessionPurgeInterval.map { "\($0)" } ?? "nil"), "
-            + "exposesMetrics: \(exposesMetrics))"
+            + "exposesMetrics: \(exposesMetrics), secretsAuditFile: \(secretsAuditFile?.path ?? "nil"))"
     }
 
     /// The same text as ``description``.
@@ -296,6 +305,7 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
                 "sessionLifetime": sessionLifetime, "allowsInsecurePublicURL": allowsInsecurePublicURL,
                 "issuanceRateLimit": issuanceRateLimit, "idleTimeout": idleTimeout as Any,
                 "sessionPurgeInterval": sessionPurgeInterval as Any, "exposesMetrics": exposesMetrics,
+                "secretsAuditFile": secretsAuditFile as Any,
             ])
     }
 

@@ -103,7 +103,8 @@ public enum WalletServerApplication {
         try configuration.validatePublicURL()
         try configuration.validateLimits()
         try configuration.apns.validate()
-        let storage = try await WalletServerStorage.open(configuration: configuration, logger: logger)
+        let storage = try await WalletServerStorage.open(
+            configuration: configuration, logger: logger, metrics: metrics.factory)
         do {
             if configuration.createsDevelopmentIdentity {
                 _ = try await WalletAdministration(storage: storage, logger: logger).developmentPassType()

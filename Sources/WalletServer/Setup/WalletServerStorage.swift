@@ -1,4 +1,5 @@
 import Foundation
+import CoreMetrics
 import Logging
 import NIOPosix
 import Secrets
@@ -10,6 +11,10 @@ import Secrets
 /// in the database (``PostgresSecretsBackend``), so that any number of replicas on one database sign with the same
 /// keys; it is then unlocked by `COFFER_PASSPHRASE` or `COFFER_KEY_FILE`, the same on every replica.
 ///
+/// Every access to the secret store is audited (``Secrets/AuditedSecretsStore``): counted in the metrics
+/// (`coffer_secrets_accesses_total`), logged at `debug` (failures at `warning`), and with
+/// ``WalletServerConfiguration/secretsAuditFile`` appended to a tamper-evident file.
+///
 /// `coffer serve` and `coffer admin` both open it from the same ``WalletServerConfiguration``, so what one creates
 /// the other sees. Call ``shutdown()`` when done.
 public final class WalletServerStorage: Sendable {
@@ -19,22 +24,52 @@ public final class WalletServerStorage: Sendable {
     public let database: WalletDatabase
     /// The records.
     public let repository: SQLWalletRepository
-    /// The encrypted secret store with the signing keys.
-    public let secrets: AggregateSecretsStore
+    /// The encrypted secret store with the signing keys, audited.
+    public let secrets: AuditedSecretsStore
     /// The signing identities, loaded from ``secrets`` once each.
     public let identities: SigningIdentityCache
     private let closeSecrets: @Sendable () async -> Void
 
     private init(
-        configuration: WalletServerConfiguration, database: WalletDatabase, secrets: AggregateSecretsStore,
-        closeSecrets: @escaping @Sendable () async -> Void = {}
+        configuration: WalletServerConfiguration, database: WalletDatabase, secrets: AuditedSecretsStore,
+        auditFile: AuditFileSink?, closeSecrets: @escaping @Sendable () async -> Void = {}
     ) {
         self.configuration = configuration
         self.database = database
         self.repository = SQLWalletRepository(database: database)
         self.secrets = secrets
         self.identities = SigningIdentityCache(store: secrets)
-        self.closeSecrets = closeSecrets
+        self.closeSecrets = {
+            await closeSecrets()
+            try? auditFile?.close()
+        }
+    }
+
+    /// Opens the storage over `database` and the secret store in `backend`, with the audit the configuration asks
+    /// for; on failure nothing stays open but `database`.
+    private static func make(
+        configuration: WalletServerConfiguration, database: WalletDatabase, backend: any SecretsBackend,
+        logger: Logger, metrics: (any MetricsFactory)?, closeSecrets: @escaping @Sendable () async -> Void = {}
+    ) throws -> WalletServerStorage {
+        let store = AggregateSecretsStore(backend: backend)
+        var sinks: [any SecretsAuditSink] = [
+            LoggingAuditSink(logger: Logger(label: "coffer.secrets.audit"), level: .debug),
+            MetricsAuditSink(factory: metrics),
+        ]
+        var auditFile: AuditFileSink?
+        if let url = configuration.secretsAuditFile {
+            do {
+                auditFile = try AuditFileSink(url: url, keys: AuditKeyStore(store: store))
+            } catch {
+                throw WalletServerError.invalidConfiguration("the secrets audit file cannot be used: \(error)")
+            }
+            sinks.append(auditFile!)
+            logger.info("secret store accesses are recorded", metadata: ["audit_file": "\(url.path)"])
+        }
+        return WalletServerStorage(
+            configuration: configuration, database: database,
+            secrets: AuditedSecretsStore(store, audit: SecretsAudit(sinks: sinks)), auditFile: auditFile,
+            closeSecrets: closeSecrets)
     }
 
     /// Creates the data directory (mode 0700) if needed, unlocks (or creates) the secret store, opens the database
@@ -47,13 +82,16 @@ public final class WalletServerStorage: Sendable {
     /// - Throws: ``WalletServerError`` for configuration and database failures (with PostgreSQL and no
     ///   `COFFER_PASSPHRASE` or `COFFER_KEY_FILE`, ``WalletServerError/invalidConfiguration(_:)``), `SecretsError`
     ///   when the secret store cannot be unlocked (a wrong passphrase or key file) or reached.
+    /// - Parameter metrics: where the secret store's access counts and timings go (the server's registry); `nil`:
+    ///   the process's bootstrapped `MetricsSystem`.
     public static func open(
-        configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server")
+        configuration: WalletServerConfiguration, logger: Logger = Logger(label: "coffer.server"),
+        metrics: (any MetricsFactory)? = nil
     ) async throws -> WalletServerStorage {
         try createDataDirectory(configuration.dataDirectory)
         restrict(configuration.dataDirectory, to: 0o700, logger: logger)
         if isPostgreSQL(configuration.effectiveDatabaseURL) {
-            return try await openWithSecretsInDatabase(configuration: configuration, logger: logger)
+            return try await openWithSecretsInDatabase(configuration: configuration, logger: logger, metrics: metrics)
         }
         if case .automatic = configuration.secretStoreKey, !configuration.createsDevelopmentIdentity {
             logger.warning(
@@ -63,10 +101,12 @@ public final class WalletServerStorage: Sendable {
                 """, metadata: ["key_file": "\(configuration.keyFileURL.path)"])
         }
         let backend = try openSecretStore(configuration: configuration, logger: logger)
-        let secrets = AggregateSecretsStore(backend: backend)
         let database = try WalletDatabase.open(url: configuration.effectiveDatabaseURL, logger: logger)
+        let storage: WalletServerStorage
         do {
             try await SchemaMigrator(database: database, logger: logger).migrate()
+            storage = try make(
+                configuration: configuration, database: database, backend: backend, logger: logger, metrics: metrics)
         } catch {
             try? await database.shutdown()
             throw error
@@ -78,7 +118,7 @@ public final class WalletServerStorage: Sendable {
                 restrict(URL(fileURLWithPath: path + suffix), to: 0o600, logger: logger)
             }
         }
-        return WalletServerStorage(configuration: configuration, database: database, secrets: secrets)
+        return storage
     }
 
     /// Closes the database's connections (and the secret store's, when it is in the database).
@@ -93,9 +133,9 @@ public final class WalletServerStorage: Sendable {
     }
 
     /// Opens a PostgreSQL database, migrates it, and opens the secret store in it with the configured key.
-    private static func openWithSecretsInDatabase(configuration: WalletServerConfiguration, logger: Logger)
-        async throws -> WalletServerStorage
-    {
+    private static func openWithSecretsInDatabase(
+        configuration: WalletServerConfiguration, logger: Logger, metrics: (any MetricsFactory)?
+    ) async throws -> WalletServerStorage {
         let key: KeySource
         switch configuration.secretStoreKey {
         case .passphrase(let passphrase): key = .passphrase(passphrase)
@@ -117,9 +157,14 @@ public final class WalletServerStorage: Sendable {
                 try PostgresSecretsBackend(url: url, key: key, logger: logger)
             }
             logger.info("the secret store is in the database", metadata: ["store": "\(backend.location)"])
-            return WalletServerStorage(
-                configuration: configuration, database: database, secrets: AggregateSecretsStore(backend: backend),
-                closeSecrets: { await backend.close() })
+            do {
+                return try make(
+                    configuration: configuration, database: database, backend: backend, logger: logger,
+                    metrics: metrics, closeSecrets: { await backend.close() })
+            } catch {
+                await backend.close()
+                throw error
+            }
         } catch {
             try? await database.shutdown()
             throw error

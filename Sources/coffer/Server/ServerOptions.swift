@@ -42,10 +42,18 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "production or sandbox: where pushes go (default: $COFFER_APNS_ENVIRONMENT, else production).")
     var apnsEnvironment: String?
 
+    @Option(
+        help: """
+            Also record every access to the secret store in this tamper-evident file (default: $COFFER_AUDIT_FILE); \
+            check it with `coffer secrets audit verify`.
+            """)
+    var auditFile: String?
+
     /// The configuration from the environment with these options applied.
     func configuration() throws -> WalletServerConfiguration {
         var configuration = try CommandFailure.mapping { try WalletServerConfiguration() }
         if let dataDir { configuration.dataDirectory = StoreOptions.absoluteURL(dataDir) }
+        if let auditFile { configuration.secretsAuditFile = StoreOptions.absoluteURL(auditFile) }
         if let databaseURL { configuration.databaseURL = databaseURL }
         if let storeKeyFile {
             configuration.secretStoreKey = .keyFile(StoreOptions.absoluteURL(storeKeyFile))
