@@ -42,6 +42,41 @@ final class AuditFile: @unchecked Sendable {
         self.descriptor = descriptor
     }
 
+    /// Reads the whole file at `url` under a shared `flock` (so that no writer is midway through a batch), and runs
+    /// `body` with its bytes while still holding the lock.
+    static func readLocked<Result>(
+        _ url: URL, _ body: (Data) throws(SecretsAuditError) -> Result
+    ) throws(SecretsAuditError) -> Result {
+        let path = url.path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .notARegularFile(path: path) }
+            throw .io(operation: "open", path: path, code: errno)
+        }
+        defer { Foundation.close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .notARegularFile(path: path)
+        }
+        while flock(descriptor, LOCK_SH) != 0 {
+            guard errno == EINTR else { throw .io(operation: "flock", path: path, code: errno) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        guard fstat(descriptor, &status) == 0 else { throw .io(operation: "fstat", path: path, code: errno) }
+        var contents = Data(count: Int(status.st_size))
+        var done = 0
+        while done < contents.count {
+            let result = contents.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(done))
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result >= 0 else { throw .io(operation: "read", path: path, code: errno) }
+            if result == 0 { break }
+            done += result
+        }
+        return try body(contents.prefix(done))
+    }
+
     func close() {
         Foundation.close(descriptor)
     }

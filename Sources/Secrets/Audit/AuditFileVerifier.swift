@@ -10,13 +10,16 @@ public enum AuditFileVerifier {
     ///   when the key or the file cannot be read.
     public static func verify(fileAt url: URL, keys: AuditKeyStore) throws(SecretsAuditError) -> AuditFileReport {
         guard let key = try keys.key() else { throw .missingKey(account: keys.keyAccount) }
-        let contents = try read(url)
-        let firstMAC = contents.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first
-            .flatMap { AuditFileRecord.parse($0)?.mac }
-        let checkpoint = try firstMAC.flatMap { (mac: Data) throws(SecretsAuditError) -> AuditCheckpoint? in
-            try keys.checkpoint(ofChainStartingWith: mac)
+        // Read under the writers' lock, the checkpoint too, so that a batch being appended is seen whole or not at all
+        // and the checkpoint is never newer than the bytes read.
+        return try AuditFile.readLocked(url) { (contents) throws(SecretsAuditError) -> AuditFileReport in
+            let firstMAC = contents.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first
+                .flatMap { AuditFileRecord.parse($0)?.mac }
+            let checkpoint = try firstMAC.flatMap { (mac: Data) throws(SecretsAuditError) -> AuditCheckpoint? in
+                try keys.checkpoint(ofChainStartingWith: mac)
+            }
+            return verify(contents, key: key, checkpoint: checkpoint)
         }
-        return verify(contents, key: key, checkpoint: checkpoint)
     }
 
     /// Verifies `contents`, an audit file's bytes, under `key`; with a `checkpoint`, also that no record it saw was
@@ -91,16 +94,6 @@ public enum AuditFileVerifier {
         }
         report.findings.sort { ($0.line ?? .max, $0.sequence ?? 0) < ($1.line ?? .max, $1.sequence ?? 0) }
         return report
-    }
-
-    private static func read(_ url: URL) throws(SecretsAuditError) -> Data {
-        do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            throw .io(operation: "open", path: url.path, code: ENOENT)
-        } catch {
-            throw .io(operation: "read", path: url.path, code: EIO)
-        }
     }
 }
 
