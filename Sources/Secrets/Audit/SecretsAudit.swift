@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let audit = SecretsAudit(sinks: [LoggingAuditSink(), try AuditFileSink(url: auditURL, keyStore: base), MetricsAuditSink()])
 /// let store = SecretsStore(base, audit: audit)
-/// let token = try await SecretsAudit.withCaller("background-refresh") { try await store.read(OAuthCredential.id) }
+/// let token = try await SecretsAudit.withCaller("background-refresh") { try await store.read(NotionSecret.id) }
 /// ```
 ///
 /// The audit records what happened after the access completes, on the accessing thread; each sink takes the event
