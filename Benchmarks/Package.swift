@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .executableTarget(
@@ -22,6 +24,7 @@ let package = Package(
                 .product(name: "SecretsSecretService", package: "Coffer"),
                 .product(name: "Keychain", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "AuditBenchmarkSupport",
             ],
             path: "Benchmarks/SecretsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -67,6 +70,22 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/localdata-baseline"
+        ),
+        // The access audit's read cost (issue 18 §2): `bash Benchmarks/compare-audit.sh` prints the ratios.
+        .executableTarget(
+            name: "audit-baseline",
+            dependencies: ["AuditBenchmarkSupport", .product(name: "Secrets", package: "Coffer")],
+            path: "Sources/audit-baseline"
+        ),
+        .target(
+            name: "AuditBenchmarkSupport",
+            dependencies: [
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Sources/AuditBenchmarkSupport"
         ),
         .target(
             name: "BenchmarkSupport",

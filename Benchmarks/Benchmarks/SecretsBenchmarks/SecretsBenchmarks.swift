@@ -56,6 +56,8 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try engine.read("value/64")) }
     }
 
+    auditBenchmarks(in: directory.appendingPathComponent("audit"))
+
     Benchmark.teardown = { try? FileManager.default.removeItem(at: directory) }
 
     if SecretServiceBackend.isReachable() {

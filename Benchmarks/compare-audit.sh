@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Prints, from one run on this machine, what the access audit (issue 18 §2) costs a 64 B read: reads per second
+# through SecretsStore without an audit and with each sink configuration (swift-log's StreamLogHandler writing to a
+# file, swift-prometheus's metrics factory, the audit file buffered or synchronous, and log + file buffered + metrics
+# together), over the encrypted file store and in memory, on 1 and 2 concurrent tasks, plus the synchronous
+# AuditedSecretsStore read vs the bare AggregateSecretsStore read; each as a ratio to the plain read measured in the
+# same rounds. Then checks that no event was lost: every audit file verifies intact and holds one record per read
+# made, the log one line per read, the Prometheus counter one count per read.
+# The goal (issue 18): log + file buffered + metrics on the encrypted file store, 1 task, ratio >= 0.90.
+# Usage: bash Benchmarks/compare-audit.sh [scratch-directory on the disk to measure] [rounds (5)] [seconds per turn (0.5)]
+set -euo pipefail
+cd "$(dirname "$0")"
+scratch=${1:-$(pwd)/.build}
+rounds=${2:-5}
+seconds=${3:-0.5}
+mkdir -p "$scratch"
+
+flock /tmp/coffer-build.lock swift build -c release --product audit-baseline >/tmp/audit-baseline-build.log 2>&1 ||
+    { grep -E "error" /tmp/audit-baseline-build.log >&2; exit 1; }
+binary=$(swift build -c release --show-bin-path)/audit-baseline
+status=0
+results=$("$binary" "$scratch" "$rounds" "$seconds") || status=$?
+echo "$results"
+goal=$(echo "$results" | awk '$1 == "goal-ratio" { print $2 }')
+awk -v goal="$goal" 'BEGIN {
+    printf "\ngoal: log + file buffered + metrics, encrypted file, 1 task: ratio %.2f (%s 0.90)\n", goal, (goal >= 0.90) ? "met: >=" : "NOT met: <"
+}'
+exit "$status"
