@@ -21,6 +21,7 @@ CHECKOUTS="$PROJ/.build/checkouts"
 die() { echo "ios-typecheck: $*" >&2; exit 2; }
 [ -d "$SDK/System/Library/Frameworks" ] || die "no iOS SDK at '$SDK' (see scripts/README.md)"
 [ -d "$CHECKOUTS/swift-log/Sources/Logging" ] || die "no $CHECKOUTS/swift-log: run 'swift build' (or 'swift package resolve') first"
+[ -d "$CHECKOUTS/swift-metrics/Sources/CoreMetrics" ] || die "no $CHECKOUTS/swift-metrics: run 'swift build' (or 'swift package resolve') first"
 [ -d "$CHECKOUTS/swift-http-types/Sources/HTTPTypes" ] || die "no $CHECKOUTS/swift-http-types: run 'swift package resolve' first"
 command -v swiftc > /dev/null || die "swiftc is not on PATH"
 TC="$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")/lib/swift"
@@ -214,6 +215,11 @@ mapfile -t LOG_FILES < <(find "$CHECKOUTS/swift-log/Sources/Logging" -name '*.sw
 emit_dep Logging -swift-version 6 -package-name swift_log -enable-upcoming-feature ExistentialAny \
   -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature InternalImportsByDefault \
   -enable-upcoming-feature NonisolatedNonsendingByDefault -- "${LOG_FILES[@]}"
+# swift-metrics' CoreMetrics from source (the API the Secrets audit's metrics sink uses), declarations only, in Swift 5
+# mode: the 16.5 SDK's _Concurrency predates what lets Swift 6 accept its `@TaskLocal static var`.
+mapfile -t METRICS_FILES < <(find "$CHECKOUTS/swift-metrics/Sources/CoreMetrics" -name '*.swift' | sort)
+emit_dep CoreMetrics -swift-version 5 -package-name swift_metrics \
+  -enable-upcoming-feature MemberImportVisibility -- "${METRICS_FILES[@]}"
 
 # 4. Project modules, in dependency order: a full typecheck (diagnostics in out/<Module>.log), then a
 #    declarations-only module for the modules that import it.

@@ -15,9 +15,8 @@ public enum AuditFileVerifier {
         return try AuditFile.readLocked(url) { (contents) throws(SecretsAuditError) -> AuditFileReport in
             let firstMAC = contents.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first
                 .flatMap { AuditFileRecord.parse($0)?.mac }
-            let checkpoint = try firstMAC.flatMap { (mac: Data) throws(SecretsAuditError) -> AuditCheckpoint? in
-                try keys.checkpoint(ofChainStartingWith: mac)
-            }
+            var checkpoint: AuditCheckpoint?
+            if let firstMAC { checkpoint = try keys.checkpoint(ofChainStartingWith: firstMAC) }
             return verify(contents, key: key, checkpoint: checkpoint)
         }
     }

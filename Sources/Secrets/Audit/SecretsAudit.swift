@@ -18,7 +18,11 @@ public struct SecretsAudit: Sendable {
     public let defaultCaller: String?
 
     /// The label of the caller whose accesses are being recorded: set it for a scope with `withCaller(_:_:)`.
-    @TaskLocal public static var caller: String?
+    public static var caller: String? { callerLabel.get() }
+
+    /// The task-local behind ``caller``, spelled out rather than through `@TaskLocal` so that it also typechecks
+    /// against the iOS 16 SDK's concurrency library, whose property wrapper Swift 6 reads as mutable global state.
+    private static let callerLabel = TaskLocal<String?>(wrappedValue: nil)
 
     /// Creates an audit that sends events to `sinks`; the default is a log (``LoggingAuditSink``).
     public init(sinks: [any SecretsAuditSink] = [LoggingAuditSink()], defaultCaller: String? = nil) {
@@ -30,12 +34,17 @@ public struct SecretsAudit: Sendable {
     public static func withCaller<Result>(
         _ caller: String, _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await $caller.withValue(caller, operation: body)
+        try await callerLabel.withValue(caller, operation: body)
     }
 
     /// Runs `body` with the accesses it makes labelled `caller`, for synchronous code.
     public static func withCaller<Result>(_ caller: String, _ body: () throws -> Result) rethrows -> Result {
-        try $caller.withValue(caller, operation: body)
+        try callerLabel.withValue(caller, operation: body)
+    }
+
+    /// Runs `body` with the caller label `caller` (`nil`: none), for carrying a task's label onto another thread.
+    static func withCallerLabel<Result>(_ caller: String?, _ body: () throws -> Result) rethrows -> Result {
+        try callerLabel.withValue(caller, operation: body)
     }
 
     /// Sends `event` to every sink.

@@ -208,8 +208,12 @@ public actor SecretsStore {
         let result: Swift.Result<Result, SecretsError> = await withCheckedContinuation { continuation in
             DispatchQueue(label: "coffer.secrets-store.call").async {
                 continuation.resume(
-                    returning: SecretsAudit.$caller.withValue(caller) {
-                        Swift.Result { () throws(SecretsError) -> Result in try SecretsError.catching(body) }
+                    returning: SecretsAudit.withCallerLabel(caller) { () -> Swift.Result<Result, SecretsError> in
+                        do throws(SecretsError) {
+                            return .success(try SecretsError.catching(body))
+                        } catch {
+                            return .failure(error)
+                        }
                     })
             }
         }
