@@ -5,7 +5,7 @@
 # Usage: scripts/ios-typecheck.sh [iPhoneOS.sdk]        (default: $IOS_SDK, else /tmp/ios-sdk/iPhoneOS16.5.sdk)
 #
 # Run it from anywhere; it works on the checkout it lives in. It needs the project's .build/checkouts (any
-# `swift build` leaves them there): swift-log is typechecked from source, and the HTTPTypes stub is checked against
+# `swift build` leaves them there): swift-log and swift-metrics' CoreMetrics are typechecked from source, and the HTTPTypes stub is checked against
 # swift-http-types' sources there. It writes only under $IOS_TYPECHECK_WORK (default /tmp/coffer-ios-typecheck).
 #
 # Prints every error and warning per module, then one summary line. Exits 0 only when every module typechecks with
