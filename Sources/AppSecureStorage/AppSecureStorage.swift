@@ -62,7 +62,10 @@ public struct AppSecureStorage<Value: Codable> {
         _ value: Value?, _ key: String, _ accessibility: AccessPolicy.Accessibility, to store: SecureStorage
     ) {
         do {
-            store.write(try value.flatMap(encode), key, accessibility: accessibility)
+            // Not `value.flatMap(encode)`: a partially applied static method captures the (non-Sendable) metatype.
+            var data: Data?
+            if let value { data = try encode(value) }
+            store.write(data, key, accessibility: accessibility)
         } catch {
             store.errorHandler(error, key)
         }
