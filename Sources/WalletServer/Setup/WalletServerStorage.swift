@@ -32,7 +32,7 @@ public final class WalletServerStorage: Sendable {
 
     private init(
         configuration: WalletServerConfiguration, database: WalletDatabase, secrets: AuditedSecretsStore,
-        auditFile: AuditFileSink?, closeSecrets: @escaping @Sendable () async -> Void = {}
+        auditFile: AuditFileSink?, logger: Logger, closeSecrets: @escaping @Sendable () async -> Void = {}
     ) {
         self.configuration = configuration
         self.database = database
@@ -41,7 +41,12 @@ public final class WalletServerStorage: Sendable {
         self.identities = SigningIdentityCache(store: secrets)
         self.closeSecrets = {
             await closeSecrets()
-            try? auditFile?.close()
+            do {
+                try auditFile?.close()
+            } catch {
+                logger.error(
+                    "the secrets audit file is missing its last records", metadata: ["error": "\(error)"])
+            }
         }
     }
 
@@ -69,7 +74,7 @@ public final class WalletServerStorage: Sendable {
         return WalletServerStorage(
             configuration: configuration, database: database,
             secrets: AuditedSecretsStore(store, audit: SecretsAudit(sinks: sinks)), auditFile: auditFile,
-            closeSecrets: closeSecrets)
+            logger: logger, closeSecrets: closeSecrets)
     }
 
     /// Creates the data directory (mode 0700) if needed, unlocks (or creates) the secret store, opens the database
