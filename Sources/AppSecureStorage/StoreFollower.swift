@@ -23,6 +23,9 @@ final class StoreFollower: Sendable {
         var writes: [String: Write] = [:]
         /// Writes queued and not finished, all keys.
         var unfinished = 0
+        /// Per key, how many changes the store will report for writes of ours: their observers heard them when
+        /// the wrapper was set, and do not hear them again.
+        var ownChanges: [String: Int] = [:]
         var drained: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -48,15 +51,24 @@ final class StoreFollower: Sendable {
         let writer = Task {
             for await write in writes {
                 var failed = false
+                var changed = false
+                pending.withLock { $0.ownChanges[write.key, default: 0] += 1 }
                 do {
                     if let data = write.data {
                         try await store.save(data, account: write.key)
+                        changed = true
                     } else {
-                        try await store.delete(account: write.key)
+                        changed = try await store.delete(account: write.key)
                     }
                 } catch {
                     failed = true
                     report(error, write.key)
+                }
+                if !changed {
+                    pending.withLock { pending in
+                        let own = (pending.ownChanges[write.key] ?? 1) - 1
+                        pending.ownChanges[write.key] = own > 0 ? own : nil
+                    }
                 }
                 // The cache may hold what was read before this write; drop it before the pending value goes.
                 clearCache()
@@ -73,10 +85,16 @@ final class StoreFollower: Sendable {
         }
         let follower = Task {
             for await change in changes {
-                // A key with a write of ours still pending keeps reading that write, which will replace this one.
-                guard pending.withLock({ $0.writes[change.account] == nil }) else { continue }
+                let heard = pending.withLock { pending in
+                    if let own = pending.ownChanges[change.account], own > 0 {
+                        pending.ownChanges[change.account] = own > 1 ? own - 1 : nil
+                        return true
+                    }
+                    // A key with a write of ours still pending keeps reading that write, which will replace this.
+                    return pending.writes[change.account] != nil
+                }
                 clearCache()
-                notify(change.account)
+                if !heard { notify(change.account) }
             }
         }
         tasks = [writer, follower]

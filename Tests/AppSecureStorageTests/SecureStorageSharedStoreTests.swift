@@ -90,6 +90,33 @@ struct SecureStorageSharedStoreTests {
         #expect(reports.values.isEmpty)
     }
 
+    @Test("observers hear a wrapper's write once, when it is made, and a change made elsewhere once")
+    func notifiedOnce() async throws {
+        let storage = makeStorage()
+        @AppSecureStorage("token", store: storage) var token: String?
+        let (heard, observation) = notifications(of: "token", in: storage)
+        var iterator = heard.makeAsyncIterator()
+        let count = Recorder()
+        let counting = storage.observe("token") { count.append("heard") }
+
+        token = "mine"
+        #expect(count.values.count == 1, "the write is heard as the wrapper is set")
+        await iterator.next()
+        await storage.flush()
+        try await secrets.save(Data("theirs".utf8), account: "token")
+        await iterator.next()
+        #expect(token == "theirs")
+        // Changes are followed in order: once a later change of another key is heard, every change of this one was.
+        let (other, otherObservation) = notifications(of: "other", in: storage)
+        var otherIterator = other.makeAsyncIterator()
+        try await secrets.save(Data("x".utf8), account: "other")
+        await otherIterator.next()
+        #expect(count.values.count == 2, "the store's report of our own write is not heard again")
+        observation.cancel()
+        counting.cancel()
+        otherObservation.cancel()
+    }
+
     @Test("a change to another key leaves this key's observers alone")
     func otherKeys() async throws {
         let storage = makeStorage()
