@@ -20,7 +20,8 @@ public struct StorageConfiguration: Sendable {
     /// the app (`nil`: they go straight to ``keychainBackend``). The router's reads and writes then go through the
     /// actor, and the store's ``Secrets/SecretsStore/changes()`` reports them; keys take the store's service and
     /// access policy (a key asking for another policy is refused). Keys for encrypted domains and the overflow store
-    /// stay in ``keychainBackend``, which by default is then the store's primary backend.
+    /// stay in ``keychainBackend``, which by default is then the store's primary backend. A value too big for the
+    /// key store moves to the overflow file, and the store reports its item deleted.
     public var keychainStore: SecretsStore?
     /// The largest value kept in the key store itself; bigger ones go to an encrypted file whose key is in the key
     /// store (``KeychainHelper``).
