@@ -103,6 +103,33 @@ public actor SecretsStore {
         }
     }
 
+    /// Reads the bytes at `account` and does what `decide` makes of them, holding the item's write lock from the
+    /// read to the write: no other write to the item through this store comes between, so a compare-and-swap (save
+    /// only if the stored value is still the one expected) is exact, however many tasks share the store.
+    ///
+    /// `decide` runs once, on the backend call's thread; an error it throws is passed on and nothing is written.
+    /// A save or a delete is reported to ``changes()`` like any other.
+    ///
+    /// - Returns: What was done: ``SecretsStoreUpdate/keep`` when `decide` kept the item, or asked to delete an
+    ///   item that was not there.
+    @discardableResult
+    public func update(
+        account: String, _ decide: @escaping @Sendable (_ current: Data?) throws(SecretsError) -> SecretsStoreUpdate
+    ) async throws(SecretsError) -> SecretsStoreUpdate {
+        let base = base
+        return try await serializedWrite(account: account, change: \.change) {
+            switch try decide(try base.readData(account: account)) {
+            case .keep:
+                return .keep
+            case .save(let data):
+                try base.saveData(data, account: account)
+                return .save(data)
+            case .delete:
+                return try base.deleteData(account: account) ? .delete : .keep
+            }
+        }
+    }
+
     /// The paths of every stored secret, sorted. Never waits for a write.
     public nonisolated func listAccounts() async throws(SecretsError) -> [String] {
         let base = base
