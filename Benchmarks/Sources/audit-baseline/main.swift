@@ -8,7 +8,7 @@
 // `compare-audit.sh` builds and runs it.
 // Usage: audit-baseline <scratch-directory> [rounds (5)] [seconds per turn (0.5)]
 //        audit-baseline <scratch-directory> profile <encrypted-file|in-memory> <none|log|metrics|file-buffered|
-//            file-synchronous|all> [seconds (5)]   reads synchronously through one configuration only, to run
+//            file-synchronous|all> [seconds (5)] [tasks (0: synchronous)]   reads synchronously through one configuration only, to run
 //            under `perf record -g` and see where the audit's time goes.
 //        audit-baseline <scratch-directory> encode [records (100000)]   the audit file writer's cost per record, with
 //            AuditFileRecord.line(key:) and with a hand-written encoder of the same bytes (FastRecordLine.swift).
@@ -18,7 +18,7 @@ import Secrets
 
 let arguments = CommandLine.arguments
 if arguments.count > 3, arguments[2] == "profile" {
-    try profile(arguments)
+    try await profile(arguments)
     exit(0)
 }
 if arguments.count > 2, arguments[2] == "encode" {
