@@ -193,4 +193,5 @@ print("all-sinks-complete \(complete ? "yes" : "NO")")
 if let goal {
     print("goal-ratio \(String(format: "%.3f", goal))")
 }
+try? FileManager.default.removeItem(at: scratch)  // `exit` skips the `defer` above
 exit(complete ? 0 : 1)
