@@ -90,13 +90,16 @@ final class AuditFile: @unchecked Sendable {
         return try body()
     }
 
-    /// Appends `events` as the records after `chain`'s end, then `fsync`s; on failure the file is cut back to its
-    /// size before and `chain` is unchanged. Call it inside ``exclusively(_:)``.
-    func append(_ events: [SecretsAuditEvent], key: SymmetricKey, to chain: inout Chain) throws(SecretsAuditError) {
+    /// Appends `events` as the records after `chain`'s end (then `fsync`s, if `sync`); on failure the file is cut
+    /// back to its size before and `chain` is unchanged. Call it inside ``exclusively(_:)``.
+    func append(_ events: [SecretsAuditEvent], encoder: AuditRecordEncoder, to chain: inout Chain, sync: Bool)
+        throws(SecretsAuditError)
+    {
         try refresh(&chain)
         let size = chain.knownSize
         var next = chain
         var bytes = Data()
+        bytes.reserveCapacity(events.count * 320 + 1)
         if size > 0, try byte(at: size - 1) != UInt8(ascii: "\n") {
             bytes.append(UInt8(ascii: "\n"))  // end a line cut short, so that the new records start a line
         }
@@ -105,16 +108,14 @@ final class AuditFile: @unchecked Sendable {
             next.sequence += 1
             let record = AuditFileRecord(
                 sequence: next.sequence, previousMAC: next.mac, processID: processID, event: event)
-            let (line, mac) = record.line(key: key)
+            let (line, mac) = encoder.line(for: record)
             bytes.append(line)
             next.mac = mac
             if next.firstMAC == nil { next.firstMAC = mac }
         }
         do {
             try write(bytes)
-            guard FileFlusher.system.flush(descriptor, .durable) else {
-                throw SecretsAuditError.io(operation: "fsync", path: path, code: errno)
-            }
+            if sync { try self.sync() }
         } catch let error as SecretsAuditError {
             _ = ftruncate(descriptor, off_t(size))
             throw error
@@ -123,6 +124,13 @@ final class AuditFile: @unchecked Sendable {
         }
         next.knownSize = size + Int64(bytes.count)
         chain = next
+    }
+
+    /// Waits until everything written to the file is on stable storage.
+    func sync() throws(SecretsAuditError) {
+        guard FileFlusher.system.flush(descriptor, .durable) else {
+            throw .io(operation: "fsync", path: path, code: errno)
+        }
     }
 
     /// Brings `chain` up to the file's end if the file changed since this process last looked: its last record is

@@ -37,13 +37,7 @@ public struct AuditFileRecord: Hashable, Sendable {
 
     /// The record as one line, ending in `\n`, and its MAC under `key`.
     public func line(key: SymmetricKey) -> (line: Data, mac: Data) {
-        var body = (try? Self.encoder.encode(Fields(self))) ?? Data("{}".utf8)
-        let mac = Data(HMAC<SHA256>.authenticationCode(for: body, using: key))
-        body.removeLast()  // the closing brace
-        body.append(contentsOf: Data(#","mac":""#.utf8))
-        body.append(contentsOf: Data(mac.base64EncodedString().utf8))
-        body.append(contentsOf: Data("\"}\n".utf8))
-        return (body, mac)
+        AuditRecordEncoder(key: key).line(for: self)
     }
 
     /// A line as the file holds it (without its `\n`), read without checking its MAC.
@@ -83,16 +77,10 @@ public struct AuditFileRecord: Hashable, Sendable {
     /// The longest line a reader accepts; a record is a few hundred bytes.
     static let maximumLineLength = 16 * 1024
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     private static let decoder = JSONDecoder()
 
-    /// The JSON members of a line, MAC excepted.
-    private struct Fields: Codable {
+    /// The JSON members of a line, MAC excepted, as ``AuditRecordEncoder`` writes them.
+    private struct Fields: Decodable {
         var v: Int
         var seq: UInt64
         var prev: String
@@ -107,23 +95,6 @@ public struct AuditFileRecord: Hashable, Sendable {
         var caller: String?
         var reason: String?
 
-        init(_ record: AuditFileRecord) {
-            let event = record.event
-            v = AuditFileRecord.version
-            seq = record.sequence
-            prev = record.previousMAC.base64EncodedString()
-            pid = record.processID
-            time = AuditTimestamp.string(from: event.time)
-            op = event.operation.rawValue
-            service = event.service
-            account = event.account
-            backend = event.backend
-            outcome = event.outcome.rawValue
-            duration_us = event.durationMicroseconds
-            caller = event.caller
-            reason = event.reason
-        }
-
         var record: AuditFileRecord? {
             guard v == AuditFileRecord.version, let previousMAC = Data(base64Encoded: prev),
                 let time = AuditTimestamp.date(from: time), let operation = SecretsAuditEvent.Operation(rawValue: op),
@@ -137,20 +108,78 @@ public struct AuditFileRecord: Hashable, Sendable {
     }
 }
 
-/// The audit file's timestamps: RFC 3339 in UTC with milliseconds, `2026-11-24T07:30:00.123Z`.
+/// The audit file's timestamps: RFC 3339 in UTC with milliseconds, `2026-11-24T07:30:00.123Z`, written and read
+/// by hand (ISO8601DateFormatter costs microseconds per call, and parsing made it the verifier's main cost).
 enum AuditTimestamp {
-    private static let formatter = Locked(
-        {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return formatter
-        }())
-
     static func string(from date: Date) -> String {
-        formatter.withLock { $0.string(from: date) }
+        var bytes: [UInt8] = []
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Appends `date`'s timestamp to `bytes`: the milliseconds rounded down, so that a time never reads back later
+    /// than it was.
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        var seconds = time_t((milliseconds / 1000).rounded(.down))
+        let fraction = Int(milliseconds - Double(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func append(_ value: Int, digits: Int) {
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        append(Int(parts.tm_year) + 1900, digits: 4)
+        bytes.append(UInt8(ascii: "-"))
+        append(Int(parts.tm_mon) + 1, digits: 2)
+        bytes.append(UInt8(ascii: "-"))
+        append(Int(parts.tm_mday), digits: 2)
+        bytes.append(UInt8(ascii: "T"))
+        append(Int(parts.tm_hour), digits: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(Int(parts.tm_min), digits: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(Int(parts.tm_sec), digits: 2)
+        bytes.append(UInt8(ascii: "."))
+        append(fraction, digits: 3)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The instant `string` names, in exactly the form ``string(from:)`` writes; `nil` otherwise.
     static func date(from string: String) -> Date? {
-        formatter.withLock { $0.date(from: string) }
+        let bytes = Array(string.utf8)
+        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            let millisecond = number(20..<23), (1...12).contains(month), (1...31).contains(day), hour < 24,
+            minute < 60, second < 61
+        else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        return Date(timeIntervalSince1970: Double(seconds) + Double(millisecond) / 1000)
     }
 }

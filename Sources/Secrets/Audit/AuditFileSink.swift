@@ -6,9 +6,12 @@ import Logging
 /// previous record's under a key kept in the secret store, so that an edited, removed or reordered record is
 /// detected by ``AuditFileVerifier`` (`coffer secrets audit verify`).
 ///
-/// - ``record(_:)`` queues the event and returns: a writer thread appends queued events in batches, each batch
-///   under an exclusive `flock` (so processes sharing the file extend one chain) and followed by an `fsync`.
-///   With ``Durability/synchronous``, `record` instead returns once its batch is on disk.
+/// - ``record(_:)`` queues the event and returns: a writer thread appends queued events in batches (what 2 ms of
+///   accesses record), each batch with one `write` under an exclusive `flock`, so that processes sharing the file
+///   extend one chain. A record is in the file (safe from a crash of the process) within milliseconds, and on disk
+///   (safe from a power failure) within ``syncInterval``: the writer `fsync`s at most that often, because an `fsync`
+///   per batch costs the machine's other threads more than the records themselves. With
+///   ``Durability/synchronous``, `record` instead returns once its batch is written and `fsync`ed.
 /// - Nothing is dropped. When the writer falls ``capacity`` events behind, `record` waits for it. When a write
 ///   fails (a full disk), the file is cut back to its last whole record, the events stay queued and are retried,
 ///   ``flush()`` throws the error, and the log says so once.
@@ -28,13 +31,18 @@ public final class AuditFileSink: SecretsAuditSink {
     public let url: URL
     /// When ``record(_:)`` returns.
     public let durability: Durability
+    /// How long a buffered record may wait in the file for an `fsync`.
+    public let syncInterval: Duration
     /// How many events may wait for the writer before ``record(_:)`` waits.
-    public let capacity: Int
+    public var capacity: Int { queue.capacity }
     private let writer: Writer
+    private let queue: AuditQueue
 
     /// Opens (creating it if needed) the audit file at `url`, with the key in `keys`, made there on first use.
     ///
     /// - Parameters:
+    ///   - syncInterval: with ``Durability/buffered``, the longest a written record waits for an `fsync` (a power
+    ///     failure can lose what was written since the last one).
     ///   - checkpointInterval: how often the chain's end is saved in the store while records are being written.
     ///   - logger: where a failing write is reported (never an event's content).
     /// - Throws: ``SecretsAuditError/missingKey(account:)`` when the file already holds records but the store has no
@@ -42,12 +50,12 @@ public final class AuditFileSink: SecretsAuditSink {
     ///   ``SecretsAuditError`` when the key cannot be read or made, or the file cannot be opened.
     public init(
         url: URL, keys: AuditKeyStore, durability: Durability = .buffered, capacity: Int = 65_536,
-        checkpointInterval: Duration = .seconds(60), logger: Logger = Logger(label: "coffer.secrets.audit")
+        syncInterval: Duration = .seconds(1), checkpointInterval: Duration = .seconds(60),
+        logger: Logger = Logger(label: "coffer.secrets.audit")
     ) throws(SecretsAuditError) {
-        precondition(capacity >= 1, "capacity must be at least 1")
         self.url = url
         self.durability = durability
-        self.capacity = capacity
+        self.syncInterval = durability == .synchronous ? .zero : syncInterval
         let file = try AuditFile(url: url)
         let key: SymmetricKey
         do {
@@ -61,10 +69,16 @@ public final class AuditFileSink: SecretsAuditSink {
             file.close()
             throw error
         }
-        writer = Writer(
-            file: file, key: key, keys: keys, capacity: capacity, checkpointInterval: checkpointInterval,
-            logger: logger)
-        writer.start()
+        let writer = Writer(
+            file: file, encoder: AuditRecordEncoder(key: key), keys: keys, syncInterval: self.syncInterval,
+            checkpointInterval: checkpointInterval, logger: logger)
+        self.writer = writer
+        // Buffered, a batch gathers what 2 ms of accesses record. Synchronous, the accessing thread is waiting, and the
+        // accesses that arrive while a batch is being synced share the next one.
+        queue = AuditQueue(
+            name: "coffer.secrets.audit-file", capacity: capacity,
+            linger: durability == .buffered ? .milliseconds(2) : .zero, handle: { writer.append($0) },
+            idle: { writer.idle() })
     }
 
     /// Opens the audit file at `url` with its key kept in `keyStore` at ``AuditKeyStore/defaultKeyAccount``.
@@ -75,15 +89,15 @@ public final class AuditFileSink: SecretsAuditSink {
     }
 
     deinit {
-        try? writer.close()
+        try? close()
     }
 
     /// Queues `event` (waiting while ``capacity`` events are queued); with ``Durability/synchronous``, returns once
     /// it is on disk or its write failed.
     public func record(_ event: SecretsAuditEvent) {
-        let ticket = writer.enqueue(event)
+        let ticket = queue.enqueue(event)
         if durability == .synchronous, let ticket {
-            writer.waitUntilAttempted(ticket)
+            queue.waitUntilAttempted(ticket)
         }
     }
 
@@ -91,7 +105,8 @@ public final class AuditFileSink: SecretsAuditSink {
     ///
     /// - Throws: the write's ``SecretsAuditError`` when it failed (the events stay queued and are retried).
     public func flush() throws(SecretsAuditError) {
-        try writer.flush()
+        try queue.flush()
+        try writer.sync()
     }
 
     /// Writes every queued event, saves a checkpoint, stops the writer and closes the file. Events recorded after
@@ -99,176 +114,122 @@ public final class AuditFileSink: SecretsAuditSink {
     ///
     /// - Throws: the ``SecretsAuditError`` that kept the last events from being written.
     public func close() throws(SecretsAuditError) {
-        try writer.close()
+        let unwritten = queue.close()
+        writer.finish()
+        if let unwritten { throw unwritten }
     }
 
     /// How many events are queued and not yet written.
-    public var queuedCount: Int { writer.queuedCount }
+    public var queuedCount: Int { queue.count }
 }
 
 extension AuditFileSink {
-    /// The queue of events and the thread that appends them.
+    /// What the queue's thread does with each batch: append it to the file, checkpoint now and then, and report
+    /// failures.
     private final class Writer: @unchecked Sendable {
-        // Safety: every mutable property below is read and written only while `condition` is locked, except `file`,
-        // `chain`, `lastCheckpoint` and `reportedFailure`, which only the writer thread touches (and `close()` once
-        // the writer thread has ended).
-        private let condition = NSCondition()
-        private var queue: [SecretsAuditEvent] = []
-        private var enqueued: UInt64 = 0
-        private var attempted: UInt64 = 0
-        private var written: UInt64 = 0
-        private var attempts: UInt64 = 0
-        private var failure: SecretsAuditError?
-        private var closing = false
-        private var finished = false
-
+        // Safety: every mutable property is read and written only while `lock` is held.
+        private let lock = NSLock()
         private let file: AuditFile
-        private let key: SymmetricKey
+        private let encoder: AuditRecordEncoder
         private let keys: AuditKeyStore
-        private let capacity: Int
+        private let syncInterval: Duration
         private let checkpointInterval: Duration
         private let logger: Logger
         private var chain = AuditFile.Chain()
+        private var unsynced = false
+        private var lastSync = ContinuousClock.now
         private var lastCheckpoint = ContinuousClock.now
         private var checkpointed = AuditCheckpoint(sequence: 0, mac: Data())
         private var reportedFailure = false
+        private var closed = false
 
         init(
-            file: AuditFile, key: SymmetricKey, keys: AuditKeyStore, capacity: Int, checkpointInterval: Duration,
-            logger: Logger
+            file: AuditFile, encoder: AuditRecordEncoder, keys: AuditKeyStore, syncInterval: Duration,
+            checkpointInterval: Duration, logger: Logger
         ) {
             self.file = file
-            self.key = key
+            self.encoder = encoder
             self.keys = keys
-            self.capacity = capacity
+            self.syncInterval = syncInterval
             self.checkpointInterval = checkpointInterval
             self.logger = logger
         }
 
-        func start() {
-            let thread = Thread { [self] in run() }
-            thread.name = "coffer.secrets.audit-file"
-            thread.start()
-        }
-
-        var queuedCount: Int { condition.withLock { queue.count } }
-
-        /// Queues `event`; its ticket, or `nil` when the writer is closed.
-        func enqueue(_ event: SecretsAuditEvent) -> UInt64? {
-            condition.withLock {
-                while queue.count >= capacity, !closing { condition.wait() }
-                guard !closing else { return nil }
-                queue.append(event)
-                enqueued += 1
-                condition.broadcast()
-                return enqueued
-            }
-        }
-
-        func waitUntilAttempted(_ ticket: UInt64) {
-            condition.withLock {
-                while attempted < ticket, !finished { condition.wait() }
-            }
-        }
-
-        func flush() throws(SecretsAuditError) {
-            let outcome: SecretsAuditError? = condition.withLock {
-                let target = enqueued
-                let attemptsBefore = attempts
-                while written < target, !finished {
-                    if failure != nil, attempts > attemptsBefore { break }
-                    condition.wait()
-                }
-                return written < target ? (failure ?? .closed) : nil
-            }
-            if let outcome { throw outcome }
-        }
-
-        func close() throws(SecretsAuditError) {
-            let alreadyClosing = condition.withLock {
-                defer {
-                    closing = true
-                    condition.broadcast()
-                }
-                return closing
-            }
-            condition.withLock {
-                while !finished { condition.wait() }
-            }
-            guard !alreadyClosing else { return }
-            let unwritten: SecretsAuditError? = condition.withLock { queue.isEmpty ? nil : (failure ?? .closed) }
-            saveCheckpoint()
-            file.close()
-            if let unwritten { throw unwritten }
-        }
-
-        /// The writer thread: appends what is queued, retrying a failed batch every second, until closed and empty
-        /// (or closed after a failed last attempt).
-        private func run() {
-            while true {
-                let batch: [SecretsAuditEvent]? = condition.withLock {
-                    while queue.isEmpty, !closing { condition.wait() }
-                    return queue.isEmpty ? nil : queue
-                }
-                guard let batch else { break }
-                let result = append(batch)
-                let stop: Bool = condition.withLock {
-                    attempted = max(attempted, written + UInt64(batch.count))
-                    attempts += 1
-                    switch result {
-                    case .success:
-                        queue.removeFirst(batch.count)
-                        written += UInt64(batch.count)
-                        failure = nil
-                    case .failure(let error):
-                        failure = error
+        /// Appends `batch`: `nil`, or the error that kept it out of the file (which is then as it was).
+        func append(_ batch: [SecretsAuditEvent]) -> SecretsAuditError? {
+            lock.withLock { () -> SecretsAuditError? in
+                do throws(SecretsAuditError) {
+                    let syncing = syncInterval == .zero
+                    try file.exclusively { () throws(SecretsAuditError) in
+                        try file.append(batch, encoder: encoder, to: &chain, sync: syncing)
                     }
-                    condition.broadcast()
-                    if case .failure = result {
-                        if closing { return true }
-                        _ = condition.wait(until: Date(timeIntervalSinceNow: 1))
+                    if !syncing { unsynced = true }
+                    if reportedFailure {
+                        reportedFailure = false
+                        logger.notice("the audit file is written again", metadata: ["file": "\(file.path)"])
                     }
-                    return false
+                    if ContinuousClock.now - lastCheckpoint >= checkpointInterval { saveCheckpoint() }
+                    return nil
+                } catch {
+                    if !reportedFailure {
+                        reportedFailure = true
+                        logger.error(
+                            "the audit file cannot be written; its records are kept and retried",
+                            metadata: ["file": "\(file.path)", "error": "\(error)"])
+                    }
+                    return error
                 }
-                report(result)
-                if stop { break }
-                if ContinuousClock.now - lastCheckpoint >= checkpointInterval { saveCheckpoint() }
-            }
-            condition.withLock {
-                finished = true
-                condition.broadcast()
             }
         }
 
-        private func append(_ batch: [SecretsAuditEvent]) -> Result<Void, SecretsAuditError> {
-            do {
-                try file.exclusively { () throws(SecretsAuditError) in try file.append(batch, key: key, to: &chain) }
-                return .success(())
-            } catch {
-                return .failure(error)
+        /// `fsync`s what was written since the last one, if the interval has passed: how long until it should be
+        /// asked again, or `nil`.
+        func idle() -> Duration? {
+            lock.withLock {
+                guard unsynced, !closed else { return nil }
+                let waited = ContinuousClock.now - lastSync
+                guard waited >= syncInterval else { return syncInterval - waited }
+                do {
+                    try syncLocked()
+                } catch {
+                    logger.error("the audit file cannot be synced", metadata: ["error": "\(error)"])
+                    return syncInterval
+                }
+                return nil
             }
         }
 
-        /// Logs the first failure of a run of failures, and the recovery after it.
-        private func report(_ result: Result<Void, SecretsAuditError>) {
-            switch result {
-            case .failure(let error) where !reportedFailure:
-                reportedFailure = true
-                logger.error(
-                    "the audit file cannot be written; its records are kept and retried",
-                    metadata: ["file": "\(file.path)", "error": "\(error)"])
-            case .success where reportedFailure:
-                reportedFailure = false
-                logger.notice("the audit file is written again", metadata: ["file": "\(file.path)"])
-            default: break
+        /// `fsync`s what was written since the last one.
+        func sync() throws(SecretsAuditError) {
+            lock.lock()
+            defer { lock.unlock() }
+            try syncLocked()
+        }
+
+        private func syncLocked() throws(SecretsAuditError) {
+            guard unsynced, !closed else { return }
+            try file.sync()
+            unsynced = false
+            lastSync = .now
+        }
+
+        /// Syncs, saves a last checkpoint and closes the file; later calls do nothing.
+        func finish() {
+            lock.withLock {
+                guard !closed else { return }
+                saveCheckpoint()
+                closed = true
+                file.close()
             }
         }
 
-        /// Saves the chain's end in the store, if it moved since the last checkpoint. The file stays locked while
-        /// it does, so that a checkpoint never goes back behind another process's.
+        /// Saves the chain's end in the store, if it moved since the last checkpoint, once the file is synced (a
+        /// checkpoint must never name a record a power failure could still take). The file stays locked while it
+        /// does, so that a checkpoint never goes back behind another process's.
         private func saveCheckpoint() {
             lastCheckpoint = .now
             do {
+                try syncLocked()
                 try file.exclusively { () throws(SecretsAuditError) in
                     try file.refresh(&chain)
                     guard let firstMAC = chain.firstMAC, chain.sequence != checkpointed.sequence else { return }

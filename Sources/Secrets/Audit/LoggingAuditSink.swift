@@ -4,14 +4,21 @@ import Logging
 /// (`operation`, `service`, `account`, `backend`, `outcome`, `duration_us`, `caller`, `reason`).
 ///
 /// Completed accesses are logged at ``level`` (`info`); locked, denied and failed ones at ``failureLevel``
-/// (`warning`). The log handler the application bootstrapped decides where the lines go and how fast.
-public struct LoggingAuditSink: SecretsAuditSink {
+/// (`warning`). Messages the logger's level lets through are handed to a thread of the sink's own (formatting and
+/// writing a line costs a log handler microseconds, as much as a read); ``flush()`` waits for them. Share one sink
+/// between stores rather than making one per store: each has its thread.
+public final class LoggingAuditSink: SecretsAuditSink {
     /// The logger events go to.
-    public var logger: Logger
+    public let logger: Logger
     /// The level of accesses that completed (found, missing, saved).
-    public var level: Logger.Level
+    public let level: Logger.Level
     /// The level of accesses that were locked, denied or failed.
-    public var failureLevel: Logger.Level
+    public let failureLevel: Logger.Level
+    private let queue: AuditQueue
+
+    /// The sink `SecretsAudit()` uses: the `coffer.secrets.audit` logger, made on first use (after the application
+    /// has bootstrapped its logging).
+    public static let shared = LoggingAuditSink()
 
     /// Creates a sink logging to `logger` (label `coffer.secrets.audit` by default).
     public init(
@@ -21,16 +28,39 @@ public struct LoggingAuditSink: SecretsAuditSink {
         self.logger = logger
         self.level = level
         self.failureLevel = failureLevel
+        queue = AuditQueue(name: "coffer.secrets.audit-log", capacity: 65_536) { [logger, level, failureLevel] batch in
+            for event in batch {
+                Self.log(event, to: logger, at: Self.level(of: event, level, failureLevel))
+            }
+            return nil
+        }
     }
 
-    /// Logs `event`.
+    deinit {
+        queue.close()
+    }
+
+    /// Queues `event` for the log, unless the logger's level would drop its message.
     public func record(_ event: SecretsAuditEvent) {
-        let level: Logger.Level
+        guard logger.logLevel <= Self.level(of: event, level, failureLevel) else { return }
+        _ = queue.enqueue(event)
+    }
+
+    /// Returns once every event recorded so far has been handed to the log handler.
+    public func flush() throws(SecretsAuditError) {
+        try queue.flush()
+    }
+
+    private static func level(
+        of event: SecretsAuditEvent, _ level: Logger.Level, _ failureLevel: Logger.Level
+    ) -> Logger.Level {
         switch event.outcome {
-        case .found, .missing, .saved: level = self.level
-        case .locked, .denied, .failed: level = failureLevel
+        case .found, .missing, .saved: level
+        case .locked, .denied, .failed: failureLevel
         }
-        guard logger.logLevel <= level else { return }
+    }
+
+    private static func log(_ event: SecretsAuditEvent, to logger: Logger, at level: Logger.Level) {
         var metadata: Logger.Metadata = [
             "operation": "\(event.operation.rawValue)", "service": "\(event.service)",
             "backend": "\(event.backend)", "outcome": "\(event.outcome.rawValue)",

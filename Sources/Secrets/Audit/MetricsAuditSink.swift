@@ -48,8 +48,10 @@ public struct MetricsAuditSink: SecretsAuditSink {
         var timers: [Key: Timer] = [:]
 
         mutating func pair(for event: SecretsAuditEvent, factory: (any MetricsFactory)?) -> (Counter, Timer) {
-            let factory = factory ?? MetricsSystem.factory
             let key = Key(operation: event.operation, outcome: event.outcome, backend: event.backend)
+            let timerKey = Key(operation: event.operation, outcome: .found, backend: event.backend)
+            if let counter = counters[key], let timer = timers[timerKey] { return (counter, timer) }
+            let factory = factory ?? MetricsSystem.factory
             let counter =
                 counters[key]
                 ?? Counter(
@@ -59,12 +61,12 @@ public struct MetricsAuditSink: SecretsAuditSink {
                         ("backend", event.backend),
                     ], factory: factory)
             counters[key] = counter
-            let timerKey = Key(operation: event.operation, outcome: .found, backend: event.backend)
             let timer =
                 timers[timerKey]
                 ?? Timer(
                     label: MetricsAuditSink.durationLabel,
-                    dimensions: [("operation", event.operation.rawValue), ("backend", event.backend)], factory: factory)
+                    dimensions: [("operation", event.operation.rawValue), ("backend", event.backend)],
+                    factory: factory)
             timers[timerKey] = timer
             return (counter, timer)
         }

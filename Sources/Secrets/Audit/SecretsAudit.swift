@@ -24,8 +24,8 @@ public struct SecretsAudit: Sendable {
     /// against the iOS 16 SDK's concurrency library, whose property wrapper Swift 6 reads as mutable global state.
     private static let callerLabel = TaskLocal<String?>(wrappedValue: nil)
 
-    /// Creates an audit that sends events to `sinks`; the default is a log (``LoggingAuditSink``).
-    public init(sinks: [any SecretsAuditSink] = [LoggingAuditSink()], defaultCaller: String? = nil) {
+    /// Creates an audit that sends events to `sinks`; the default is the log (``LoggingAuditSink/shared``).
+    public init(sinks: [any SecretsAuditSink] = [LoggingAuditSink.shared], defaultCaller: String? = nil) {
         self.sinks = sinks
         self.defaultCaller = defaultCaller
     }

@@ -59,6 +59,42 @@ struct AuditFileSinkTests {
         #expect(report.isIntact && report.recordCount == 5 && report.lastSequence == 5 && report.checkedCheckpoint)
     }
 
+    @Test(
+        "paths, callers and reasons with quotes, backslashes, newlines and other control characters read back as written"
+    )
+    func escaping() throws {
+        let awkward = "a\"b\\c\nd\re\tf\u{01}g/h é"
+        var event = Self.event(1)
+        event.caller = awkward
+        event.reason = awkward
+        let sink = try AuditFileSink(url: fileURL, keys: keys)
+        sink.record(event)
+        try sink.close()
+        let lines = try lines()
+        #expect(lines.count == 1)
+        #expect(AuditFileRecord.parse(Data(lines[0].utf8))?.record.event == event)
+        #expect(try verify().isIntact)
+    }
+
+    @Test("times read back to the millisecond, across years and before 1970")
+    func timestamps() throws {
+        let times = [0, -86_400.5, 951_782_400.999, 1_790_000_000.123, 4_102_444_799.5].map(
+            Date.init(timeIntervalSince1970:))
+        let sink = try AuditFileSink(url: fileURL, keys: keys)
+        for (index, time) in times.enumerated() {
+            var event = Self.event(index)
+            event.time = time
+            sink.record(event)
+        }
+        try sink.close()
+        let read = try lines().compactMap { AuditFileRecord.parse(Data($0.utf8))?.record.event.time }
+        #expect(read.count == times.count)
+        for (written, back) in zip(times, read) {
+            #expect(abs(written.timeIntervalSince1970 - back.timeIntervalSince1970) < 0.001)
+            #expect(back <= written)
+        }
+    }
+
     @Test("the key is 32 random bytes kept in the secret store, and the file is private to its owner")
     func keyAndMode() throws {
         try write(1)

@@ -167,6 +167,7 @@ struct SecretsAuditTests {
             audit: SecretsAudit(sinks: [sink, LoggingAuditSink(logger: logger)]))
         try store.saveData(Data(Self.secretValue.utf8), account: "ai/openai")
         _ = try store.readData(account: "ai/openai")
+        try store.audit.flush()
         let texts = sink.events.map { "\($0) \(String(reflecting: $0))" } + lines.values
         #expect(lines.values.count == 2)
         #expect(texts.allSatisfy { !$0.contains(Self.secretValue) })
@@ -181,6 +182,7 @@ struct SecretsAuditTests {
             audit: SecretsAudit(sinks: [LoggingAuditSink(logger: logger)], defaultCaller: "cli"))
         _ = try store.readData(account: "ai/openai")
         _ = try? store.readData(account: "../x")
+        try store.audit.flush()
         #expect(lines.values.count == 1)
         let line = try #require(lines.values.first)
         #expect(line.contains("secret read") && line.contains("invalidIdentifier") && line.contains("cli"))
