@@ -10,8 +10,6 @@
 //        audit-baseline <scratch-directory> profile <encrypted-file|in-memory> <none|log|metrics|file-buffered|
 //            file-synchronous|all> [seconds (5)] [tasks (0: synchronous)]   reads synchronously through one configuration only, to run
 //            under `perf record -g` and see where the audit's time goes.
-//        audit-baseline <scratch-directory> encode [records (100000)]   the audit file writer's cost per record, with
-//            AuditFileRecord.line(key:) and with a hand-written encoder of the same bytes (FastRecordLine.swift).
 import AuditBenchmarkSupport
 import Foundation
 import Secrets
@@ -19,10 +17,6 @@ import Secrets
 let arguments = CommandLine.arguments
 if arguments.count > 3, arguments[2] == "profile" {
     try await profile(arguments)
-    exit(0)
-}
-if arguments.count > 2, arguments[2] == "encode" {
-    compareRecordEncoding(arguments)
     exit(0)
 }
 let scratch = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : NSTemporaryDirectory())
