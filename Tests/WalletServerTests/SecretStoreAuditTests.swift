@@ -36,6 +36,7 @@ struct SecretStoreAuditTests {
             try await storage.shutdown()
             throw error
         }
+        try storage.secrets.audit.flush()
         let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
         try await storage.shutdown()
 

@@ -7,28 +7,41 @@ import CoreMetrics
 /// - `coffer_secrets_access_duration_seconds{operation, backend}`, a timer.
 ///
 /// The metrics go to the factory the application bootstrapped (`MetricsSystem.bootstrap`), or the one given. Paths
-/// and callers are not dimensions: they would make the number of series unbounded.
-public struct MetricsAuditSink: SecretsAuditSink {
+/// and callers are not dimensions: they would make the number of series unbounded. Events are counted on a
+/// background thread of the sink's own, within milliseconds; ``flush()`` waits for them.
+public final class MetricsAuditSink: SecretsAuditSink {
     /// The counter's label.
     public static let accessesLabel = "coffer_secrets_accesses_total"
     /// The timer's label.
     public static let durationLabel = "coffer_secrets_access_duration_seconds"
 
-    private let factory: (any MetricsFactory)?
-    private let instruments = Locked(Instruments())
+    private let queue: AuditQueue
 
     /// Creates a sink that reports to `factory`, or to the bootstrapped `MetricsSystem` when `nil`.
     public init(factory: (any MetricsFactory)? = nil) {
-        self.factory = factory
+        var instruments = Instruments()
+        queue = AuditQueue(name: "coffer.secrets.audit-metrics", capacity: 65_536) { batch in
+            for event in batch {
+                let (counter, timer) = instruments.pair(for: event, factory: factory)
+                counter.increment()
+                timer.recordNanoseconds(Self.nanoseconds(event.duration))
+            }
+            return nil
+        }
     }
 
-    /// Counts and times `event`.
+    deinit {
+        queue.close()
+    }
+
+    /// Queues `event` to be counted and timed.
     public func record(_ event: SecretsAuditEvent) {
-        let (counter, timer) = instruments.withLock { instruments in
-            instruments.pair(for: event, factory: factory)
-        }
-        counter.increment()
-        timer.recordNanoseconds(Self.nanoseconds(event.duration))
+        _ = queue.enqueue(event)
+    }
+
+    /// Returns once every event recorded so far is counted.
+    public func flush() throws(SecretsAuditError) {
+        try queue.flush()
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

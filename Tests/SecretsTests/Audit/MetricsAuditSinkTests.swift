@@ -17,6 +17,7 @@ struct MetricsAuditSinkTests {
         _ = try store.readData(account: "a/two")
         _ = try store.readData(account: "a/three")
         _ = try? store.readData(account: "../escape")
+        try store.audit.flush()
 
         func count(_ operation: String, _ outcome: String) throws -> Int64 {
             try metrics.expectCounter(
