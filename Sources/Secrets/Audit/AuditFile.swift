@@ -113,14 +113,12 @@ final class AuditFile: @unchecked Sendable {
             next.mac = mac
             if next.firstMAC == nil { next.firstMAC = mac }
         }
-        do {
+        do throws(SecretsAuditError) {
             try write(bytes)
             if sync { try self.sync() }
-        } catch let error as SecretsAuditError {
+        } catch {
             _ = ftruncate(descriptor, off_t(size))
             throw error
-        } catch {
-            preconditionFailure("write throws SecretsAuditError only")
         }
         next.knownSize = size + Int64(bytes.count)
         chain = next

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// The members come in sorted order with no insignificant space, strings escaped as JSON requires (`"`, `\`, control
 /// characters; `/` and non-ASCII as they are), the time as RFC 3339 in UTC with milliseconds. Verification reads the
-/// bytes the MAC covers as they are, so nothing depends on another encoder producing the same bytes.
-struct AuditRecordEncoder: Sendable {
+/// bytes the MAC covers as they are, so nothing depends on another encoder producing the same bytes. Not `Sendable`
+/// (CryptoKit's `HMAC` is not, on older SDKs): one writer thread uses it.
+struct AuditRecordEncoder {
     private let keyed: HMAC<SHA256>
 
     init(key: SymmetricKey) {
