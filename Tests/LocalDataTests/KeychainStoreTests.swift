@@ -95,29 +95,6 @@ struct KeychainStoreTests {
         #expect(try await store.listAccounts().isEmpty)
     }
 
-    @Test("a locked keychain under the store is a typed error for reads and writes, and loses nothing")
-    func locked() async throws {
-        let fixture = try RouterFixture(sharedStore: true)
-        defer { try? fixture.cleanUp() }
-        let key = testKey(.keychain, serializer: Serializer<String>.json)
-        try await fixture.router.set("before", for: key)
-        fixture.keychain.setLocked(true)
-        await #expect {
-            _ = try await fixture.router.get(key)
-        } throws: { error in
-            guard case StorageError.store(key.name, .locked) = error else { return false }
-            return true
-        }
-        await #expect {
-            try await fixture.router.set("after", for: key)
-        } throws: { error in
-            guard case StorageError.store(key.name, .locked) = error else { return false }
-            return true
-        }
-        fixture.keychain.setLocked(false)
-        #expect(try await fixture.router.get(key) == "before")
-    }
-
     @Test(
         "the store's own access policy is the one keys must ask for, seen through an audit too",
         arguments: [false, true])

@@ -122,9 +122,12 @@ struct StorageRouterDomainTests {
         #expect(try await fixture.router.get(text) == "not a number")
     }
 
-    @Test("a locked keychain is a typed error for reads and writes, and loses nothing")
-    func lockedKeychain() async throws {
-        let fixture = try RouterFixture()
+    @Test(
+        "a locked keychain is a typed error for reads and writes, and loses nothing (also under a shared SecretsStore)",
+        arguments: [false, true])
+    func lockedKeychain(sharedStore: Bool) async throws {
+        let fixture = try RouterFixture(sharedStore: sharedStore)
+        defer { try? fixture.cleanUp() }
         let key = testKey(.keychain, serializer: Serializer<String>.json)
         try await fixture.router.set("before", for: key)
         fixture.keychain.setLocked(true)

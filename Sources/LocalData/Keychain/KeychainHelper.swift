@@ -43,13 +43,9 @@ public actor KeychainHelper {
         service: String, accessGroup: String? = nil, maximumInlineSize: Int = 16 * 1024, overflowDirectory: URL,
         files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
     ) {
-        self.service = service
-        self.accessGroup = accessGroup
-        self.maximumInlineSize = maximumInlineSize
-        self.overflowDirectory = overflowDirectory
-        self.files = files
-        self.makeBackend = backend
-        self.store = nil
+        self.init(
+            store: nil, service: service, accessGroup: accessGroup, maximumInlineSize: maximumInlineSize,
+            overflowDirectory: overflowDirectory, files: files, backend: backend)
     }
 
     /// A helper whose items live in `store`, shared with other components (an ``AccessTokenStorage``-like
@@ -65,6 +61,15 @@ public actor KeychainHelper {
     public init(
         store: SecretsStore, service: String, accessGroup: String? = nil, maximumInlineSize: Int = 16 * 1024,
         overflowDirectory: URL, files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
+    ) {
+        self.init(
+            store: Optional(store), service: service, accessGroup: accessGroup, maximumInlineSize: maximumInlineSize,
+            overflowDirectory: overflowDirectory, files: files, backend: backend)
+    }
+
+    private init(
+        store: SecretsStore?, service: String, accessGroup: String?, maximumInlineSize: Int, overflowDirectory: URL,
+        files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
     ) {
         self.service = service
         self.accessGroup = accessGroup
