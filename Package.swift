@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Secrets", targets: ["Secrets"]),
         .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
+        .library(name: "SecretsMetrics", targets: ["SecretsMetrics"]),
         .library(name: "SecretsSecretService", targets: ["SecretsSecretService"]),
         .library(name: "SecretsKeychain", targets: ["SecretsKeychain"]),
         .library(name: "SecretsPlatform", targets: ["SecretsPlatform"]),
@@ -61,9 +62,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                // The access audit's metrics sink: the API alone (no dependencies); the app picks the backend.
-                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
+        ),
+        // The access audit's metrics sink, apart so that Secrets needs no metrics package: swift-metrics' API alone
+        // (no dependencies of its own); the application picks the backend.
+        .target(
+            name: "SecretsMetrics",
+            dependencies: ["Secrets", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
         .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
@@ -123,6 +128,7 @@ let package = Package(
             name: "WalletServer",
             dependencies: [
                 "Secrets",
+                .target(name: "SecretsMetrics", condition: .when(traits: ["Server"])),
                 "WalletPasses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -188,7 +194,7 @@ let package = Package(
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "SecretsMetrics", .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(

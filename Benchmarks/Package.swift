@@ -81,6 +81,7 @@ let package = Package(
             name: "AuditBenchmarkSupport",
             dependencies: [
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "SecretsMetrics", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

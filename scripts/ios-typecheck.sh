@@ -215,7 +215,7 @@ mapfile -t LOG_FILES < <(find "$CHECKOUTS/swift-log/Sources/Logging" -name '*.sw
 emit_dep Logging -swift-version 6 -package-name swift_log -enable-upcoming-feature ExistentialAny \
   -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature InternalImportsByDefault \
   -enable-upcoming-feature NonisolatedNonsendingByDefault -- "${LOG_FILES[@]}"
-# swift-metrics' CoreMetrics from source (the API the Secrets audit's metrics sink uses), declarations only, in Swift 5
+# swift-metrics' CoreMetrics from source (the API SecretsMetrics' audit sink uses), declarations only, in Swift 5
 # mode: the 16.5 SDK's _Concurrency predates what lets Swift 6 accept its `@TaskLocal static var`.
 mapfile -t METRICS_FILES < <(find "$CHECKOUTS/swift-metrics/Sources/CoreMetrics" -name '*.swift' | sort)
 emit_dep CoreMetrics -swift-version 5 -package-name swift_metrics \
@@ -256,7 +256,7 @@ ROOT="-swift-version 6 -package-name main -enable-upcoming-feature ExistentialAn
 mod ProntoWalletSDK@nested "-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility" \
   $(sources ProntoWalletSDK/Sources/ProntoWalletSDK)
 mod ProntoWalletSDK "$ROOT" $(sources ProntoWalletSDK/Sources/ProntoWalletSDK)
-for m in Secrets SecretsKeychain SecretsSecretService Keychain SecretsPlatform AppSecureStorage LocalData TokenAuthentication; do
+for m in Secrets SecretsMetrics SecretsKeychain SecretsSecretService Keychain SecretsPlatform AppSecureStorage LocalData TokenAuthentication; do
   mod $m "$ROOT" $(sources Sources/$m)
 done
 mod ProntoWalletExample "-swift-version 6 -parse-as-library" $(sources Examples/ProntoWalletExample)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Prometheus
 import Secrets
+import SecretsMetrics
 
 /// One store under measurement: a backend's ``AggregateSecretsStore`` seen through a ``SecretsStore`` (and, for
 /// synchronous code, an ``AuditedSecretsStore``) that records its accesses in one ``AuditSinkConfiguration``'s

@@ -13,7 +13,7 @@ import Foundation
 ///   when it falls too far behind, back-pressure makes the accessing threads wait for it rather than drop).
 /// - ``flush()`` waits until everything queued before it has been handled; ``close()`` handles what is left, then
 ///   stops the thread.
-final class AuditQueue: @unchecked Sendable {
+package final class AuditQueue: @unchecked Sendable {
     // Safety: every mutable property is read and written only while `condition` is locked; `handle` runs on the
     // consumer thread alone.
     private let condition = NSCondition()
@@ -43,7 +43,7 @@ final class AuditQueue: @unchecked Sendable {
     /// it from being handled, or `nil`. After each batch, and when the time it last returned has passed with no
     /// event, the thread calls `idle`, which returns how long to wait before calling it again (`nil`: not until after
     /// the next batch): for work that follows a batch later, such as an `fsync`.
-    init(
+    package init(
         name: String, capacity: Int, linger: Duration = .milliseconds(2), retryDelay: Duration = .seconds(1),
         handle: @escaping ([SecretsAuditEvent]) -> SecretsAuditError?, idle: @escaping () -> Duration? = { nil }
     ) {
@@ -66,7 +66,7 @@ final class AuditQueue: @unchecked Sendable {
     var count: Int { condition.withLock { queue.count } }
 
     /// Queues `event`: its ticket, or `nil` when the queue is closed (the event is not kept).
-    func enqueue(_ event: SecretsAuditEvent) -> UInt64? {
+    package func enqueue(_ event: SecretsAuditEvent) -> UInt64? {
         condition.withLock {
             while queue.count >= capacity, !closing { waitForProgress() }
             guard !closing else { return nil }
@@ -87,7 +87,7 @@ final class AuditQueue: @unchecked Sendable {
     /// Returns once every event queued before the call has been handled.
     ///
     /// - Throws: the error of a batch that failed meanwhile (its events stay queued).
-    func flush() throws(SecretsAuditError) {
+    package func flush() throws(SecretsAuditError) {
         let outcome: SecretsAuditError? = condition.withLock {
             let target = enqueued
             let attemptsBefore = attempts
@@ -105,7 +105,7 @@ final class AuditQueue: @unchecked Sendable {
     ///
     /// - Returns: the error that kept the last events from being handled, or `nil`.
     @discardableResult
-    func close() -> SecretsAuditError? {
+    package func close() -> SecretsAuditError? {
         condition.withLock {
             closing = true
             condition.broadcast()

@@ -1,5 +1,5 @@
 /// Where ``SecretsAudit`` sends each ``SecretsAuditEvent``: a log (``LoggingAuditSink``), a tamper-evident file
-/// (``AuditFileSink``), metrics (``MetricsAuditSink``) or one of your own.
+/// (``AuditFileSink``), metrics (`MetricsAuditSink`, in the `SecretsMetrics` module) or one of your own.
 ///
 /// ``record(_:)`` is called on the thread that made the access, once the access has completed, so it must be quick
 /// and must not block on slow I/O: queue the event and write it elsewhere. It must not drop events either: a sink

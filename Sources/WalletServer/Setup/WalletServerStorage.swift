@@ -3,6 +3,7 @@ import CoreMetrics
 import Logging
 import NIOPosix
 import Secrets
+import SecretsMetrics
 
 /// Where a provisioning server's data lives, opened: the database (migrated) and the encrypted secret store that
 /// holds the pass types' signing keys.

@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import MetricsTestKit
 @_spi(Testing) import Secrets
+import SecretsMetrics
 import Testing
 
 @Suite("The metrics sink counts accesses by operation, outcome and backend, and times them")

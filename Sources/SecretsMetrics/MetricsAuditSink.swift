@@ -1,4 +1,5 @@
 import CoreMetrics
+import Secrets
 
 /// An audit sink that counts and times accesses through swift-metrics, for dashboards and alerts (a burst of
 /// `denied` reads, a store that turned slow):
