@@ -29,17 +29,7 @@ final class AuditFile: @unchecked Sendable {
     /// a regular file.
     init(url: URL) throws(SecretsAuditError) {
         path = url.path
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw .notARegularFile(path: path) }
-            throw .io(operation: "open", path: path, code: errno)
-        }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            Foundation.close(descriptor)
-            throw .notARegularFile(path: path)
-        }
-        self.descriptor = descriptor
+        descriptor = try Self.openRegularFile(path, flags: O_RDWR | O_APPEND | O_CREAT)
     }
 
     /// Reads the whole file at `url` under a shared `flock` (so that no writer is midway through a batch), and runs
@@ -48,33 +38,13 @@ final class AuditFile: @unchecked Sendable {
         _ url: URL, _ body: (Data) throws(SecretsAuditError) -> Result
     ) throws(SecretsAuditError) -> Result {
         let path = url.path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw .notARegularFile(path: path) }
-            throw .io(operation: "open", path: path, code: errno)
-        }
+        let descriptor = try openRegularFile(path, flags: O_RDONLY)
         defer { Foundation.close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .notARegularFile(path: path)
-        }
-        while flock(descriptor, LOCK_SH) != 0 {
-            guard errno == EINTR else { throw .io(operation: "flock", path: path, code: errno) }
-        }
+        try lock(descriptor, LOCK_SH, path: path)
         defer { flock(descriptor, LOCK_UN) }
+        var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .io(operation: "fstat", path: path, code: errno) }
-        var contents = Data(count: Int(status.st_size))
-        var done = 0
-        while done < contents.count {
-            let result = contents.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(done))
-            }
-            if result < 0, errno == EINTR { continue }
-            guard result >= 0 else { throw .io(operation: "read", path: path, code: errno) }
-            if result == 0 { break }
-            done += result
-        }
-        return try body(contents.prefix(done))
+        return try body(try read(descriptor, path: path, from: 0, count: Int(status.st_size)))
     }
 
     func close() {
@@ -83,9 +53,7 @@ final class AuditFile: @unchecked Sendable {
 
     /// Runs `body` holding the file's exclusive lock, which every Coffer process writing it takes.
     func exclusively<Result>(_ body: () throws(SecretsAuditError) -> Result) throws(SecretsAuditError) -> Result {
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw .io(operation: "flock", path: path, code: errno) }
-        }
+        try Self.lock(descriptor, LOCK_EX, path: path)
         defer { flock(descriptor, LOCK_UN) }
         return try body()
     }
@@ -166,6 +134,36 @@ final class AuditFile: @unchecked Sendable {
     }
 
     private func read(from offset: Int64, count: Int) throws(SecretsAuditError) -> Data {
+        try Self.read(descriptor, path: path, from: offset, count: count)
+    }
+
+    /// Opens `path` with `flags` (and mode 0600 if it creates it), refusing a symbolic link or anything but a
+    /// regular file.
+    private static func openRegularFile(_ path: String, flags: Int32) throws(SecretsAuditError) -> Int32 {
+        let descriptor = open(path, flags | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .notARegularFile(path: path) }
+            throw .io(operation: "open", path: path, code: errno)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            Foundation.close(descriptor)
+            throw .notARegularFile(path: path)
+        }
+        return descriptor
+    }
+
+    /// Takes the `flock` `operation` (`LOCK_SH`, `LOCK_EX`) on `descriptor`, waiting for it.
+    private static func lock(_ descriptor: Int32, _ operation: Int32, path: String) throws(SecretsAuditError) {
+        while flock(descriptor, operation) != 0 {
+            guard errno == EINTR else { throw .io(operation: "flock", path: path, code: errno) }
+        }
+    }
+
+    /// Up to `count` bytes of `descriptor` from `offset` (fewer at the end of the file).
+    private static func read(_ descriptor: Int32, path: String, from offset: Int64, count: Int)
+        throws(SecretsAuditError) -> Data
+    {
         var data = Data(count: count)
         var done = 0
         while done < count {

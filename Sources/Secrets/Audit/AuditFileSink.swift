@@ -189,13 +189,7 @@ extension AuditFileSink {
                 guard unsynced, !closed else { return nil }
                 let waited = ContinuousClock.now - lastSync
                 guard waited >= syncInterval else { return syncInterval - waited }
-                do {
-                    try syncLocked()
-                } catch {
-                    logger.error("the audit file cannot be synced", metadata: ["error": "\(error)"])
-                    return syncInterval
-                }
-                return nil
+                return syncReportingFailure() ? nil : syncInterval
             }
         }
 
@@ -204,6 +198,17 @@ extension AuditFileSink {
             lock.lock()
             defer { lock.unlock() }
             try syncLocked()
+        }
+
+        /// ``syncLocked()``, logging a failure: whether it succeeded.
+        private func syncReportingFailure() -> Bool {
+            do {
+                try syncLocked()
+                return true
+            } catch {
+                logger.error("the audit file cannot be synced", metadata: ["error": "\(error)"])
+                return false
+            }
         }
 
         private func syncLocked() throws(SecretsAuditError) {
@@ -217,22 +222,25 @@ extension AuditFileSink {
         func finish() {
             lock.withLock {
                 guard !closed else { return }
+                _ = syncReportingFailure()
                 saveCheckpoint()
                 closed = true
                 file.close()
             }
         }
 
-        /// Saves the chain's end in the store, if it moved since the last checkpoint, once the file is synced (a
-        /// checkpoint must never name a record a power failure could still take). The file stays locked while it
-        /// does, so that a checkpoint never goes back behind another process's.
+        /// Saves the chain's end in the store, if it moved since the last checkpoint. The file stays locked while it
+        /// does, so that a checkpoint never goes back behind another process's, and is synced first (whoever wrote
+        /// its last records): a checkpoint must never name a record a power failure could still take.
         private func saveCheckpoint() {
             lastCheckpoint = .now
             do {
-                try syncLocked()
                 try file.exclusively { () throws(SecretsAuditError) in
                     try file.refresh(&chain)
                     guard let firstMAC = chain.firstMAC, chain.sequence != checkpointed.sequence else { return }
+                    try file.sync()
+                    unsynced = false
+                    lastSync = .now
                     let checkpoint = AuditCheckpoint(sequence: chain.sequence, mac: chain.mac)
                     try keys.saveCheckpoint(checkpoint, ofChainStartingWith: firstMAC)
                     checkpointed = checkpoint

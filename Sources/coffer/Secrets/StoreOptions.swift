@@ -48,19 +48,22 @@ struct StoreOptions: ParsableArguments {
     /// Opens the chosen backend's store, audited into `--audit-file` when one is named; for the file store,
     /// `create` allows making a new one (asking for the passphrase twice at a terminal).
     func openStore(create: Bool, cipher: EncryptionAlgorithm? = nil) throws -> AuditedSecretsStore {
-        try audited(try openBackend(try BackendChoice.resolve(backend), create: create, cipher: cipher))
+        try CommandAudit.audited(try openUnauditedStore(create: create, cipher: cipher), option: auditFile)
     }
 
     /// `backend` as this command's store (service, access group), audited into `--audit-file` when one is named.
     func audited(_ backend: any SecretsBackend) throws -> AuditedSecretsStore {
-        try CommandAudit.audited(
-            AggregateSecretsStore(backend: backend, configuration: configuration()), option: auditFile)
+        try CommandAudit.audited(store(over: backend), option: auditFile)
     }
 
     /// Opens the chosen backend's store without an audit: for reading the audit's own key.
-    func openUnauditedStore() throws -> AggregateSecretsStore {
-        AggregateSecretsStore(
-            backend: try openBackend(try BackendChoice.resolve(backend), create: false), configuration: configuration())
+    func openUnauditedStore(create: Bool = false, cipher: EncryptionAlgorithm? = nil) throws -> AggregateSecretsStore {
+        store(over: try openBackend(try BackendChoice.resolve(backend), create: create, cipher: cipher))
+    }
+
+    /// `backend` with this command's service and access group.
+    private func store(over backend: any SecretsBackend) -> AggregateSecretsStore {
+        AggregateSecretsStore(backend: backend, configuration: configuration())
     }
 
     /// Opens the encrypted file store, for the commands that work on it alone (`rotate-key`,
