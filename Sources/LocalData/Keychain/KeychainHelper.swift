@@ -67,7 +67,8 @@ public actor KeychainHelper {
             overflowDirectory: overflowDirectory, files: files, backend: backend)
     }
 
-    private init(
+    /// A helper whose items live in `store`, or straight in `backend`'s when it is `nil`.
+    init(
         store: SecretsStore?, service: String, accessGroup: String?, maximumInlineSize: Int, overflowDirectory: URL,
         files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
     ) {

@@ -46,20 +46,11 @@ public actor StorageRouter: StorageProviding {
             service: configuration.applicationIdentifier, maximumValueSize: configuration.maximumFileValueSize,
             logger: configuration.logger)
         self.files = files
-        if let store = configuration.keychainStore {
-            self.keychain = KeychainHelper(
-                store: store, service: configuration.applicationIdentifier,
-                accessGroup: configuration.keychainAccessGroup,
-                maximumInlineSize: configuration.maximumKeychainValueSize,
-                overflowDirectory: configuration.locations.keychainOverflowDirectory, files: files,
-                backend: configuration.keychainBackend)
-        } else {
-            self.keychain = KeychainHelper(
-                service: configuration.applicationIdentifier, accessGroup: configuration.keychainAccessGroup,
-                maximumInlineSize: configuration.maximumKeychainValueSize,
-                overflowDirectory: configuration.locations.keychainOverflowDirectory, files: files,
-                backend: configuration.keychainBackend)
-        }
+        self.keychain = KeychainHelper(
+            store: configuration.keychainStore, service: configuration.applicationIdentifier,
+            accessGroup: configuration.keychainAccessGroup, maximumInlineSize: configuration.maximumKeychainValueSize,
+            overflowDirectory: configuration.locations.keychainOverflowDirectory, files: files,
+            backend: configuration.keychainBackend)
         do {
             if try configuration.locations.moveLegacyKeychainOverflowStore() {
                 configuration.logger.notice(
