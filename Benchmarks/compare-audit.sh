@@ -6,7 +6,8 @@
 # AuditedSecretsStore read vs the bare AggregateSecretsStore read; each as a ratio to the plain read measured in the
 # same rounds. Then checks that no event was lost: every audit file verifies intact and holds one record per read
 # made, the log one line per read, the Prometheus counter one count per read.
-# The goal (issue 18): log + file buffered + metrics on the encrypted file store, 1 task, ratio >= 0.90.
+# The goal (issue 18): log + file buffered + metrics on the encrypted file store, 1 task, ratio >= 0.90, reported both
+# from the interleaved run and from fresh processes in pairs (each alone, as an application runs).
 # Usage: bash Benchmarks/compare-audit.sh [scratch-directory on the disk to measure] [rounds (5)] [seconds per turn (0.5)]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -22,7 +23,23 @@ status=0
 results=$("$binary" "$scratch" "$rounds" "$seconds") || status=$?
 echo "$results"
 goal=$(echo "$results" | awk '$1 == "goal-ratio" { print $2 }')
-awk -v goal="$goal" 'BEGIN {
-    printf "\ngoal: log + file buffered + metrics, encrypted file, 1 task: ratio %.2f (%s 0.90)\n", goal, (goal >= 0.90) ? "met: >=" : "NOT met: <"
+
+# The goal configuration again, each turn a process of its own (no other configuration's sinks, files or timers in
+# it), plain and audited alternating, for as many pairs as rounds: the median of the pairs' ratios.
+echo
+echo "goal configuration in fresh processes, $rounds pairs of $seconds s (plain, then log + file buffered + metrics):"
+pairs=()
+for _ in $(seq 1 "$rounds"); do
+    plain=$("$binary" "$scratch" profile encrypted-file none "$seconds" 1 | awk '/reads\/s/ { print $(NF-1) }')
+    audited=$("$binary" "$scratch" profile encrypted-file all "$seconds" 1 | awk '/reads\/s/ { print $(NF-1) }')
+    pairs+=("$(awk -v a="$audited" -v p="$plain" 'BEGIN { printf "%.3f", a / p }')")
+done
+fresh=$(printf '%s\n' "${pairs[@]}" | sort -n | awk '{ r[NR] = $1 } END { print r[int((NR + 1) / 2)] }')
+echo "  ratios ${pairs[*]}; median $fresh"
+
+awk -v goal="$goal" -v fresh="$fresh" 'BEGIN {
+    printf "\ngoal: log + file buffered + metrics, encrypted file, 1 task, ratio >= 0.90:\n"
+    printf "  interleaved in one process: %.2f (%s)\n", goal, (goal >= 0.90) ? "met" : "NOT met"
+    printf "  fresh processes, paired:    %.2f (%s)\n", fresh, (fresh >= 0.90) ? "met" : "NOT met"
 }'
 exit "$status"

@@ -8,8 +8,8 @@ import Secrets
 /// - `coffer_secrets_access_duration_seconds{operation, backend}`, a timer.
 ///
 /// The metrics go to the factory the application bootstrapped (`MetricsSystem.bootstrap`), or the one given. Paths
-/// and callers are not dimensions: they would make the number of series unbounded. Events are counted on a
-/// background thread of the sink's own, within milliseconds; ``flush()`` waits for them.
+/// and callers are not dimensions: they would make the number of series unbounded. Events are counted on the
+/// audit's background thread, shared by every sink, within tens of milliseconds; ``flush()`` waits for them.
 public final class MetricsAuditSink: SecretsAuditSink {
     /// The counter's label.
     public static let accessesLabel = "coffer_secrets_accesses_total"
@@ -21,7 +21,7 @@ public final class MetricsAuditSink: SecretsAuditSink {
     /// Creates a sink that reports to `factory`, or to the bootstrapped `MetricsSystem` when `nil`.
     public init(factory: (any MetricsFactory)? = nil) {
         var instruments = Instruments()
-        queue = AuditQueue(name: "coffer.secrets.audit-metrics", capacity: 65_536) { batch in
+        queue = AuditQueue(capacity: 65_536) { batch in
             for event in batch {
                 let (counter, timer) = instruments.pair(for: event, factory: factory)
                 counter.increment()

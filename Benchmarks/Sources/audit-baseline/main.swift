@@ -6,7 +6,7 @@
 // turns, so a rate is what the audit sustains, not a burst into its queue. Afterwards every audit file is closed and
 // verified (AuditFileVerifier), and each sink's kept events are counted against the reads made: nothing may be lost.
 // `compare-audit.sh` builds and runs it.
-// Usage: audit-baseline <scratch-directory> [rounds (5)] [seconds per turn (0.5)]
+// Usage: audit-baseline <scratch-directory> [rounds (5)] [seconds per turn (0.5)] [configurations (all): log,all…]
 //        audit-baseline <scratch-directory> profile <encrypted-file|in-memory> <none|log|metrics|file-buffered|
 //            file-synchronous|all> [seconds (5)] [tasks (0: synchronous)]   reads synchronously through one configuration only, to run
 //            under `perf record -g` and see where the audit's time goes.
@@ -23,6 +23,12 @@ let scratch = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : NSTempor
     .appendingPathComponent("audit-baseline-\(UUID().uuidString)")
 let rounds = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 5) : 5
 let seconds = arguments.count > 3 ? max(0.05, Double(arguments[3]) ?? 0.5) : 0.5
+/// The configurations measured besides the baseline: all, or the slugs given (`all,log`).
+let selected =
+    arguments.count > 4
+    ? arguments[4].split(separator: ",").compactMap { slug in
+        AuditSinkConfiguration.allCases.first { $0.slug == slug }
+    } : AuditSinkConfiguration.allCases
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 
@@ -56,7 +62,7 @@ var bases: [AuditBackendKind: AggregateSecretsStore] = [:]
 for backend in AuditBackendKind.allCases {
     let base = try backend.makeStore(in: scratch)
     bases[backend] = base
-    for configuration in AuditSinkConfiguration.allCases {
+    for configuration in Set([.none, .all] + selected) {
         subjects[Slot.ID(backend, configuration)] = try AuditSubject(
             backend: backend, configuration: configuration, base: base, directory: scratch)
     }
@@ -105,7 +111,7 @@ func turn(_ subject: AuditSubject, path: Path, seconds: Double) async throws -> 
 
 let paths = [Path(synchronous: false, tasks: 1), Path(synchronous: false, tasks: 2), Path(synchronous: true, tasks: 1)]
 func configurations(on path: Path) -> [AuditSinkConfiguration] {
-    path.synchronous ? [.none, .all] : AuditSinkConfiguration.allCases
+    [.none] + (path.synchronous ? [.all] : selected.filter { $0 != .none })
 }
 
 /// The load average (1 minute), when the system tells it: other work on the machine skews every rate alike, but
@@ -177,6 +183,7 @@ var complete = true
 for backend in AuditBackendKind.allCases {
     for configuration in AuditSinkConfiguration.allCases where configuration != .none {
         let id = Slot.ID(backend, configuration)
+        guard subjects[id] != nil else { continue }
         for check in try subjects[id]!.closeAndCheck(reads: readsMade[id, default: 0]) {
             print("  \(backend.rawValue), \(configuration.rawValue): \(check)")
             complete = complete && check.isComplete

@@ -6,9 +6,10 @@ import Logging
 /// previous record's under a key kept in the secret store, so that an edited, removed or reordered record is
 /// detected by ``AuditFileVerifier`` (`coffer secrets audit verify`).
 ///
-/// - ``record(_:)`` queues the event and returns: a writer thread appends queued events in batches (what 2 ms of
-///   accesses record), each batch with one `write` under an exclusive `flock`, so that processes sharing the file
-///   extend one chain. A record is in the file (safe from a crash of the process) within milliseconds, and on disk
+/// - ``record(_:)`` queues the event and returns: the audit's background thread (shared by every sink) appends
+///   queued events in batches (what 20 ms of accesses record), each batch with one `write` under an exclusive
+///   `flock`, so that processes sharing the file extend one chain. A record is in the file (safe from a crash of the
+///   process) within tens of milliseconds, and on disk
 ///   (safe from a power failure) within ``syncInterval``: the writer `fsync`s at most that often, because an `fsync`
 ///   per batch costs the machine's other threads more than the records themselves. With
 ///   ``Durability/synchronous``, `record` instead returns once its batch is written and `fsync`ed.
@@ -21,7 +22,7 @@ import Logging
 public final class AuditFileSink: SecretsAuditSink {
     /// When ``record(_:)`` returns.
     public enum Durability: Hashable, Sendable {
-        /// At once; the record reaches the disk within a batch (milliseconds).
+        /// At once; the record reaches the file within a batch (tens of milliseconds), the disk within ``syncInterval``.
         case buffered
         /// Once the record is written and `fsync`ed, or its write failed (it stays queued).
         case synchronous
@@ -73,12 +74,11 @@ public final class AuditFileSink: SecretsAuditSink {
             file: file, encoder: AuditRecordEncoder(key: key), keys: keys, syncInterval: self.syncInterval,
             checkpointInterval: checkpointInterval, logger: logger)
         self.writer = writer
-        // Buffered, a batch gathers what 2 ms of accesses record. Synchronous, the accessing thread is waiting, and the
-        // accesses that arrive while a batch is being synced share the next one.
+        // Buffered, a batch gathers what the queue's linger (20 ms) of accesses record. Synchronous, the accessing
+        // thread is waiting, and the accesses that arrive while a batch is being synced share the next one.
         queue = AuditQueue(
-            name: "coffer.secrets.audit-file", capacity: capacity,
-            linger: durability == .buffered ? .milliseconds(2) : .zero, handle: { writer.append($0) },
-            idle: { writer.idle() })
+            capacity: capacity, linger: durability == .buffered ? .milliseconds(20) : .zero,
+            handle: { writer.append($0) }, idle: { writer.idle() })
     }
 
     /// Opens the audit file at `url` with its key kept in `keyStore` at ``AuditKeyStore/defaultKeyAccount``.

@@ -4,9 +4,9 @@ import Logging
 /// (`operation`, `service`, `account`, `backend`, `outcome`, `duration_us`, `caller`, `reason`).
 ///
 /// Completed accesses are logged at ``level`` (`info`); locked, denied and failed ones at ``failureLevel``
-/// (`warning`). Messages the logger's level lets through are handed to a thread of the sink's own (formatting and
-/// writing a line costs a log handler microseconds, as much as a read); ``flush()`` waits for them. Share one sink
-/// between stores rather than making one per store: each has its thread.
+/// (`warning`). Messages the logger's level lets through are handed to the audit's background thread, shared by
+/// every sink (formatting and writing a line costs a log handler microseconds, as much as a read), and logged within
+/// tens of milliseconds; ``flush()`` waits for them.
 public final class LoggingAuditSink: SecretsAuditSink {
     /// The logger events go to.
     public let logger: Logger
@@ -28,7 +28,7 @@ public final class LoggingAuditSink: SecretsAuditSink {
         self.logger = logger
         self.level = level
         self.failureLevel = failureLevel
-        queue = AuditQueue(name: "coffer.secrets.audit-log", capacity: 65_536) { [logger, level, failureLevel] batch in
+        queue = AuditQueue(capacity: 65_536) { [logger, level, failureLevel] batch in
             for event in batch {
                 Self.log(event, to: logger, at: Self.level(of: event, level, failureLevel))
             }

@@ -188,6 +188,57 @@ struct SecretsAuditTests {
         #expect(line.contains("secret read") && line.contains("invalidIdentifier") && line.contains("cli"))
     }
 
+    @Test(
+        "every sink's work runs on one background thread, however many sinks and audits there are",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "threads are counted in /proc"))
+    func oneWorkerThread() throws {
+        let lines = Recorder()
+        let logger = Logger(label: "audit") { _ in RecordingLogHandler(recorder: lines, logLevel: .info) }
+        let keys = AggregateSecretsStore(backend: try BackendKind.encryptedFileAES.makeBackend(in: directory))
+        let logSinks = (0..<16).map { _ in LoggingAuditSink(logger: logger) }
+        let fileSinks = try (0..<4).map { number in
+            try AuditFileSink(url: directory.appending("audit-\(number).jsonl"), keyStore: keys)
+        }
+        let audits = (logSinks + fileSinks as [any SecretsAuditSink]).map { SecretsAudit(sinks: [$0]) }
+        for audit in audits {
+            _ = try AuditedSecretsStore(AggregateSecretsStore(backend: InMemoryBackend()), audit: audit)
+                .readData(account: "ai/openai")
+        }
+        for audit in audits { try audit.flush() }
+        #expect(lines.values.count == logSinks.count)
+        let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").map { task in
+            try String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(names.filter { $0 == "coffer-audit" }.count == 1)
+        for sink in fileSinks { try sink.close() }
+    }
+
+    @Test(
+        "a log handler that reads an audited store on the audit's thread is recorded, and never waits for itself",
+        .timeLimit(.minutes(1)))
+    func logHandlerReadingAnAuditedStore() throws {
+        let tokenAuditURL = directory.appending("token-audit.jsonl")
+        let keys = AggregateSecretsStore(backend: try BackendKind.encryptedFileAES.makeBackend(in: directory))
+        let tokenAudit = try AuditFileSink(url: tokenAuditURL, keyStore: keys, durability: .synchronous)
+        let tokens = AuditedSecretsStore(
+            AggregateSecretsStore(backend: InMemoryBackend()), audit: SecretsAudit(sinks: [tokenAudit]))
+        let lines = Recorder()
+        let logger = Logger(label: "audit") { _ in
+            // Runs on the audit's thread, and records into a synchronous sink served by that same thread.
+            RecordingLogHandler(recorder: lines, logLevel: .info) { _ = try? tokens.readData(account: "logs/token") }
+        }
+        let store = AuditedSecretsStore(
+            AggregateSecretsStore(backend: InMemoryBackend()),
+            audit: SecretsAudit(sinks: [LoggingAuditSink(logger: logger)]))
+        for _ in 1...20 { _ = try store.readData(account: "ai/openai") }
+        try store.audit.flush()
+        try tokenAudit.close()
+        #expect(lines.values.count == 20)
+        let report = try AuditFileVerifier.verify(fileAt: tokenAuditURL, keys: AuditKeyStore(store: keys))
+        #expect(report.isIntact && report.recordCount == 20)
+    }
+
     @Test("backend names are the types' names in kebab case, joined for a store over several")
     func backendNames() throws {
         #expect(InMemoryBackend().backendName == "in-memory")
