@@ -74,10 +74,10 @@ public final class AuditFileSink: SecretsAuditSink {
             file: file, encoder: AuditRecordEncoder(key: key), keys: keys, syncInterval: self.syncInterval,
             checkpointInterval: checkpointInterval, logger: logger)
         self.writer = writer
-        // Buffered, a batch gathers what the queue's linger (20 ms) of accesses record. Synchronous, the accessing
+        // Buffered, a batch gathers what the queue's default linger of accesses record. Synchronous, the accessing
         // thread is waiting, and the accesses that arrive while a batch is being synced share the next one.
         queue = AuditQueue(
-            capacity: capacity, linger: durability == .buffered ? .milliseconds(20) : .zero,
+            capacity: capacity, linger: durability == .buffered ? AuditQueue.defaultLinger : .zero,
             handle: { writer.append($0) }, idle: { writer.idle() })
     }
 

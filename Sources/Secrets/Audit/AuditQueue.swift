@@ -5,8 +5,8 @@ import Foundation
 /// dropping one.
 ///
 /// - ``enqueue(_:)`` appends under the worker's lock and wakes the worker only when it is asleep (or lingering, when
-///   the queue is half full); when ``capacity`` events are waiting it waits for the worker instead (back-pressure,
-///   never a drop).
+///   this queue must not wait: it is half full, lingers for no time, or someone waits for it); when ``capacity``
+///   events are waiting it waits for the worker instead (back-pressure, never a drop).
 /// - The worker takes everything queued as one batch and passes it to the queue's handler. A batch that fails stays
 ///   queued, ahead of newer events, and is retried after ``retryDelay``.
 /// - ``flush()`` waits until everything queued before it has been handled; ``close()`` handles what is left, then
@@ -30,6 +30,9 @@ package final class AuditQueue: @unchecked Sendable {
     private var gaveUp = false
     private var finished = false
 
+    /// How long a queue lingers unless told otherwise: a batch then gathers what 20 ms of accesses record.
+    static let defaultLinger = Duration.milliseconds(20)
+
     /// How many events may wait before ``enqueue(_:)`` does.
     let capacity: Int
     /// How long the worker waits before retrying a failed batch.
@@ -47,7 +50,7 @@ package final class AuditQueue: @unchecked Sendable {
     /// worker calls `idle`, which returns how long to wait before calling it again (`nil`: not until after the next
     /// batch): for work that follows a batch later, such as an `fsync`.
     package init(
-        capacity: Int, linger: Duration = .milliseconds(20), retryDelay: Duration = .seconds(1),
+        capacity: Int, linger: Duration = defaultLinger, retryDelay: Duration = .seconds(1),
         handle: @escaping ([SecretsAuditEvent]) -> SecretsAuditError?, idle: @escaping () -> Duration? = { nil }
     ) {
         precondition(capacity >= 1, "capacity must be at least 1")
@@ -70,7 +73,7 @@ package final class AuditQueue: @unchecked Sendable {
             guard !closing else { return nil }
             events.append(event)
             enqueued += 1
-            worker.wake(urgent: linger == .zero || events.count >= capacity / 2)
+            worker.wake(urgent: mustNotWait)
             return enqueued
         }
     }

@@ -95,10 +95,9 @@ final class AuditWorker: @unchecked Sendable {
 
     /// Marks the closing queues that have nothing left to try as finished, and stops serving them.
     private func finishClosedQueues() {
-        let finished = queues.filter { $0.finishIfClosed() }
-        guard !finished.isEmpty else { return }
-        queues.removeAll { queue in finished.contains { $0 === queue } }
-        condition.broadcast()
+        let served = queues.count
+        queues.removeAll { $0.finishIfClosed() }
+        if queues.count < served { condition.broadcast() }
     }
 
     /// How long to gather events before taking `ready`'s batches: `nil` when one of them must not wait.
