@@ -34,8 +34,6 @@ final class AuditWorker: @unchecked Sendable {
         queues.append(queue)
         guard thread == nil else { return }
         let thread = Thread { [self] in
-            // Named from inside: Foundation on Linux names only the current thread.
-            Thread.current.name = Self.threadName
             BackgroundPriority.lowerCurrentThread()
             run()
         }
@@ -55,6 +53,9 @@ final class AuditWorker: @unchecked Sendable {
 
     private func run() {
         condition.lock()
+        // Named only now: Foundation on Linux names a thread only once `start()` has recorded it, which the new thread
+        // can outrun; `register(_:)` starts it under the lock just taken.
+        Thread.current.name = Self.threadName
         var wokenFromSleep = false
         while true {
             finishClosedQueues()
