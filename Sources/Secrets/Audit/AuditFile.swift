@@ -66,8 +66,8 @@ final class AuditFile: @unchecked Sendable {
         try refresh(&chain)
         let size = chain.knownSize
         var next = chain
-        var bytes = Data()
-        bytes.reserveCapacity(events.count * 320 + 1)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(events.count * 384 + 1)
         if size > 0, try byte(at: size - 1) != UInt8(ascii: "\n") {
             bytes.append(UInt8(ascii: "\n"))  // end a line cut short, so that the new records start a line
         }
@@ -76,8 +76,7 @@ final class AuditFile: @unchecked Sendable {
             next.sequence += 1
             let record = AuditFileRecord(
                 sequence: next.sequence, previousMAC: next.mac, processID: processID, event: event)
-            let (line, mac) = encoder.line(for: record)
-            bytes.append(line)
+            let mac = encoder.append(record, to: &bytes)
             next.mac = mac
             if next.firstMAC == nil { next.firstMAC = mac }
         }
@@ -178,7 +177,7 @@ final class AuditFile: @unchecked Sendable {
         return data.prefix(done)
     }
 
-    private func write(_ bytes: Data) throws(SecretsAuditError) {
+    private func write(_ bytes: [UInt8]) throws(SecretsAuditError) {
         var done = 0
         while done < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in

@@ -16,9 +16,17 @@ struct AuditRecordEncoder {
 
     /// The record as one line, ending in `\n`, and its MAC.
     func line(for record: AuditFileRecord) -> (line: Data, mac: Data) {
-        let event = record.event
         var bytes: [UInt8] = []
         bytes.reserveCapacity(384)
+        let mac = append(record, to: &bytes)
+        return (Data(bytes), mac)
+    }
+
+    /// Appends the record's line, ending in `\n`, to `bytes` (a batch's lines go into one buffer, with no
+    /// allocation per record beyond its MAC), and returns its MAC.
+    func append(_ record: AuditFileRecord, to bytes: inout [UInt8]) -> Data {
+        let event = record.event
+        let start = bytes.count
         bytes.append(UInt8(ascii: "{"))
         if let account = event.account { Self.member("account", string: account, into: &bytes) }
         Self.member("backend", string: event.backend, into: &bytes)
@@ -31,7 +39,7 @@ struct AuditRecordEncoder {
         Self.digits(UInt64(record.processID.magnitude), into: &bytes)
         Self.name("prev", into: &bytes)
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: record.previousMAC.base64EncodedData())
+        Self.base64(record.previousMAC, into: &bytes)
         bytes.append(UInt8(ascii: "\""))
         if let reason = event.reason { Self.member("reason", string: reason, into: &bytes) }
         Self.member("seq", number: record.sequence, into: &bytes)
@@ -43,13 +51,13 @@ struct AuditRecordEncoder {
         Self.member("v", number: UInt64(AuditFileRecord.version), into: &bytes)
         bytes.append(UInt8(ascii: "}"))
         var hmac = keyed
-        hmac.update(data: bytes)
+        hmac.update(data: bytes[start...])
         let mac = Data(hmac.finalize())
         bytes.removeLast()
         bytes.append(contentsOf: #","mac":""#.utf8)
-        bytes.append(contentsOf: mac.base64EncodedData())
+        Self.base64(mac, into: &bytes)
         bytes.append(contentsOf: "\"}\n".utf8)
-        return (Data(bytes), mac)
+        return mac
     }
 
     /// Appends `value` in decimal.
@@ -62,8 +70,30 @@ struct AuditRecordEncoder {
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
+    private static let base64Digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Appends `data` in standard Base64 with padding, as `Data.base64EncodedData()` writes it, without the
+    /// allocation that makes.
+    static func base64(_ data: Data, into bytes: inout [UInt8]) {
+        data.withUnsafeBytes { input in
+            var index = 0
+            while index < input.count {
+                let remaining = input.count - index
+                let triple =
+                    UInt32(input[index]) << 16 | UInt32(remaining > 1 ? input[index + 1] : 0) << 8
+                    | UInt32(remaining > 2 ? input[index + 2] : 0)
+                bytes.append(base64Digits[Int(triple >> 18 & 0x3F)])
+                bytes.append(base64Digits[Int(triple >> 12 & 0x3F)])
+                bytes.append(remaining > 1 ? base64Digits[Int(triple >> 6 & 0x3F)] : UInt8(ascii: "="))
+                bytes.append(remaining > 2 ? base64Digits[Int(triple & 0x3F)] : UInt8(ascii: "="))
+                index += 3
+            }
+        }
+    }
+
+    /// Appends a member's name, after a comma unless it is the line's first.
     private static func name(_ name: String, into bytes: inout [UInt8]) {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: name.utf8)
         bytes.append(contentsOf: #"":"#.utf8)

@@ -61,14 +61,15 @@ public final class LoggingAuditSink: SecretsAuditSink {
     }
 
     private static func log(_ event: SecretsAuditEvent, to logger: Logger, at level: Logger.Level) {
-        var metadata: Logger.Metadata = [
-            "operation": "\(event.operation.rawValue)", "service": "\(event.service)",
-            "backend": "\(event.backend)", "outcome": "\(event.outcome.rawValue)",
-            "duration_us": "\(event.durationMicroseconds)",
-        ]
-        if let account = event.account { metadata["account"] = "\(account)" }
-        if let caller = event.caller { metadata["caller"] = "\(caller)" }
-        if let reason = event.reason { metadata["reason"] = "\(reason)" }
+        var metadata = Logger.Metadata(minimumCapacity: 8)
+        metadata["operation"] = .string(event.operation.rawValue)
+        metadata["service"] = .string(event.service)
+        metadata["backend"] = .string(event.backend)
+        metadata["outcome"] = .string(event.outcome.rawValue)
+        metadata["duration_us"] = .string(String(event.durationMicroseconds))
+        if let account = event.account { metadata["account"] = .string(account) }
+        if let caller = event.caller { metadata["caller"] = .string(caller) }
+        if let reason = event.reason { metadata["reason"] = .string(reason) }
         logger.log(level: level, "secret \(event.operation.rawValue)", metadata: metadata)
     }
 }

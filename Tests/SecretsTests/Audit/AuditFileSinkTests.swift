@@ -76,6 +76,29 @@ struct AuditFileSinkTests {
         #expect(try verify().isIntact)
     }
 
+    @Test(
+        "a line is the documented format byte for byte: sorted members, Base64 MACs, then the HMAC-SHA256 of the line up to its mac",
+        arguments: [Data(), Data((0..<32).map(UInt8.init))])
+    func lineFormat(previousMAC: Data) throws {
+        let key = SymmetricKey(data: Data(repeating: 7, count: 32))
+        let event = SecretsAuditEvent(
+            time: Date(timeIntervalSince1970: 1_790_000_000.5), operation: .read, service: "coffer",
+            account: "ai/openai", backend: "encrypted-file", outcome: .found, duration: .microseconds(41),
+            caller: "refresh")
+        let record = AuditFileRecord(sequence: 7, previousMAC: previousMAC, processID: 4242, event: event)
+        let authenticated =
+            #"{"account":"ai/openai","backend":"encrypted-file","caller":"refresh","duration_us":41,"op":"read","#
+            + #""outcome":"found","pid":4242,"prev":"\#(previousMAC.base64EncodedString())","seq":7,"#
+            + #""service":"coffer","time":"2026-09-21T14:13:20.500Z","v":1}"#
+        let mac = Data(HMAC<SHA256>.authenticationCode(for: Data(authenticated.utf8), using: key))
+        let expected = authenticated.dropLast() + #","mac":"\#(mac.base64EncodedString())"}"# + "\n"
+        let (line, lineMAC) = record.line(key: key)
+        #expect(String(decoding: line, as: UTF8.self) == expected)
+        #expect(lineMAC == mac)
+        let parsed = try #require(AuditFileRecord.parse(line.dropLast()))
+        #expect(parsed.record == record && parsed.isAuthentic(under: key))
+    }
+
     @Test("times read back to the millisecond, across years and before 1970")
     func timestamps() throws {
         let times = [0, -86_400.5, 951_782_400.999, 1_790_000_000.123, 4_102_444_799.5].map(
