@@ -94,6 +94,14 @@ public final class AuditSubject: Sendable {
         try audit?.flush()
     }
 
+    /// Ends a turn of reads: flushes the sinks, then writes every dirty page in the system to disk (`sync`), so
+    /// that the turn pays for all it wrote (its log lines too, which no sink syncs) and leaves no write-back behind
+    /// for the next turn, of another configuration, to compete with.
+    public func settle() throws {
+        try flush()
+        Foundation.sync()
+    }
+
     /// Closes the audit file (flushing it and saving its checkpoint) and counts what each sink kept against
     /// `reads`, the number of reads made through this subject: the audit file's records (verified with
     /// ``AuditFileVerifier``), the log's lines and the Prometheus counter's total.

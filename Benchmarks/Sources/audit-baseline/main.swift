@@ -2,14 +2,17 @@
 // SecretsStore without an audit and with each sink configuration, over the encrypted file store and in memory, on 1
 // and 2 concurrent tasks; and the synchronous AuditedSecretsStore read against the bare AggregateSecretsStore's.
 // Configurations are measured in turn within each round, in an order that changes every round, for several rounds
-// (drift then falls on all alike); a configuration's time includes the flush of its sinks at the end of each of its
-// turns, so a rate is what the audit sustains, not a burst into its queue. Afterwards every audit file is closed and
+// (drift then falls on all alike); a configuration's time includes settling at the end of each of its turns (the
+// flush of its sinks, then `sync` of all it wrote), so a rate is what the audit sustains, not a burst into its queue,
+// and no turn competes with the write-back of another's files. Afterwards every audit file is closed and
 // verified (AuditFileVerifier), and each sink's kept events are counted against the reads made: nothing may be lost.
 // `compare-audit.sh` builds and runs it.
 // Usage: audit-baseline <scratch-directory> [rounds (5)] [seconds per turn (0.5)] [configurations (all): log,all…]
 //        audit-baseline <scratch-directory> profile <encrypted-file|in-memory> <none|log|metrics|file-buffered|
 //            file-synchronous|all> [seconds (5)] [tasks (0: synchronous)]   reads synchronously through one configuration only, to run
 //            under `perf record -g` and see where the audit's time goes.
+//        audit-baseline <scratch-directory> latency [pairs (20)] [reads per second (2000)] [seconds per turn (1)]
+//            times each read when reads come at a steady rate (Latency.swift).
 import AuditBenchmarkSupport
 import Foundation
 import Secrets
@@ -17,6 +20,10 @@ import Secrets
 let arguments = CommandLine.arguments
 if arguments.count > 3, arguments[2] == "profile" {
     try await profile(arguments)
+    exit(0)
+}
+if arguments.count > 2, arguments[2] == "latency" {
+    try await latency(arguments)
     exit(0)
 }
 let scratch = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : NSTemporaryDirectory())
@@ -51,6 +58,7 @@ struct Slot: Hashable {
 struct Tally {
     var reads = 0
     var seconds = 0.0
+    var settling = 0.0
     var rates: [Double] = []
     var rate: Double { Double(reads) / seconds }
 }
@@ -80,8 +88,11 @@ extension Slot {
     var id: ID { ID(backend, configuration) }
 }
 
-/// Reads through `subject` for `seconds`, then flushes its sinks: the reads made and the time taken, flush included.
-func turn(_ subject: AuditSubject, path: Path, seconds: Double) async throws -> (reads: Int, seconds: Double) {
+/// Reads through `subject` for `seconds`, then settles it (``AuditSubject/settle()``): the reads made, the time taken
+/// (settling included) and the time settling took.
+func turn(
+    _ subject: AuditSubject, path: Path, seconds: Double
+) async throws -> (reads: Int, seconds: Double, settling: Double) {
     let start = now()
     let deadline = start + seconds
     var reads = 0
@@ -105,8 +116,10 @@ func turn(_ subject: AuditSubject, path: Path, seconds: Double) async throws -> 
             return try await group.reduce(0, +)
         }
     }
-    try subject.flush()
-    return (reads, now() - start)
+    let settling = now()
+    try subject.settle()
+    let end = now()
+    return (reads, end - start, end - settling)
 }
 
 let paths = [Path(synchronous: false, tasks: 1), Path(synchronous: false, tasks: 2), Path(synchronous: true, tasks: 1)]
@@ -128,7 +141,7 @@ for backend in AuditBackendKind.allCases {
     for path in paths {
         for configuration in configurations(on: path) {
             let slot = Slot(backend: backend, path: path, configuration: configuration)
-            let (reads, _) = try await turn(subjects[slot.id]!, path: path, seconds: 0.05)
+            let (reads, _, _) = try await turn(subjects[slot.id]!, path: path, seconds: 0.05)
             readsMade[slot.id, default: 0] += reads
         }
     }
@@ -142,10 +155,11 @@ for round in 0..<rounds {
             if round.isMultiple(of: 2) { order.reverse() }
             for configuration in order {
                 let slot = Slot(backend: backend, path: path, configuration: configuration)
-                let (reads, elapsed) = try await turn(subjects[slot.id]!, path: path, seconds: seconds)
+                let (reads, elapsed, settling) = try await turn(subjects[slot.id]!, path: path, seconds: seconds)
                 readsMade[slot.id, default: 0] += reads
                 tallies[slot, default: Tally()].reads += reads
                 tallies[slot, default: Tally()].seconds += elapsed
+                tallies[slot, default: Tally()].settling += settling
                 tallies[slot, default: Tally()].rates.append(Double(reads) / elapsed)
             }
         }
@@ -155,7 +169,8 @@ for round in 0..<rounds {
 print("audit-baseline: 64 B reads per second, \(rounds) interleaved rounds of \(seconds) s per configuration")
 let cores = ProcessInfo.processInfo.activeProcessorCount
 print("load average (1 min) before \(loadBefore), after \(loadAverage()), on \(cores) cores")
-print("ratio = audited read rate / plain read rate (same backend and path); per-round [lowest median highest]")
+print("ratio = audited read rate / plain read rate (same backend and path); per-round [lowest median highest];")
+print("settle = the mean time a turn took to flush its sinks and sync its writes, included in its rate")
 var goal: Double?
 for backend in AuditBackendKind.allCases {
     for path in paths {
@@ -168,8 +183,9 @@ for backend in AuditBackendKind.allCases {
             let sorted = perRound.sorted()
             let range = String(format: "[%.2f %.2f %.2f]", sorted.first!, sorted[sorted.count / 2], sorted.last!)
             let label = configuration.rawValue.padding(toLength: 32, withPad: " ", startingAt: 0)
+            let settle = String(format: "settle %5.1f ms", tally.settling / Double(tally.rates.count) * 1000)
             print(
-                "  \(label) \(String(format: "%9.0f", tally.rate))/s  \(String(format: "%6.1f", 1e6 / tally.rate)) us"
+                "  \(label) \(String(format: "%9.0f", tally.rate))/s  \(String(format: "%6.1f", 1e6 / tally.rate)) us  \(settle)"
                     + (configuration == .none ? "" : "  ratio \(String(format: "%.2f", ratio)) \(range)"))
             if backend == .encryptedFile, path == Path(synchronous: false, tasks: 1), configuration == .all {
                 goal = ratio
