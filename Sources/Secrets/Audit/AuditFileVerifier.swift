@@ -29,21 +29,21 @@ public enum AuditFileVerifier {
         var highest: UInt64 = 0
         var lineOfSequence: [UInt64: Int] = [:]
         var macOfSequence: [UInt64: Data] = [:]
-        let lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let lines = lineRanges(of: contents)
+        let readings = read(lines, of: contents, key: key)
         for (index, line) in lines.enumerated() {
             let number = index + 1
             if line.isEmpty {
                 if index != lines.count - 1 { report.add(.malformed, line: number, "line \(number) is empty") }
                 continue
             }
-            guard let parsed = AuditFileRecord.parse(line) else {
+            guard let (parsed, authentic) = readings[index] else {
                 report.add(
                     .malformed, line: number,
                     "line \(number) is not an audit record: it was cut short, or edited beyond reading")
                 continue
             }
             let sequence = parsed.record.sequence
-            let authentic = parsed.isAuthentic(under: key)
             report.recordCount += 1
             if !authentic {
                 report.add(
@@ -93,6 +93,41 @@ public enum AuditFileVerifier {
         }
         report.findings.sort { ($0.line ?? .max, $0.sequence ?? 0) < ($1.line ?? .max, $1.sequence ?? 0) }
         return report
+    }
+
+    /// The byte ranges of `contents`' lines, without their `\n`: one more than there are `\n`s, the last empty when
+    /// the file ends with one. Found over the raw bytes, several times faster than splitting `Data`.
+    static func lineRanges(of contents: Data) -> [Range<Int>] {
+        contents.withUnsafeBytes { bytes in
+            var ranges: [Range<Int>] = []
+            ranges.reserveCapacity(bytes.count / 256 + 1)
+            var start = 0
+            while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                ranges.append(start..<end)
+                start = end + 1
+            }
+            ranges.append(start..<bytes.count)
+            return ranges.map { ($0.lowerBound + contents.startIndex)..<($0.upperBound + contents.startIndex) }
+        }
+    }
+
+    /// Each line parsed (`nil`: not a record) and whether its MAC is authentic under `key`: the costly part of
+    /// verifying, done on every core, since no line's reading depends on another's.
+    private static func read(
+        _ lines: [Range<Int>], of contents: Data, key: SymmetricKey
+    ) -> [(AuditFileRecord.Parsed, authentic: Bool)?] {
+        let chunkCount = lines.count < 1024 ? 1 : ProcessInfo.processInfo.activeProcessorCount * 4
+        let chunkLength = (lines.count + chunkCount - 1) / max(1, chunkCount)
+        let chunks = Locked([[(AuditFileRecord.Parsed, authentic: Bool)?]](repeating: [], count: chunkCount))
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let range = min(lines.count, chunk * chunkLength)..<min(lines.count, (chunk + 1) * chunkLength)
+            let read = lines[range].map { line -> (AuditFileRecord.Parsed, authentic: Bool)? in
+                guard !line.isEmpty, let parsed = AuditFileRecord.parse(contents[line]) else { return nil }
+                return (parsed, parsed.isAuthentic(under: key))
+            }
+            chunks.withLock { $0[chunk] = read }
+        }
+        return chunks.withLock { $0.flatMap { $0 } }
     }
 }
 

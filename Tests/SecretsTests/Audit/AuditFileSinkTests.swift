@@ -138,6 +138,20 @@ struct AuditFileSinkTests {
         #expect(report.findings.first?.message.contains("line 3") == true)
     }
 
+    @Test("in a file long enough to be read on every core, findings keep their lines: an edit, a removal, a blank")
+    func longFile() throws {
+        var lines = try write(3_000)
+        lines[2_499] = lines[2_499].replacingOccurrences(of: #""outcome":"found""#, with: #""outcome":"missing""#)
+        lines.remove(at: 1_200)
+        lines.insert("", at: 10)
+        try rewrite(lines)
+        let report = try verify()
+        #expect(report.recordCount == 2_999)
+        #expect(report.findings.map(\.kind) == [.malformed, .removed, .edited])
+        #expect(report.findings.map(\.line) == [11, 1_202, 2_500])
+        #expect(report.findings[1].message == "record 1201 is missing before line 1202 (record 1202)")
+    }
+
     @Test("removed records are reported before the line that follows the gap; a removed first record too")
     func removedRuns() throws {
         var lines = try write(8)
