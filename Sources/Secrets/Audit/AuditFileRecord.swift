@@ -74,6 +74,22 @@ public struct AuditFileRecord: Hashable, Sendable {
         return Parsed(record: record, mac: mac, authenticatedBytes: authenticated)
     }
 
+    /// The byte ranges of `contents`' lines, without their `\n`: one more than there are `\n`s, the last empty when
+    /// the file ends with one. Found over the raw bytes, several times faster than splitting `Data`.
+    package static func lineRanges(of contents: Data) -> [Range<Int>] {
+        contents.withUnsafeBytes { bytes in
+            var ranges: [Range<Int>] = []
+            ranges.reserveCapacity(bytes.count / 256 + 1)
+            var start = 0
+            while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                ranges.append(start..<end)
+                start = end + 1
+            }
+            ranges.append(start..<bytes.count)
+            return ranges.map { ($0.lowerBound + contents.startIndex)..<($0.upperBound + contents.startIndex) }
+        }
+    }
+
     /// The longest line a reader accepts; a record is a few hundred bytes.
     static let maximumLineLength = 16 * 1024
 

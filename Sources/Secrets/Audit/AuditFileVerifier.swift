@@ -29,7 +29,7 @@ public enum AuditFileVerifier {
         var highest: UInt64 = 0
         var lineOfSequence: [UInt64: Int] = [:]
         var macOfSequence: [UInt64: Data] = [:]
-        let lines = lineRanges(of: contents)
+        let lines = AuditFileRecord.lineRanges(of: contents)
         let readings = read(lines, of: contents, key: key)
         for (index, line) in lines.enumerated() {
             let number = index + 1
@@ -93,22 +93,6 @@ public enum AuditFileVerifier {
         }
         report.findings.sort { ($0.line ?? .max, $0.sequence ?? 0) < ($1.line ?? .max, $1.sequence ?? 0) }
         return report
-    }
-
-    /// The byte ranges of `contents`' lines, without their `\n`: one more than there are `\n`s, the last empty when
-    /// the file ends with one. Found over the raw bytes, several times faster than splitting `Data`.
-    static func lineRanges(of contents: Data) -> [Range<Int>] {
-        contents.withUnsafeBytes { bytes in
-            var ranges: [Range<Int>] = []
-            ranges.reserveCapacity(bytes.count / 256 + 1)
-            var start = 0
-            while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                ranges.append(start..<end)
-                start = end + 1
-            }
-            ranges.append(start..<bytes.count)
-            return ranges.map { ($0.lowerBound + contents.startIndex)..<($0.upperBound + contents.startIndex) }
-        }
     }
 
     /// Each line parsed (`nil`: not a record) and whether its MAC is authentic under `key`: the costly part of

@@ -45,8 +45,8 @@ extension SecretsCommand.Audit {
             let contents = try AuditCommandFile.contents(of: url)
             var unreadable = 0
             var rows: [[String]] = []
-            for line in contents.split(separator: UInt8(ascii: "\n")) {
-                guard let record = AuditFileRecord.parse(line)?.record else {
+            for line in AuditFileRecord.lineRanges(of: contents) where !line.isEmpty {
+                guard let record = AuditFileRecord.parse(contents[line])?.record else {
                     unreadable += 1
                     continue
                 }
