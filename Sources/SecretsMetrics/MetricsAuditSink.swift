@@ -9,7 +9,7 @@ import Secrets
 ///
 /// The metrics go to the factory the application bootstrapped (`MetricsSystem.bootstrap`), or the one given. Paths
 /// and callers are not dimensions: they would make the number of series unbounded. Events are counted on the
-/// audit's background thread, shared by every sink, within tens of milliseconds; ``flush()`` waits for them.
+/// audit's background thread, shared by every sink, within about a tenth of a second; ``flush()`` waits for them.
 public final class MetricsAuditSink: SecretsAuditSink {
     /// The counter's label.
     public static let accessesLabel = "coffer_secrets_accesses_total"

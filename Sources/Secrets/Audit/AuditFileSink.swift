@@ -7,9 +7,9 @@ import Logging
 /// detected by ``AuditFileVerifier`` (`coffer secrets audit verify`).
 ///
 /// - ``record(_:)`` queues the event and returns: the audit's background thread (shared by every sink) appends
-///   queued events in batches (what 20 ms of accesses record), each batch with one `write` under an exclusive
+///   queued events in batches (what 100 ms of accesses record), each batch with one `write` under an exclusive
 ///   `flock`, so that processes sharing the file extend one chain. A record is in the file (safe from a crash of the
-///   process) within tens of milliseconds, and on disk
+///   process) within about a tenth of a second, and on disk
 ///   (safe from a power failure) within ``syncInterval``: the writer `fsync`s at most that often, because an `fsync`
 ///   per batch costs the machine's other threads more than the records themselves. With
 ///   ``Durability/synchronous``, `record` instead returns once its batch is written and `fsync`ed.
@@ -22,7 +22,7 @@ import Logging
 public final class AuditFileSink: SecretsAuditSink {
     /// When ``record(_:)`` returns.
     public enum Durability: Hashable, Sendable {
-        /// At once; the record reaches the file within a batch (tens of milliseconds), the disk within ``syncInterval``.
+        /// At once; the record reaches the file within a batch (about 100 ms), the disk within ``syncInterval``.
         case buffered
         /// Once the record is written and `fsync`ed, or its write failed (it stays queued).
         case synchronous

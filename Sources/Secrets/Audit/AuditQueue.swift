@@ -30,8 +30,10 @@ package final class AuditQueue: @unchecked Sendable {
     private var gaveUp = false
     private var finished = false
 
-    /// How long a queue lingers unless told otherwise: a batch then gathers what 20 ms of accesses record.
-    static let defaultLinger = Duration.milliseconds(20)
+    /// How long a queue lingers unless told otherwise: a batch then gathers what 100 ms of accesses record. Shorter
+    /// batches cost more per event (each batch finds the thread's code and data cold, and pays its system calls):
+    /// with reads at 2,000 a second, 27 µs of the audit thread's CPU per read at 20 ms, 18–20 µs at 100 ms.
+    static let defaultLinger = Duration.milliseconds(100)
 
     /// How many events may wait before ``enqueue(_:)`` does.
     let capacity: Int

@@ -6,7 +6,7 @@ import Logging
 /// Completed accesses are logged at ``level`` (`info`); locked, denied and failed ones at ``failureLevel``
 /// (`warning`). Messages the logger's level lets through are handed to the audit's background thread, shared by
 /// every sink (formatting and writing a line costs a log handler microseconds, as much as a read), and logged within
-/// tens of milliseconds; ``flush()`` waits for them.
+/// about a tenth of a second; ``flush()`` waits for them.
 public final class LoggingAuditSink: SecretsAuditSink {
     /// The logger events go to.
     public let logger: Logger
