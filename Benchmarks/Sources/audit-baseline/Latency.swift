@@ -20,32 +20,29 @@ func latency(_ arguments: [String]) async throws {
     let plain = try AuditSubject(backend: .encryptedFile, configuration: .none, base: base, directory: directory)
     let audited = try AuditSubject(
         backend: .encryptedFile, configuration: configuration, base: base, directory: directory)
-    var durations: [ObjectIdentifier: [Double]] = [:]
-    var auditedReads = try await pacedReads(through: audited, rate: rate, seconds: 0.1).count  // warm-up, not timed
+    var plainTimes: [Double] = []
+    var auditedTimes: [Double] = []
+    let warmUpReads = try await pacedReads(through: audited, rate: rate, seconds: 0.1).count  // not timed
     _ = try await pacedReads(through: plain, rate: rate, seconds: 0.1)
     for pair in 0..<pairs {
         for subject in pair.isMultiple(of: 2) ? [plain, audited] : [audited, plain] {
             let timed = try await pacedReads(through: subject, rate: rate, seconds: seconds)
-            durations[ObjectIdentifier(subject), default: []] += timed
-            if subject === audited { auditedReads += timed.count }
+            if subject === audited { auditedTimes += timed } else { plainTimes += timed }
         }
     }
+    plainTimes.sort()
+    auditedTimes.sort()
+    let auditedReads = warmUpReads + auditedTimes.count
     print(
         "audit-baseline latency: encrypted file, SecretsStore, 1 task, \(Int(rate)) reads/s, \(pairs) pairs of \(seconds) s"
     )
-    let plainTimes = durations[ObjectIdentifier(plain)]!.sorted()
-    let auditedTimes = durations[ObjectIdentifier(audited)]!.sorted()
     for (label, times) in [("no audit", plainTimes), (configuration.rawValue, auditedTimes)] {
         let line = [0.5, 0.9, 0.99].map { String(format: "p%g %6.1f us", $0 * 100, percentile($0, of: times) * 1e6) }
         print("  \(label.padding(toLength: 30, withPad: " ", startingAt: 0)) \(line.joined(separator: "  "))")
     }
     let ratio = percentile(0.5, of: plainTimes) / percentile(0.5, of: auditedTimes)
     print(String(format: "latency-goal-ratio %.3f (plain median read / audited median read)", ratio))
-    if let worked = AuditThreadTime.nanoseconds() {
-        print(
-            String(
-                format: "  audit thread: %.2f us of CPU per audited read", Double(worked) / 1e3 / Double(auditedReads)))
-    }
+    if let line = AuditThreadTime.perRead(auditedReads) { print(line) }
     for check in try audited.closeAndCheck(reads: auditedReads) { print("  \(check)") }
 }
 

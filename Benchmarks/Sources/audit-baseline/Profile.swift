@@ -47,9 +47,7 @@ func profile(_ arguments: [String]) async throws {
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let path = tasks > 0 ? "SecretsStore, \(tasks) task(s)" : "synchronous"
     print("\(backend.rawValue), \(configuration.rawValue), \(path): \(Int(Double(reads) / elapsed)) reads/s")
-    if let worked = AuditThreadTime.nanoseconds() {
-        print(String(format: "  audit thread: %.2f us of CPU per read", Double(worked) / 1e3 / Double(reads)))
-    }
+    if let line = AuditThreadTime.perRead(reads) { print(line) }
     let checking = DispatchTime.now().uptimeNanoseconds
     let checks = try subject.closeAndCheck(reads: reads)
     let checked = Double(DispatchTime.now().uptimeNanoseconds - checking) / 1e9

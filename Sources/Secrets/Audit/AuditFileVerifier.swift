@@ -106,7 +106,7 @@ public enum AuditFileVerifier {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let range = min(lines.count, chunk * chunkLength)..<min(lines.count, (chunk + 1) * chunkLength)
             let read = lines[range].map { line -> (AuditFileRecord.Parsed, authentic: Bool)? in
-                guard !line.isEmpty, let parsed = AuditFileRecord.parse(contents[line]) else { return nil }
+                guard let parsed = AuditFileRecord.parse(contents[line]) else { return nil }
                 return (parsed, parsed.isAuthentic(under: key))
             }
             chunks.withLock { $0[chunk] = read }

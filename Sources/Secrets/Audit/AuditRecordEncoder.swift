@@ -22,8 +22,8 @@ struct AuditRecordEncoder {
         return (Data(bytes), mac)
     }
 
-    /// Appends the record's line, ending in `\n`, to `bytes` (a batch's lines go into one buffer, with no
-    /// allocation per record beyond its MAC), and returns its MAC.
+    /// Appends the record's line, ending in `\n`, to `bytes` (a batch's lines go into one buffer), and returns its
+    /// MAC.
     func append(_ record: AuditFileRecord, to bytes: inout [UInt8]) -> Data {
         let event = record.event
         let start = bytes.count
@@ -39,7 +39,7 @@ struct AuditRecordEncoder {
         Self.digits(UInt64(record.processID.magnitude), into: &bytes)
         Self.name("prev", into: &bytes)
         bytes.append(UInt8(ascii: "\""))
-        Self.base64(record.previousMAC, into: &bytes)
+        bytes.append(contentsOf: record.previousMAC.base64EncodedData())
         bytes.append(UInt8(ascii: "\""))
         if let reason = event.reason { Self.member("reason", string: reason, into: &bytes) }
         Self.member("seq", number: record.sequence, into: &bytes)
@@ -55,7 +55,7 @@ struct AuditRecordEncoder {
         let mac = Data(hmac.finalize())
         bytes.removeLast()
         bytes.append(contentsOf: #","mac":""#.utf8)
-        Self.base64(mac, into: &bytes)
+        bytes.append(contentsOf: mac.base64EncodedData())
         bytes.append(contentsOf: "\"}\n".utf8)
         return mac
     }
@@ -68,27 +68,6 @@ struct AuditRecordEncoder {
         }
         digits(value / 10, into: &bytes)
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
-    }
-
-    private static let base64Digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// Appends `data` in standard Base64 with padding, as `Data.base64EncodedData()` writes it, without the
-    /// allocation that makes.
-    static func base64(_ data: Data, into bytes: inout [UInt8]) {
-        data.withUnsafeBytes { input in
-            var index = 0
-            while index < input.count {
-                let remaining = input.count - index
-                let triple =
-                    UInt32(input[index]) << 16 | UInt32(remaining > 1 ? input[index + 1] : 0) << 8
-                    | UInt32(remaining > 2 ? input[index + 2] : 0)
-                bytes.append(base64Digits[Int(triple >> 18 & 0x3F)])
-                bytes.append(base64Digits[Int(triple >> 12 & 0x3F)])
-                bytes.append(remaining > 1 ? base64Digits[Int(triple >> 6 & 0x3F)] : UInt8(ascii: "="))
-                bytes.append(remaining > 2 ? base64Digits[Int(triple & 0x3F)] : UInt8(ascii: "="))
-                index += 3
-            }
-        }
     }
 
     /// Appends a member's name, after a comma unless it is the line's first.

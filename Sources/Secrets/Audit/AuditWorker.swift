@@ -18,8 +18,8 @@ final class AuditWorker: @unchecked Sendable {
     /// The worker of every queue.
     static let shared = AuditWorker()
 
-    /// The name of the worker's thread, as debuggers and `/proc/<pid>/task/*/comm` show it (at most 15 bytes).
-    static let threadName = "coffer-audit"
+    /// The name of the worker's thread.
+    static let threadName = SecretsAudit.threadName
 
     /// The lock of the worker's and every queue's state, and what both wait on.
     let condition = NSCondition()

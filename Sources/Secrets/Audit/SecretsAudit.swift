@@ -17,6 +17,10 @@ public struct SecretsAudit: Sendable {
     /// The caller label of events recorded outside `withCaller(_:_:)`.
     public let defaultCaller: String?
 
+    /// The name of the one thread that does every sink's work in the process, as debuggers, `top -H` and
+    /// `/proc/<pid>/task/*/comm` show it (at most 15 bytes).
+    public static let threadName = "coffer-audit"
+
     /// The label of the caller whose accesses are being recorded: set it for a scope with `withCaller(_:_:)`.
     public static var caller: String? { callerLabel.get() }
 
