@@ -6,12 +6,12 @@ import Foundation
 /// The members come in sorted order with no insignificant space, strings escaped as JSON requires (`"`, `\`, control
 /// characters; `/` and non-ASCII as they are), the time as RFC 3339 in UTC with milliseconds. Verification reads the
 /// bytes the MAC covers as they are, so nothing depends on another encoder producing the same bytes. Not `Sendable`
-/// (CryptoKit's `HMAC` is not, on older SDKs): one writer thread uses it.
+/// (CryptoKit's `SHA256` is not, on older SDKs): one writer thread uses it.
 struct AuditRecordEncoder {
-    private let keyed: HMAC<SHA256>
+    private let mac: AuditRecordMAC
 
     init(key: SymmetricKey) {
-        keyed = HMAC<SHA256>(key: key)
+        mac = AuditRecordMAC(key: key)
     }
 
     /// The record as one line, ending in `\n`, and its MAC.
@@ -50,9 +50,7 @@ struct AuditRecordEncoder {
         bytes.append(UInt8(ascii: "\""))
         Self.member("v", number: UInt64(AuditFileRecord.version), into: &bytes)
         bytes.append(UInt8(ascii: "}"))
-        var hmac = keyed
-        hmac.update(data: bytes[start...])
-        let mac = Data(hmac.finalize())
+        let mac = bytes.withUnsafeBytes { self.mac.code(for: UnsafeRawBufferPointer(rebasing: $0[start...])) }
         bytes.removeLast()
         bytes.append(contentsOf: #","mac":""#.utf8)
         bytes.append(contentsOf: mac.base64EncodedData())

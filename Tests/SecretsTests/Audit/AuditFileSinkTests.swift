@@ -77,10 +77,10 @@ struct AuditFileSinkTests {
     }
 
     @Test(
-        "a line is the documented format byte for byte: sorted members, Base64 MACs, then the HMAC-SHA256 of the line up to its mac",
-        arguments: [Data(), Data((0..<32).map(UInt8.init))])
-    func lineFormat(previousMAC: Data) throws {
-        let key = SymmetricKey(data: Data(repeating: 7, count: 32))
+        "a line is the documented format byte for byte: sorted members, Base64 MACs, then the HMAC-SHA256 of the line up to its mac, under keys shorter than, as long as and longer than SHA-256's block",
+        arguments: [Data(), Data((0..<32).map(UInt8.init))], [16, 32, 64, 65, 100])
+    func lineFormat(previousMAC: Data, keyLength: Int) throws {
+        let key = SymmetricKey(data: Data((0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 7) }))
         let event = SecretsAuditEvent(
             time: Date(timeIntervalSince1970: 1_790_000_000.5), operation: .read, service: "coffer",
             account: "ai/openai", backend: "encrypted-file", outcome: .found, duration: .microseconds(41),
