@@ -24,37 +24,49 @@ status=0
 results=$("$binary" "$scratch" "$rounds" "$seconds") || status=$?
 echo "$results"
 goal=$(echo "$results" | awk '$1 == "goal-ratio" { print $2 }')
+control=$(echo "$results" | awk '$1 == "control-ratio" { print $2 }')
 
 # The goal configuration again, each turn a process of its own (no other configuration's sinks, files or timers in
-# it), plain and audited alternating, for as many pairs as rounds: the median of the pairs' ratios. Which of the two
-# goes first alternates too, since a process runs faster or slower for following another.
+# it), for as many rounds as the interleaved run: a plain process, an audited one and a second plain one (the
+# control), in an order that rotates, since a process runs faster or slower for following another. Reported: the
+# median of the rounds' audited/plain ratios, and of their plain/plain ones.
 echo
-echo "goal configuration in fresh processes, $rounds pairs of $seconds s (plain and log + file buffered + metrics):"
+echo "goal configuration in fresh processes, $rounds rounds of $seconds s (plain, log + file buffered + metrics, plain again):"
 rate() { "$binary" "$scratch" profile encrypted-file "$1" "$seconds" 1 | awk '/reads\/s/ { print $(NF-1) }'; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ r[NR] = $1 } END { print r[int((NR + 1) / 2)] }'; }
 pairs=()
+controls=()
 for round in $(seq 1 "$rounds"); do
-    if ((round % 2)); then
-        plain=$(rate none)
-        audited=$(rate all)
-    else
-        audited=$(rate all)
-        plain=$(rate none)
-    fi
+    case $((round % 3)) in
+    1) plain=$(rate none); audited=$(rate all); again=$(rate none) ;;
+    2) audited=$(rate all); again=$(rate none); plain=$(rate none) ;;
+    0) again=$(rate none); plain=$(rate none); audited=$(rate all) ;;
+    esac
     pairs+=("$(awk -v a="$audited" -v p="$plain" 'BEGIN { printf "%.3f", a / p }')")
+    controls+=("$(awk -v a="$again" -v p="$plain" 'BEGIN { printf "%.3f", a / p }')")
 done
-fresh=$(printf '%s\n' "${pairs[@]}" | sort -n | awk '{ r[NR] = $1 } END { print r[int((NR + 1) / 2)] }')
-echo "  ratios ${pairs[*]}; median $fresh"
+fresh=$(median "${pairs[@]}")
+freshControl=$(median "${controls[@]}")
+echo "  audited/plain ratios ${pairs[*]}; median $fresh"
+echo "  control, plain/plain ${controls[*]}; median $freshControl"
 
-# The goal configuration with reads at a steady 2,000 a second, as an application's come, instead of back to back.
+# The goal configuration with reads at a steady 2,000 a second, as an application's come, instead of back to back;
+# then the same with a second plain store in place of the audited one (the control).
 echo
 paced=$("$binary" "$scratch" latency "$((rounds * 2))" 2000 1) || status=$?
 echo "$paced"
 latency=$(echo "$paced" | awk '$1 == "latency-goal-ratio" { print $2 }')
+pacedControl=$("$binary" "$scratch" latency "$((rounds * 2))" 2000 1 control) || status=$?
+echo "$pacedControl"
+latencyControl=$(echo "$pacedControl" | awk '$1 == "latency-goal-ratio" { print $2 }')
 
-awk -v goal="$goal" -v fresh="$fresh" -v latency="$latency" 'BEGIN {
-    printf "\ngoal: log + file buffered + metrics, encrypted file, 1 task, ratio >= 0.90:\n"
-    printf "  interleaved in one process: %.2f (%s)\n", goal, (goal >= 0.90) ? "met" : "NOT met"
-    printf "  fresh processes, paired:    %.2f (%s)\n", fresh, (fresh >= 0.90) ? "met" : "NOT met"
-    printf "  paced, median read:         %.2f (%s)\n", latency, (latency >= 0.90) ? "met" : "NOT met"
+awk -v goal="$goal" -v control="$control" -v fresh="$fresh" -v freshControl="$freshControl" \
+    -v latency="$latency" -v latencyControl="$latencyControl" 'BEGIN {
+    printf "\ngoal: log + file buffered + metrics, encrypted file, 1 task, ratio >= 0.90 (control: plain against plain):\n"
+    printf "  interleaved in one process: %.2f (%s; control %.2f)\n", goal, (goal >= 0.90) ? "met" : "NOT met", control
+    printf "  fresh processes:            %.2f (%s; control %.2f)\n", fresh, (fresh >= 0.90) ? "met" : "NOT met",
+        freshControl
+    printf "  paced, median read:         %.2f (%s; control %.2f)\n", latency, (latency >= 0.90) ? "met" : "NOT met",
+        latencyControl
 }'
 exit "$status"

@@ -4,6 +4,10 @@ import Secrets
 public enum AuditSinkConfiguration: String, CaseIterable, Sendable {
     /// No audit: `SecretsStore(base)`, the baseline.
     case none = "no audit"
+    /// No audit either: a second `SecretsStore(base)`, measured as if it were audited. Its ratio to the baseline is
+    /// what the measurement itself makes of two identical stores (the noise, and any bias of a turn's place in a
+    /// round), against which the audited ratios are read.
+    case control = "no audit, again (control)"
     /// ``LoggingAuditSink`` with swift-log's `StreamLogHandler` writing each line to a file.
     case log = "log"
     /// ``MetricsAuditSink`` reporting to swift-prometheus's `PrometheusMetricsFactory`.
@@ -16,6 +20,8 @@ public enum AuditSinkConfiguration: String, CaseIterable, Sendable {
     /// What a careful application configures: the log, the file buffered and metrics together.
     case all = "log + file buffered + metrics"
 
+    /// Whether the store records its accesses in an audit at all.
+    public var audits: Bool { self != .none && self != .control }
     /// Whether the log sink is one of the sinks.
     public var logs: Bool { self == .log || self == .all }
     /// Whether the metrics sink is one of the sinks.
@@ -25,7 +31,7 @@ public enum AuditSinkConfiguration: String, CaseIterable, Sendable {
         switch self {
         case .fileBuffered, .all: .buffered
         case .fileSynchronous: .synchronous
-        case .none, .log, .metrics: nil
+        case .none, .control, .log, .metrics: nil
         }
     }
 
@@ -33,6 +39,7 @@ public enum AuditSinkConfiguration: String, CaseIterable, Sendable {
     public var slug: String {
         switch self {
         case .none: "none"
+        case .control: "control"
         case .log: "log"
         case .metrics: "metrics"
         case .fileBuffered: "file-buffered"

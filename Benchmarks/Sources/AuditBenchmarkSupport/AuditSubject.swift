@@ -63,7 +63,7 @@ public final class AuditSubject: Sendable {
         } else {
             registry = nil
         }
-        if configuration == .none {
+        if !configuration.audits {
             audit = nil
             store = SecretsStore(base)
             synchronousStore = base

@@ -2,7 +2,8 @@
 // SecretsStore without an audit and with each sink configuration, over the encrypted file store and in memory, on 1
 // and 2 concurrent tasks; and the synchronous AuditedSecretsStore read against the bare AggregateSecretsStore's.
 // Configurations are measured in turn within each round, in an order that changes every round, for several rounds
-// (drift then falls on all alike); a configuration's time includes settling at the end of each of its turns (the
+// (drift then falls on all alike), beside a second plain store measured as if it were audited (the control: what the
+// measurement makes of two identical stores); a configuration's time includes settling at the end of each of its turns (the
 // flush of its sinks, then `sync` of all it wrote), so a rate is what the audit sustains, not a burst into its queue,
 // and no turn competes with the write-back of another's files. Afterwards every audit file is closed and
 // verified (AuditFileVerifier), and each sink's kept events are counted against the reads made: nothing may be lost.
@@ -12,7 +13,8 @@
 //            file-synchronous|all> [seconds (5)] [tasks (0: synchronous)]   reads synchronously through one configuration only, to run
 //            under `perf record -g` and see where the audit's time goes.
 //        audit-baseline <scratch-directory> latency [pairs (20)] [reads per second (2000)] [seconds per turn (1)]
-//            times each read when reads come at a steady rate (Latency.swift).
+//            [configuration (all); control: plain against plain] times each read when reads come at a steady rate
+//            (Latency.swift).
 import AuditBenchmarkSupport
 import Foundation
 import Secrets
@@ -70,7 +72,7 @@ var bases: [AuditBackendKind: AggregateSecretsStore] = [:]
 for backend in AuditBackendKind.allCases {
     let base = try backend.makeStore(in: scratch)
     bases[backend] = base
-    for configuration in Set([.none, .all] + selected) {
+    for configuration in Set([.none, .control, .all] + selected) {
         subjects[Slot.ID(backend, configuration)] = try AuditSubject(
             backend: backend, configuration: configuration, base: base, directory: scratch)
     }
@@ -124,7 +126,7 @@ func turn(
 
 let paths = [Path(synchronous: false, tasks: 1), Path(synchronous: false, tasks: 2), Path(synchronous: true, tasks: 1)]
 func configurations(on path: Path) -> [AuditSinkConfiguration] {
-    [.none] + (path.synchronous ? [.all] : selected.filter { $0 != .none })
+    [.none, .control] + (path.synchronous ? [.all] : selected.filter(\.audits))
 }
 
 /// The load average (1 minute), when the system tells it: other work on the machine skews every rate alike, but
@@ -172,6 +174,7 @@ print("load average (1 min) before \(loadBefore), after \(loadAverage()), on \(c
 print("ratio = audited read rate / plain read rate (same backend and path); per-round [lowest median highest];")
 print("settle = the mean time a turn took to flush its sinks and sync its writes, included in its rate")
 var goal: Double?
+var control: Double?
 for backend in AuditBackendKind.allCases {
     for path in paths {
         print("\n\(backend.rawValue), \(path):")
@@ -187,8 +190,9 @@ for backend in AuditBackendKind.allCases {
             print(
                 "  \(label) \(String(format: "%9.0f", tally.rate))/s  \(String(format: "%6.1f", 1e6 / tally.rate)) us  \(settle)"
                     + (configuration == .none ? "" : "  ratio \(String(format: "%.2f", ratio)) \(range)"))
-            if backend == .encryptedFile, path == Path(synchronous: false, tasks: 1), configuration == .all {
-                goal = ratio
+            if backend == .encryptedFile, path == Path(synchronous: false, tasks: 1) {
+                if configuration == .all { goal = ratio }
+                if configuration == .control { control = ratio }
             }
         }
     }
@@ -197,7 +201,7 @@ for backend in AuditBackendKind.allCases {
 print("\nNothing lost: each sink's kept events against the reads made through it (warm-up included)")
 var complete = true
 for backend in AuditBackendKind.allCases {
-    for configuration in AuditSinkConfiguration.allCases where configuration != .none {
+    for configuration in AuditSinkConfiguration.allCases where configuration.audits {
         let id = Slot.ID(backend, configuration)
         guard subjects[id] != nil else { continue }
         for check in try subjects[id]!.closeAndCheck(reads: readsMade[id, default: 0]) {
@@ -209,6 +213,9 @@ for backend in AuditBackendKind.allCases {
 print("all-sinks-complete \(complete ? "yes" : "NO")")
 if let goal {
     print("goal-ratio \(String(format: "%.3f", goal))")
+}
+if let control {
+    print("control-ratio \(String(format: "%.3f", control))")
 }
 try? FileManager.default.removeItem(at: scratch)  // `exit` skips the `defer` above
 exit(complete ? 0 : 1)
