@@ -21,10 +21,15 @@ flock /tmp/coffer-build.lock swift build -c release --product audit-baseline >/t
     { grep -E "error" /tmp/audit-baseline-build.log >&2; exit 1; }
 binary=$(swift build -c release --show-bin-path)/audit-baseline
 status=0
+# The value on the line of standard input that starts with the word $1.
+field() { awk -v key="$1" '$1 == key { print $2 }'; }
+# $1 / $2, to three decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
 results=$("$binary" "$scratch" "$rounds" "$seconds") || status=$?
 echo "$results"
-goal=$(echo "$results" | awk '$1 == "goal-ratio" { print $2 }')
-control=$(echo "$results" | awk '$1 == "control-ratio" { print $2 }')
+goal=$(echo "$results" | field goal-ratio)
+control=$(echo "$results" | field control-ratio)
 
 # The goal configuration again, each turn a process of its own (no other configuration's sinks, files or timers in
 # it), for as many rounds as the interleaved run: a plain process, an audited one and a second plain one (the
@@ -42,8 +47,8 @@ for round in $(seq 1 "$rounds"); do
     2) audited=$(rate all); again=$(rate none); plain=$(rate none) ;;
     0) again=$(rate none); plain=$(rate none); audited=$(rate all) ;;
     esac
-    pairs+=("$(awk -v a="$audited" -v p="$plain" 'BEGIN { printf "%.3f", a / p }')")
-    controls+=("$(awk -v a="$again" -v p="$plain" 'BEGIN { printf "%.3f", a / p }')")
+    pairs+=("$(ratio "$audited" "$plain")")
+    controls+=("$(ratio "$again" "$plain")")
 done
 fresh=$(median "${pairs[@]}")
 freshControl=$(median "${controls[@]}")
@@ -55,10 +60,10 @@ echo "  control, plain/plain ${controls[*]}; median $freshControl"
 echo
 paced=$("$binary" "$scratch" latency "$((rounds * 2))" 2000 1) || status=$?
 echo "$paced"
-latency=$(echo "$paced" | awk '$1 == "latency-goal-ratio" { print $2 }')
+latency=$(echo "$paced" | field latency-goal-ratio)
 pacedControl=$("$binary" "$scratch" latency "$((rounds * 2))" 2000 1 control) || status=$?
 echo "$pacedControl"
-latencyControl=$(echo "$pacedControl" | awk '$1 == "latency-goal-ratio" { print $2 }')
+latencyControl=$(echo "$pacedControl" | field latency-goal-ratio)
 
 awk -v goal="$goal" -v control="$control" -v fresh="$fresh" -v freshControl="$freshControl" \
     -v latency="$latency" -v latencyControl="$latencyControl" 'BEGIN {

@@ -3,9 +3,9 @@
 // and 2 concurrent tasks; and the synchronous AuditedSecretsStore read against the bare AggregateSecretsStore's.
 // Configurations are measured in turn within each round, in an order that changes every round, for several rounds
 // (drift then falls on all alike), beside a second plain store measured as if it were audited (the control: what the
-// measurement makes of two identical stores); a configuration's time includes settling at the end of each of its turns (the
-// flush of its sinks, then `sync` of all it wrote), so a rate is what the audit sustains, not a burst into its queue,
-// and no turn competes with the write-back of another's files. Afterwards every audit file is closed and
+// measurement makes of two identical stores); a configuration's time includes settling at the end of each of its
+// turns (the flush of its sinks, then `sync` of all it wrote), so a rate is what the audit sustains, not a burst into
+// its queue, and no turn competes with the write-back of another's files. Afterwards every audit file is closed and
 // verified (AuditFileVerifier), and each sink's kept events are counted against the reads made: nothing may be lost.
 // `compare-audit.sh` builds and runs it.
 // Usage: audit-baseline <scratch-directory> [rounds (5)] [seconds per turn (0.5)] [configurations (all): log,all…]

@@ -18,9 +18,6 @@ final class AuditWorker: @unchecked Sendable {
     /// The worker of every queue.
     static let shared = AuditWorker()
 
-    /// The name of the worker's thread.
-    static let threadName = SecretsAudit.threadName
-
     /// The lock of the worker's and every queue's state, and what both wait on.
     let condition = NSCondition()
     private var queues: [AuditQueue] = []
@@ -55,7 +52,7 @@ final class AuditWorker: @unchecked Sendable {
         condition.lock()
         // Named only now: Foundation on Linux names a thread only once `start()` has recorded it, which the new thread
         // can outrun; `register(_:)` starts it under the lock just taken.
-        Thread.current.name = Self.threadName
+        Thread.current.name = SecretsAudit.threadName
         var wokenFromSleep = false
         while true {
             finishClosedQueues()
