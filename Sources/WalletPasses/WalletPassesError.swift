@@ -42,6 +42,8 @@ public enum WalletPassesError: Error, Hashable, Sendable {
     case signingEngineUnavailable(String)
     /// The data is not a readable ZIP archive.
     case malformedArchive(String)
+    /// A personalization token is not the shape Wallet sends, so it is not signed; the reason says why.
+    case invalidPersonalizationToken(String)
     /// A `.pkpass` failed verification; the reason says which check.
     case verificationFailed(PassVerificationFailure)
 }
@@ -100,6 +102,7 @@ extension WalletPassesError: CustomStringConvertible, LocalizedError {
         case .signingFailed(let reason): return "signing failed: \(reason)"
         case .signingEngineUnavailable(let reason): return "the RSA signing engine is unavailable: \(reason)"
         case .malformedArchive(let reason): return "the archive cannot be read: \(reason)"
+        case .invalidPersonalizationToken(let reason): return "the personalization token is refused: \(reason)"
         case .verificationFailed(let failure): return "verification failed: \(failure)"
         }
     }

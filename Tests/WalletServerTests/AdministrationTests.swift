@@ -265,6 +265,10 @@ struct AdministrationTests {
             let (secondType, _) = try await administration.importPassType(second.signingIdentity)
             let another = try await administration.createTag(clientID: client.id, referenceID: "T-2")
             await #expect(throws: WalletServerError.self) { try await administration.createPass(tagID: another.id) }
+            await #expect(throws: WalletServerError.self, "not shared with the client") {
+                try await administration.createPass(tagID: another.id, passTypeID: secondType.id, serialNumber: "S-2")
+            }
+            try await administration.sharePassType(passTypeID: secondType.id, clientID: client.id)
             let named = try await administration.createPass(
                 tagID: another.id, passTypeID: secondType.id, serialNumber: "S-2")
             #expect(try PassPackage(archive: named.passContent).pass.passTypeIdentifier == "pass.test.second")

@@ -89,6 +89,7 @@ struct BatchedWriteTests {
         let passType = PassType(
             passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme", signingKeyPath: "k")
         try await repository.createPassType(passType)
+        try await repository.grantPassType(passTypeID: passType.id, clientID: client.id, now: Date())
         let made = (0..<count).map { index in
             let tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "T\(index)")
             return (
@@ -253,7 +254,10 @@ struct BatchedWriteTests {
                 try await repository.provisioningTarget(clientID: tag.clientID, attribute: .referenceID, value: "T0"))
             let target = try #require(
                 try await repository.issuanceTarget(clientID: tag.clientID, attribute: .referenceID, value: "T0"))
-            #expect(target == IssuanceTarget(tagID: tag.id, passID: pass.id, passType: full.passType, user: full.user))
+            #expect(
+                target
+                    == IssuanceTarget(
+                        tagID: tag.id, passID: pass.id, passType: full.passType, user: full.user, clientMayIssue: true))
             #expect(try await repository.issuanceTarget(clientID: UUID(), attribute: .referenceID, value: "T0") == nil)
         }
     }

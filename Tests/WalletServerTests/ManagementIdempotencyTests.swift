@@ -64,6 +64,9 @@ struct ManagementIdempotencyTests {
     func perClient() async throws {
         try await W.run(.sqliteFile) { client, world in
             let body = #"{"reference_id":"K-4"}"#
+            let passType = try #require(try await world.world.repository.passTypes().first)
+            try await world.world.repository.grantPassType(
+                passTypeID: passType.id, clientID: world.otherClientID, now: Date())
             let mine = try await W.send(client, .post, "/api/v2/passes", token: world.token, body: body, key: "same")
             let theirs = try await W.send(
                 client, .post, "/api/v2/passes", token: world.otherToken, body: body, key: "same")

@@ -15,6 +15,8 @@ struct ManagementWorld {
     let world: ProvisioningWorld
     let token: String
     let otherToken: String
+    /// The second client, with which no pass type is shared.
+    let otherClientID: UUID
     let management: PassManagement
     let updater: PassUpdater
 
@@ -24,6 +26,7 @@ struct ManagementWorld {
         token = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "backend").token
         let other = try await repository.createClient(name: "Other")
         otherToken = try await repository.createAPIUser(clientID: other.id, name: "other").token
+        otherClientID = other.id
         updater = PassUpdater(store: repository, now: now)
         management = PassManagement(repository: repository, updater: updater, now: now)
     }
@@ -227,16 +230,30 @@ struct ManagementRoutesTests {
         }
     }
 
-    @Test("a second tag with an identifier the client already uses is 409; another client may use it")
+    @Test(
+        "a second tag with an identifier the client already uses is 409; another client may use it once the pass type is shared with it"
+    )
     func duplicateTag() async throws {
         try await W.run(.sqliteFile) { client, world in
             let duplicate = try await W.send(
                 client, .post, "/api/v2/passes", token: world.token, body: #"{"reference_id":"PASS-001"}"#)
             #expect(duplicate.status == .conflict)
             #expect(W.errorCode(duplicate.body) == "conflict")
-            let other = try await W.send(
+            let passType = try #require(try await world.world.repository.passTypes().first)
+            let unnamed = try await W.send(
                 client, .post, "/api/v2/passes", token: world.otherToken, body: #"{"reference_id":"PASS-001"}"#)
-            #expect(other.status == .created)
+            #expect(unnamed.status == .notFound, "the other client has no pass type shared with it")
+            let refused = try await W.send(
+                client, .post, "/api/v2/passes", token: world.otherToken,
+                body: #"{"reference_id":"PASS-001","pass_type_id":"\#(passType.id)"}"#)
+            #expect(refused.status == .forbidden, "another client's pass type")
+            #expect(W.errorCode(refused.body) == "forbidden")
+            try await world.world.repository.grantPassType(
+                passTypeID: passType.id, clientID: world.otherClientID, now: Date())
+            let named = try await W.send(
+                client, .post, "/api/v2/passes", token: world.otherToken,
+                body: #"{"reference_id":"PASS-001","pass_type_id":"\#(passType.id)"}"#)
+            #expect(named.status == .created)
         }
     }
 
@@ -309,7 +326,8 @@ struct ManagementRoutesTests {
             let repository = world.world.repository
             for device in ["device-a", "device-b"] {
                 _ = try await repository.register(
-                    deviceLibraryIdentifier: device, pushToken: "token-\(device)", passID: passID, now: Date())
+                    deviceLibraryIdentifier: device, pushToken: "token-\(device)", passID: passID, now: Date(),
+                    maximumDevices: 20)
             }
             func read() async throws -> ManagedPassState {
                 try W.state(try await W.send(client, .get, "/api/v2/passes/LIFE-1", token: world.token).body)

@@ -54,4 +54,29 @@ struct PassTypeTemplateTests {
             #expect(try await administration.storage.repository.passTemplate(passTypeID: passType.id) == nil)
         }
     }
+
+    @Test(
+        "a pass from a personalizable template gets a 128-bit random serial number, and a chosen one is refused",
+        arguments: Engine.available)
+    func personalizableSerials(_ engine: Engine) async throws {
+        try await AdministrationTests().withAdministration(engine) { administration in
+            let passType = try await administration.developmentPassType().passType
+            let client = try await administration.createClient(name: "Rewards")
+            let template = try Self.rewardsTemplate()
+            var serials: Set<String> = []
+            for reference in ["MEMBER-1", "MEMBER-2"] {
+                let tag = try await administration.createTag(clientID: client.id, referenceID: reference)
+                await #expect(throws: WalletServerError.self) {
+                    try await administration.createPass(
+                        tagID: tag.id, passTypeID: passType.id, template: template, serialNumber: reference)
+                }
+                let pass = try await administration.createPass(
+                    tagID: tag.id, passTypeID: passType.id, template: template)
+                #expect(pass.serialNumber.count == 32 && pass.serialNumber.allSatisfy(\.isHexDigit))
+                #expect(try PassPackage(archive: pass.passContent).pass.serialNumber == pass.serialNumber)
+                serials.insert(pass.serialNumber)
+            }
+            #expect(serials.count == 2)
+        }
+    }
 }

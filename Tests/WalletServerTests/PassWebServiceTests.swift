@@ -305,8 +305,8 @@ struct PassWebServiceTests {
                 #expect($0.status == .ok)
             }
             #expect(try await fixture.list().0 == .noContent)
-            let devices = try await fixture.world.database.sql.select().column("*").from("wallet_devices").all()
-            #expect(devices.isEmpty, "a device with no registration is forgotten")
+            let rows = try await fixture.world.database.sql.select().column("*").from("pass_registrations").all()
+            #expect(rows.isEmpty, "the registration and its push token are gone")
         }
     }
 
@@ -320,7 +320,7 @@ struct PassWebServiceTests {
             ) { #expect($0.status == .ok) }
             let stored = try await fixture.world.repository.deviceLogs(limit: 10).map(\.message)
             #expect(stored.contains("Web service error: 401"))
-            #expect(stored.contains(String(long.prefix(PassWebService.logLimits.messageLength))))
+            #expect(stored.contains(String(long.prefix(PassWebService.logLimits.messageBytes))))
             let many = (0...PassWebService.logLimits.messagesPerRequest).map { #""\#($0)""# }.joined(separator: ",")
             try await fixture.client.execute(
                 uri: "/passkit/v1/log", method: .post, headers: [.contentType: "application/json"],
@@ -338,15 +338,17 @@ struct PassWebServiceTests {
         try await withFixture(engine) { fixture in
             try await fixture.client.execute(
                 uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: #"{"personalizationToken":"tok","requiredPersonalizationInfo":{}}"#)
+                body: ByteBuffer(
+                    string: #"{"personalizationToken":"\#(Self.walletToken)","requiredPersonalizationInfo":{}}"#)
             ) { #expect($0.status == .notFound) }
         }
     }
 
-    @Test(
-        "personalization: the token's signature verifies, the pass is personalized once, and the fetched pass shows the name and asks no more",
-        arguments: Engine.available)
-    func personalize(_ engine: Engine) async throws {
+    /// A token of the shape Wallet sends: Base64 of 32 random bytes.
+    static let walletToken = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+
+    /// A rewards pass template: `personalization.json` asks for the member's name.
+    static func rewardsTemplate() throws -> PassPackage {
         let pass = Pass(
             passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", serialNumber: "PASS-001",
             organizationName: "Acme Rewards", description: "Rewards card", style: .storeCard,
@@ -357,12 +359,18 @@ struct PassWebServiceTests {
             #"{"description":"Join Acme Rewards","requiredPersonalizationFields":["PKPassPersonalizationFieldName"]}"#
                 .utf8)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
-        let template = try PassPackage(
+        return try PassPackage(
             pass: pass,
             files: ["icon.png": png, "personalization.json": personalization, "personalizationLogo.png": png])
-        try await withFixture(engine, template: template) { fixture in
+    }
+
+    @Test(
+        "personalization: the token's signature verifies, the pass is personalized once, and the fetched pass shows the name and asks no more",
+        arguments: Engine.available)
+    func personalize(_ engine: Engine) async throws {
+        try await withFixture(engine, template: try Self.rewardsTemplate()) { fixture in
             let body =
-                #"{"personalizationToken":"token-from-wallet","requiredPersonalizationInfo":{"fullName":"Jane Appleseed"}}"#
+                #"{"personalizationToken":"\#(Self.walletToken)","requiredPersonalizationInfo":{"fullName":"Jane Appleseed"}}"#
             let signature = try await fixture.client.execute(
                 uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
                 body: ByteBuffer(string: body)
@@ -371,7 +379,7 @@ struct PassWebServiceTests {
                 return Data(response.body.readableBytesView)
             }
             let verified = try OpenSSL.verify(
-                signature: signature, content: Data("token-from-wallet".utf8),
+                signature: signature, content: Data(Self.walletToken.utf8),
                 root: Data(try ProvisioningWorld.identity.rootPEM.utf8), in: fixture.world.directory)
             #expect(verified.status == 0, "\(verified.errorOutput)")
             try await fixture.client.execute(
@@ -380,7 +388,9 @@ struct PassWebServiceTests {
             ) { #expect($0.status == .notFound, "a pass is personalized once") }
             try await fixture.client.execute(
                 uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: #"{"personalizationToken":"t","requiredPersonalizationInfo":{"ssn":"1"}}"#)
+                body: ByteBuffer(
+                    string:
+                        #"{"personalizationToken":"\#(Self.walletToken)","requiredPersonalizationInfo":{"ssn":"1"}}"#)
             ) { #expect($0.status == .badRequest) }
 
             let personalized = try await fixture.client.execute(
@@ -390,6 +400,35 @@ struct PassWebServiceTests {
                 pkpass: personalized)
             #expect(fetched.files["personalization.json"] == nil)
             #expect(fetched.pass.fields.value(forKey: "personalization.fullName") == .text("Jane Appleseed"))
+        }
+    }
+
+    /// Personalization tokens the route must never sign: JSON (a manifest, issuer data), and text outside the
+    /// token alphabets or bounds.
+    static let unsignableTokens = [
+        #"{\"pass.json\":\"0000000000000000000000000000000000000000\"}"#, #"[\"aaaaaaaaaaaaaaaaaaaa\"]"#,
+        "aGVsbG8gd29ybGQgaGVsbG8=\\n", "aGVsbG8gd29y bGQgaGVsbG8", "aGVsbG8\\u001bd29ybGQgaGVsbG8", "short",
+        String(repeating: "A", count: PersonalizationToken.lengths.upperBound + 1), "aGVsbG8=d29ybGQgaGVsbG8",
+    ]
+
+    @Test(
+        "the personalize route signs only a token's shape: a manifest or anything but Base64/hex text is refused and nothing is recorded",
+        arguments: Engine.available)
+    func personalizeIsNoSigningOracle(_ engine: Engine) async throws {
+        try await withFixture(engine, template: try Self.rewardsTemplate()) { fixture in
+            for token in Self.unsignableTokens {
+                try await fixture.client.execute(
+                    uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"personalizationToken":"\#(token)","requiredPersonalizationInfo":{}}"#)
+                ) { #expect($0.status == .badRequest, "\(token)") }
+            }
+            let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)).id
+            #expect(try await fixture.world.repository.personalization(passID: passID) == nil)
+            // The pass can still be personalized with a token of Wallet's shape.
+            try await fixture.client.execute(
+                uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"personalizationToken":"\#(Self.walletToken)"}"#)
+            ) { #expect($0.status == .ok) }
         }
     }
 

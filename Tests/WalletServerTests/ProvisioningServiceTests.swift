@@ -41,6 +41,7 @@ struct ProvisioningWorld {
             passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", organizationName: "Acme Events",
             signingKeyPath: "wallet/pass-types/server", bindingLearnMoreURL: Self.learnMoreURL)
         try await repository.createPassType(passType)
+        try await repository.grantPassType(passTypeID: passType.id, clientID: client.id, now: Date())
         tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "9001")
         try await repository.createTag(tag)
         let pass = Pass(
@@ -183,6 +184,36 @@ struct ProvisioningServiceTests {
                 ClientTag(clientID: world.apiUser.clientID, userID: user.id, referenceID: "NOPASS"))
             await #expect(throws: ProvisioningService.Failure.self) {
                 try await world.service.issuerData(for: world.apiUser, tagID: "NOPASS", attribute: .referenceID)
+            }
+        }
+    }
+
+    @Test(
+        "a client issues only under pass types shared with it: another client's pass type is refused until shared",
+        arguments: Engine.available)
+    func passTypesBelongToClients(_ engine: Engine) async throws {
+        try await withWorld(engine) { world in
+            let passType = try #require(try await world.repository.passTypes().first)
+            let other = try await world.repository.createClient(name: "Other")
+            let otherUser = try await world.repository.createAPIUser(clientID: other.id, name: "x").apiUser
+            let user = try await world.repository.createUser(clientID: other.id, externalReference: nil)
+            let tag = ClientTag(clientID: other.id, userID: user.id, referenceID: "B-1")
+            try await world.repository.createTags([
+                (tag, ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "B-1", passContent: Data()))
+            ])
+            let refused = await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.issuerData(for: otherUser, tagID: "B-1", attribute: .referenceID)
+            }
+            guard case .forbidden(let message)? = refused else {
+                Issue.record("expected forbidden, got \(String(describing: refused))")
+                return
+            }
+            #expect(message.contains(passType.passTypeIdentifier) && message.contains("pass-type share"))
+            try await world.repository.grantPassType(passTypeID: passType.id, clientID: other.id, now: Date())
+            _ = try await world.service.issuerData(for: otherUser, tagID: "B-1", attribute: .referenceID)
+            #expect(try await world.repository.revokePassType(passTypeID: passType.id, clientID: other.id))
+            await #expect(throws: ProvisioningService.Failure.self) {
+                try await world.service.issuerData(for: otherUser, tagID: "B-1", attribute: .referenceID)
             }
         }
     }

@@ -56,6 +56,35 @@ struct SchemaUpgradeTests {
         try await database.shutdown()
     }
 
+    @Test(
+        "a migration that fails says what failed (SQLSTATE and the server's message), never the password",
+        arguments: Engine.available)
+    func failureSaysWhatFailed(_ engine: Engine) async throws {
+        let directory = try TemporaryDirectory()
+        let url = try await engine.makeDatabaseURL(in: directory)
+        let database = try WalletDatabase.open(url: url)
+        do {
+            // A table in the way of the first migration.
+            try await database.sql.raw("CREATE TABLE clients (other TEXT)").run()
+            let error = await #expect(throws: WalletServerError.self) {
+                try await SchemaMigrator(database: database).migrate()
+            }
+            let message = try #require(error).description
+            #expect(message.contains("migrating the schema failed"), "\(message)")
+            #expect(message.contains("clients") && message.contains("already exists"), "\(message)")
+            if engine == .postgres {
+                #expect(message.contains("SQLSTATE 42P07"), "\(message)")
+                let password = try #require(URLComponents(string: url)?.password)
+                #expect(!message.contains(password))
+            }
+            #expect(!message.contains("PSQLError") && !message.contains("SQLiteError"))
+        } catch {
+            try await database.shutdown()
+            throw error
+        }
+        try await database.shutdown()
+    }
+
     /// Brings a fresh database to `version` the way a server of that version did.
     static func migrate(_ database: WalletDatabase, to version: Int) async throws {
         try await database.transaction { db in

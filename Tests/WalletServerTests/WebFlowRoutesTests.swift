@@ -41,9 +41,9 @@ struct WebFlowRoutesTests {
     ) async throws {
         let world = try await ProvisioningWorld(engine: engine)
         let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "web").token
-        let router: Router<BasicRequestContext>
+        let router: Router<WalletRequestContext>
         if let publicLimits {
-            router = Router(context: BasicRequestContext.self)
+            router = Router(context: WalletRequestContext.self)
             let instant = ContinuousClock.now
             WebFlowController(
                 repository: world.repository, service: world.service, limiter: issuanceLimiter,

@@ -116,6 +116,26 @@ struct ReplicaTests {
         }
     }
 
+    @Test("four processes started together on one empty database all migrate it, and each migration runs once")
+    func concurrentMigrations() async throws {
+        let outcomes = try await withThrowingTaskGroup(of: ChildProcess.Outcome.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    try await ChildProcess.runDetached(
+                        coffer, ["admin", "client", "list", "--data-dir", directory.appending("m\(index)").path],
+                        environment: environment)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.errorOutput)") }
+        let versions = try await withDatabase { database in
+            try await database.sql.select().column("version").from("coffer_schema_versions").orderBy("version")
+                .all(decodingColumn: "version", as: Int.self)
+        }
+        #expect(versions == Array(1...SchemaMigrator.latestVersion))
+    }
+
     @Test(
         "issuer data from A, the callback on B: 32 concurrent callbacks for one session across both replicas bind once"
     )
@@ -172,6 +192,7 @@ struct ReplicaTests {
         let passTypeID = try await importIdentity(from: hierarchies.0, named: "first")
         let client = try await admin("client", "create", "--name", "Replicas")
         let token = try await admin("api-user", "create", "--client", client)
+        _ = try await admin("pass-type", "share", "--pass-type", passTypeID, "--client", client)
         _ = try await admin("tag", "create", "--client", client, "--reference-id", "R-1", "--pass-type", passTypeID)
 
         func signed(by hierarchy: OpenSSL.Hierarchy) async throws -> Bool {

@@ -93,6 +93,44 @@ struct SecretsRunCommandTests {
         #expect(process.terminationStatus == 3)
     }
 
+    @Test("the command inherits no COFFER_* variable, not the passphrase nor the store, unless a mapping names it")
+    func noCofferVariablesReachTheCommand() throws {
+        let outcome = try coffer(
+            "secrets", "run", "--env", "OPENAI_API_KEY=ai/openai", "--env", "COFFER_TOKEN=ai/openai", "--", "env",
+            environment: ["COFFER_KEY_FILE_UNUSED": "x", "COFFER_RUN_TEST_OTHER": "kept-out", "RUN_TEST_OTHER": "kept"])
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        let names = Set(outcome.output.split(separator: "\n").map { String($0.prefix { $0 != "=" }) })
+        #expect(outcome.output.contains("OPENAI_API_KEY=\(secret)\n"))
+        #expect(outcome.output.contains("COFFER_TOKEN=\(secret)\n"))
+        #expect(outcome.output.contains("RUN_TEST_OTHER=kept\n"))
+        #expect(names.filter { $0.hasPrefix("COFFER_") } == ["COFFER_TOKEN"], "\(names)")
+        #expect(!outcome.output.contains("test passphrase"))
+    }
+
+    @Test("--clean-env gives the command only PATH, HOME, USER, LANG, TERM, TZ and the mappings")
+    func cleanEnvironment() throws {
+        let outcome = try coffer(
+            "secrets", "run", "--clean-env", "--env", "OPENAI_API_KEY=ai/openai", "--", "/usr/bin/env",
+            environment: ["RUN_TEST_OTHER": "dropped", "TZ": "UTC", "HOME": "/tmp"])
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        let names = Set(outcome.output.split(separator: "\n").map { String($0.prefix { $0 != "=" }) })
+        #expect(names.contains("OPENAI_API_KEY") && names.contains("TZ") && names.contains("HOME"))
+        #expect(names.isSubset(of: ["PATH", "HOME", "USER", "LANG", "TERM", "TZ", "OPENAI_API_KEY"]), "\(names)")
+    }
+
+    @Test("a SIGHUP that coffer was started ignoring (nohup) stays ignored in the command")
+    func ignoredHangupStaysIgnored() throws {
+        let coffer = try ChildProcess.executable(named: "coffer")
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "trap '' HUP; exec \"$0\" secrets run --env K=ai/openai -- sh -c 'kill -HUP $$; echo survived'",
+                coffer.path,
+            ], environment: environment)
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        #expect(outcome.output == "survived\n")
+    }
+
     @Test("a missing secret exits 1 naming its path, and starts nothing")
     func missingSecretStartsNothing() throws {
         let marker = directory.appending("started")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -65,6 +66,17 @@ public final class IssuanceRateLimiter: Sendable {
             }
             return .allowed
         }
+    }
+
+    /// The bucket of `value` of `kind` (a client address, a landing token) for a limiter keyed by something other
+    /// than an API user: the first 16 bytes of a SHA-256, so the value itself is not kept.
+    public static func bucket(_ kind: String, _ value: String) -> UUID {
+        let digest = Array(SHA256.hash(data: Data("\(kind):\(value)".utf8)))
+        return UUID(
+            uuid: (
+                digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7], digest[8],
+                digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
+            ))
     }
 
     /// How many API users' buckets are held (full ones not yet swept out included).

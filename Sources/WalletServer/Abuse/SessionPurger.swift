@@ -49,7 +49,7 @@ public struct SessionPurger: Service {
                 } catch {
                     logger.warning(
                         "deleting expired provisioning sessions failed; trying again later",
-                        metadata: ["error": "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"])
+                        metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
                 }
             }
         }

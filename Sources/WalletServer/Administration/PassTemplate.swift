@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import WalletPasses
 
 /// The content a new pass starts from: a pass package whose identifiers are replaced by its pass type's and its
@@ -49,6 +50,25 @@ public struct PassTemplate: Sendable {
                 + "protects nothing (add \"nfc\": {\"message\": …} to pass.json; Apple must enable NFC on the pass "
                 + "type certificate)"
         ]
+    }
+
+    /// Whether passes made from the template are rewards passes Wallet asks the user to sign up with
+    /// (`personalization.json`).
+    public var isPersonalizable: Bool { package.files[PassRenderer.personalizationFile] != nil }
+
+    /// The serial number a new pass from this template gets: `preferred`, except for a personalizable template,
+    /// whose passes get 128 random bits (32 hex digits), because the personalize route has no authentication and
+    /// whoever knows a serial number can personalize the pass first.
+    ///
+    /// - Throws: ``WalletServerError/invalidArgument(_:)`` when the caller insists on a serial number
+    ///   (`chosen`) for a personalizable template.
+    public func serialNumber(preferring preferred: String, chosen: String? = nil) throws -> String {
+        guard isPersonalizable else { return chosen ?? preferred }
+        guard chosen == nil else {
+            throw WalletServerError.invalidArgument(
+                "passes from a personalizable template get random serial numbers: leave the serial number out")
+        }
+        return SecureRandom.hex(byteCount: 16)
     }
 
     /// The template made into a pass of `passType` with `serialNumber`: the identifiers, organization and barcode

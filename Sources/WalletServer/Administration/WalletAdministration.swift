@@ -138,6 +138,56 @@ public struct WalletAdministration: Sendable {
         return (passType, true)
     }
 
+    /// Lets a client issue passes under a pass type (the management API and issuer data refuse every pass type not
+    /// shared with the caller's client). Sharing it twice changes nothing.
+    ///
+    /// - Throws: ``WalletServerError/notFound(_:)`` for an unknown pass type or client.
+    public func sharePassType(passTypeID: UUID, clientID: UUID) async throws {
+        let passType = try await existingPassType(passTypeID)
+        guard try await repository.client(id: clientID) != nil else {
+            throw WalletServerError.notFound("client \(clientID)")
+        }
+        try await repository.grantPassType(passTypeID: passTypeID, clientID: clientID, now: Date())
+        logger.notice(
+            "shared a pass type with a client",
+            metadata: ["pass_type": "\(passType.passTypeIdentifier)", "client": "\(clientID)"])
+    }
+
+    /// Stops a client from issuing under a pass type; its passes already issued stay as they are, but get no new
+    /// issuer data.
+    ///
+    /// - Throws: ``WalletServerError/notFound(_:)`` when the pass type was not shared with the client.
+    public func unsharePassType(passTypeID: UUID, clientID: UUID) async throws {
+        let passType = try await existingPassType(passTypeID)
+        guard try await repository.revokePassType(passTypeID: passTypeID, clientID: clientID) else {
+            throw WalletServerError.notFound("pass type \(passType.passTypeIdentifier) shared with client \(clientID)")
+        }
+        logger.notice(
+            "stopped sharing a pass type with a client",
+            metadata: ["pass_type": "\(passType.passTypeIdentifier)", "client": "\(clientID)"])
+    }
+
+    private func existingPassType(_ id: UUID) async throws -> PassType {
+        guard let passType = try await repository.passType(id: id) else {
+            throw WalletServerError.notFound("pass type \(id)")
+        }
+        return passType
+    }
+
+    /// Checks that the client may issue under `passType`; the development pass type (not Apple's, trusted by no
+    /// device) is shared with any client that uses it.
+    private func requireShared(_ passType: PassType, with clientID: UUID) async throws {
+        if passType.passTypeIdentifier == Self.developmentPassTypeIdentifier {
+            try await repository.grantPassType(passTypeID: passType.id, clientID: clientID, now: Date())
+            return
+        }
+        guard try await repository.isPassTypeGranted(passTypeID: passType.id, clientID: clientID) else {
+            throw WalletServerError.invalidArgument(
+                "client \(clientID) may not issue passes of \(passType.passTypeIdentifier): share it first with "
+                    + "`coffer admin pass-type share --pass-type \(passType.id) --client \(clientID)`")
+        }
+    }
+
     /// The development pass type, made on first use: a certificate hierarchy that is **not Apple's** (passes
     /// signed with it verify against ``WalletServerConfiguration/developmentRootURL``, not on devices), its identity
     /// in the secret store, its root certificate written to the data directory. An identity that can no longer sign
@@ -239,8 +289,12 @@ public struct WalletAdministration: Sendable {
         } else {
             passType = try await defaultPassType()
         }
-        let serial = serialNumber ?? tag.referenceID ?? tag.prontoTagID ?? tag.subscriptionID ?? tag.id.uuidString
-        let package = try (template ?? PassTemplate.demoTicket()).package(for: passType, serialNumber: serial)
+        try await requireShared(passType, with: tag.clientID)
+        let template = try template ?? PassTemplate.demoTicket()
+        let serial = try template.serialNumber(
+            preferring: tag.referenceID ?? tag.prontoTagID ?? tag.subscriptionID ?? tag.id.uuidString,
+            chosen: serialNumber)
+        let package = try template.package(for: passType, serialNumber: serial)
         let pass = ApplePass(
             tagID: tag.id, passTypeID: passType.id, serialNumber: serial, passContent: try package.archived())
         try await repository.createPass(pass)
@@ -278,6 +332,7 @@ public struct WalletAdministration: Sendable {
         }
         let suffix = SecureRandom.hex(byteCount: 4).uppercased()
         let client = try await createClient(name: "Demo \(suffix)")
+        try await repository.grantPassType(passTypeID: passType.id, clientID: client.id, now: Date())
         let (_, token) = try await createAPIUser(clientID: client.id, name: "demo")
         let user = try await createUser(clientID: client.id, externalReference: "demo-\(suffix.lowercased())")
         let template = try PassTemplate.demoTicket()

@@ -53,6 +53,13 @@ public struct WalletServerConfiguration: Sendable {
         public static let metrics = "COFFER_METRICS"
         /// The tamper-evident file that records every access to the secret store (``secretsAuditFile``).
         public static let auditFile = "COFFER_AUDIT_FILE"
+        /// The proxies whose `X-Forwarded-For` is believed, comma-separated IP addresses, or `none`
+        /// (default `127.0.0.1,::1`).
+        public static let trustedProxies = "COFFER_TRUSTED_PROXIES"
+        /// How many devices may register for one pass (default `20`).
+        public static let maximumDevicesPerPass = "COFFER_MAX_DEVICES_PER_PASS"
+        /// A file whose first line is the token that lets a caller beyond this machine read `GET /ready`'s reasons.
+        public static let operationsTokenFile = "COFFER_OPERATIONS_TOKEN_FILE"
     }
 
     /// The address to listen on.
@@ -94,6 +101,16 @@ public struct WalletServerConfiguration: Sendable {
     /// file (``Secrets/AuditFileSink``, its key kept in the store): `COFFER_AUDIT_FILE`, none by default. Accesses
     /// are always counted in the metrics and logged at `debug` (failures at `warning`).
     public var secretsAuditFile: URL?
+    /// The proxies (IP addresses) whose `X-Forwarded-For` tells who sent a request, for the per-address limits and
+    /// `GET /ready`: this machine by default (``ClientAddress/defaultTrustedProxies``). Any other client's
+    /// `X-Forwarded-For` is ignored.
+    public var trustedProxies = ClientAddress.defaultTrustedProxies
+    /// How many devices may register for one pass (``PassWebService/defaultMaximumDevicesPerPass``); a registration
+    /// beyond it is answered `403` and stores nothing.
+    public var maximumDevicesPerPass = PassWebService.defaultMaximumDevicesPerPass
+    /// A file whose first line is the operations token: a caller beyond this machine that sends it as
+    /// `Authorization: Bearer <token>` gets `GET /ready`'s reasons; without it such a caller gets only the status.
+    public var operationsTokenFile: URL?
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
@@ -161,6 +178,49 @@ public struct WalletServerConfiguration: Sendable {
         if let file = value(Variable.auditFile) {
             secretsAuditFile = try Self.absolutePath(file, from: Variable.auditFile)
         }
+        if let proxies = value(Variable.trustedProxies) {
+            trustedProxies = try Self.trustedProxies(proxies, from: Variable.trustedProxies)
+        }
+        if let devices = value(Variable.maximumDevicesPerPass) {
+            maximumDevicesPerPass = try Self.count(devices, from: Variable.maximumDevicesPerPass)
+        }
+        if let file = value(Variable.operationsTokenFile) {
+            operationsTokenFile = try Self.absolutePath(file, from: Variable.operationsTokenFile)
+        }
+    }
+
+    /// Parses comma-separated IP addresses (or `none`), naming `source` when one is not an address.
+    public static func trustedProxies(_ text: String, from source: String) throws -> Set<String> {
+        guard text.lowercased() != "none" else { return [] }
+        var proxies: Set<String> = []
+        for entry in text.split(separator: ",") {
+            let address = entry.trimmingCharacters(in: .whitespaces)
+            var v4 = in_addr()
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else {
+                throw WalletServerError.invalidConfiguration(
+                    "\(source) must be IP addresses separated by commas, or none ('\(address.prefix(64))' is not one)")
+            }
+            proxies.insert(address)
+        }
+        return proxies
+    }
+
+    /// The operations token from ``operationsTokenFile``'s first line, if a file is set.
+    ///
+    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` when the file cannot be read or its token is shorter
+    ///   than 16 characters.
+    public func operationsToken() throws -> String? {
+        guard let operationsTokenFile else { return nil }
+        guard let data = FileManager.default.contents(atPath: operationsTokenFile.path),
+            let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first,
+            line.trimmingCharacters(in: .whitespaces).count >= 16
+        else {
+            throw WalletServerError.invalidConfiguration(
+                "the operations token file \(operationsTokenFile.path) must be readable and start with a token of 16 "
+                    + "or more characters")
+        }
+        return line.trimmingCharacters(in: .whitespaces)
     }
 
     /// The SQLite database in the data directory.
@@ -187,16 +247,25 @@ public struct WalletServerConfiguration: Sendable {
     /// Devices send the binding through it, and API clients their tokens.
     ///
     /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` saying what to set.
+    /// A server that listens beyond this machine with a plain-http public URL serves plain HTTP to the network, and
+    /// is refused the same way.
     public func validatePublicURL() throws {
         let url = effectivePublicURL
-        guard url.scheme?.lowercased() != "https", !allowsInsecurePublicURL, !NetworkHost.isLoopback(url.host ?? "")
-        else {
-            return
+        guard url.scheme?.lowercased() != "https", !allowsInsecurePublicURL else { return }
+        if !NetworkHost.isLoopback(url.host ?? "") {
+            throw WalletServerError.invalidConfiguration(
+                "the public URL \(url.absoluteString) is plain http on a host other than this machine: devices would "
+                    + "send bindings and clients their tokens in the clear; give an https --public-url "
+                    + "(COFFER_PUBLIC_URL), or --insecure-public-url (COFFER_INSECURE_PUBLIC_URL=1) if a network you "
+                    + "control carries it")
         }
-        throw WalletServerError.invalidConfiguration(
-            "the public URL \(url.absoluteString) is plain http on a host other than this machine: devices would send "
-                + "bindings and clients their tokens in the clear; give an https --public-url (COFFER_PUBLIC_URL), "
-                + "or --insecure-public-url (COFFER_INSECURE_PUBLIC_URL=1) if a network you control carries it")
+        if !NetworkHost.isLoopback(host) {
+            throw WalletServerError.invalidConfiguration(
+                "the server would listen on \(host), beyond this machine, with the plain-http public URL "
+                    + "\(url.absoluteString): put a TLS proxy in front and give its https --public-url, listen on "
+                    + "127.0.0.1, or give --insecure-public-url (COFFER_INSECURE_PUBLIC_URL=1) if a network you control "
+                    + "carries it")
+        }
     }
 
     /// Checks the abuse controls: a usable ``issuanceRateLimit``, and an ``idleTimeout`` and
@@ -205,6 +274,10 @@ public struct WalletServerConfiguration: Sendable {
     /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the setting.
     public func validateLimits() throws {
         try issuanceRateLimit.validate()
+        guard maximumDevicesPerPass >= 1 else {
+            throw WalletServerError.invalidConfiguration(
+                "\(Variable.maximumDevicesPerPass) (--max-devices-per-pass) must be at least 1")
+        }
         for (value, variable) in [
             (idleTimeout, Variable.idleTimeout), (sessionPurgeInterval, Variable.sessionPurgeInterval),
         ]
@@ -288,7 +361,9 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
             + "allowsInsecurePublicURL: \(allowsInsecurePublicURL), issuanceRateLimit: \(issuanceRateLimit.perMinute)/min "
             + "burst \(issuanceRateLimit.burst), idleTimeout: \(idleTimeout.map { "\($0)" } ?? "nil"), "
             + "sessionPurgeInterval: \(sessionPurgeInterval.map { "\($0)" } ?? "nil"), "
-            + "exposesMetrics: \(exposesMetrics), secretsAuditFile: \(secretsAuditFile?.path ?? "nil"))"
+            + "exposesMetrics: \(exposesMetrics), secretsAuditFile: \(secretsAuditFile?.path ?? "nil"), "
+            + "trustedProxies: \(trustedProxies.sorted()), maximumDevicesPerPass: \(maximumDevicesPerPass), "
+            + "operationsTokenFile: \(operationsTokenFile?.path ?? "nil"))"
     }
 
     /// The same text as ``description``.
@@ -305,7 +380,8 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
                 "sessionLifetime": sessionLifetime, "allowsInsecurePublicURL": allowsInsecurePublicURL,
                 "issuanceRateLimit": issuanceRateLimit, "idleTimeout": idleTimeout as Any,
                 "sessionPurgeInterval": sessionPurgeInterval as Any, "exposesMetrics": exposesMetrics,
-                "secretsAuditFile": secretsAuditFile as Any,
+                "secretsAuditFile": secretsAuditFile as Any, "trustedProxies": trustedProxies.sorted(),
+                "maximumDevicesPerPass": maximumDevicesPerPass, "operationsTokenFile": operationsTokenFile as Any,
             ])
     }
 

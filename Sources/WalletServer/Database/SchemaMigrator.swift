@@ -5,9 +5,11 @@ import SQLKit
 /// Versioned schema migrations, run on start for both engines.
 ///
 /// Applied versions are recorded in `coffer_schema_versions`. Each pending migration runs in its own
-/// transaction together with its version row, so a crash leaves the schema at a recorded version. On PostgreSQL
-/// a transaction-scoped advisory lock keeps two servers starting at once from migrating twice. A SQLite file is
-/// switched to write-ahead logging.
+/// transaction together with its version row, so a crash leaves the schema at a recorded version. Every
+/// transaction takes the migration lock before it touches anything, the version table included (PostgreSQL: a
+/// transaction-scoped advisory lock; SQLite: `BEGIN IMMEDIATE`'s write lock), so servers starting together on one
+/// empty database wait for each other and each migration is applied once. A SQLite file is switched to write-ahead
+/// logging.
 public struct SchemaMigrator: Sendable {
     /// One schema change.
     struct Migration: Sendable {
@@ -30,7 +32,10 @@ public struct SchemaMigrator: Sendable {
 
     /// The versions already applied.
     public func appliedVersions() async throws -> [Int] {
-        try await ensureVersionTable(database.sql)
+        // The table is made under the lock when missing; the read (and its no-op create, which makes a SQLite reader
+        // connection load the schema a migration changed) goes to any connection.
+        try await lockedTransaction { _ in }
+        try await Self.ensureVersionTable(database.sql)
         return try await database.sql.select().column("version").from("coffer_schema_versions").orderBy("version")
             .all(decodingColumn: "version", as: Int.self)
     }
@@ -43,7 +48,9 @@ public struct SchemaMigrator: Sendable {
         } catch let error as WalletServerError {
             throw error
         } catch {
-            throw WalletServerError.databaseUnavailable("migrating the schema failed (\(type(of: error)))")
+            throw WalletServerError.databaseUnavailable(
+                "migrating the schema failed: "
+                    + DatabaseFailure.describe(error, redacting: database.credentials))
         }
     }
 
@@ -53,12 +60,8 @@ public struct SchemaMigrator: Sendable {
             // Write-ahead logging lets `coffer admin` write while `coffer serve` reads (the setting is kept in the file).
             try await database.sql.raw("PRAGMA journal_mode=WAL").run()
         }
-        try await ensureVersionTable(database.sql)
         for migration in Self.migrations.sorted(by: { $0.version < $1.version }) {
-            let applied = try await database.transaction { db -> Bool in
-                if engine == .postgres {
-                    try await db.raw("SELECT pg_advisory_xact_lock(7260111)").run()
-                }
+            let applied = try await lockedTransaction { db -> Bool in
                 let current =
                     try await db.select().column(SQLFunction("MAX", args: SQLIdentifier("version")), as: "version")
                     .from("coffer_schema_versions").first(decodingColumn: "version", as: Int?.self) ?? nil
@@ -83,7 +86,22 @@ public struct SchemaMigrator: Sendable {
         }
     }
 
-    private func ensureVersionTable(_ db: any SQLDatabase) async throws {
+    /// Runs `body` in a transaction that holds the migration lock and sees the version table (created first when
+    /// missing, under the lock: concurrent `CREATE TABLE IF NOT EXISTS` collide in PostgreSQL's catalog).
+    private func lockedTransaction<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        let engine = database.engine
+        return try await database.transaction { db in
+            if engine == .postgres {
+                try await db.raw("SELECT pg_advisory_xact_lock(7260111)").run()
+            }
+            try await Self.ensureVersionTable(db)
+            return try await body(db)
+        }
+    }
+
+    private static func ensureVersionTable(_ db: any SQLDatabase) async throws {
         try await db.create(table: "coffer_schema_versions").ifNotExists()
             .column("version", type: .bigint, .primaryKey(autoIncrement: false))
             .column("name", type: .text, .notNull)
@@ -160,5 +178,8 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 3, name: "provisioning session identifiers stored hashed", apply: hashSessionIdentifiers),
         Migration(version: 4, name: "secret store in PostgreSQL", apply: createSecretStoreTables),
         Migration(version: 5, name: "pass web service, pushes and management", apply: createPassWebServiceTables),
+        Migration(
+            version: 6, name: "update tag counter, push tokens per registration, pass types per client",
+            apply: hardenForReplicasAndClients),
     ]
 }

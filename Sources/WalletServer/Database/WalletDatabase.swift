@@ -24,6 +24,8 @@ public final class WalletDatabase: Sendable {
     public let engine: Engine
     /// The SQL interface every repository uses.
     public let sql: any SQLDatabase
+    /// What error messages must not show: the URL's password.
+    let credentials: [String]
     private let shutdownPool: @Sendable () async throws -> Void
 
     /// Opens the database at `url`: `sqlite:///absolute/path.sqlite`, `sqlite::memory:`, or
@@ -54,7 +56,9 @@ public final class WalletDatabase: Sendable {
             let database = PooledSQLDatabase(shared: pool, dialect: PostgresDialect(), logger: logger) { connection in
                 connection.sql()
             }
-            return WalletDatabase(engine: .postgres, sql: database, shutdown: pool.close)
+            return WalletDatabase(
+                engine: .postgres, sql: database, credentials: DatabaseFailure.credentials(of: url),
+                shutdown: pool.close)
         }
         throw WalletServerError.invalidDatabaseURL("use sqlite:///path, sqlite::memory: or postgres://…")
     }
@@ -111,12 +115,16 @@ public final class WalletDatabase: Sendable {
         let database = PooledSQLDatabase(shared: shared, dialect: SQLiteDialect(), logger: logger) { connection in
             connection.sql()
         }
-        return WalletDatabase(engine: .sqlite, sql: database, shutdown: shared.close)
+        return WalletDatabase(engine: .sqlite, sql: database, credentials: [], shutdown: shared.close)
     }
 
-    private init(engine: Engine, sql: any SQLDatabase, shutdown: @escaping @Sendable () async throws -> Void) {
+    private init(
+        engine: Engine, sql: any SQLDatabase, credentials: [String],
+        shutdown: @escaping @Sendable () async throws -> Void
+    ) {
         self.engine = engine
         self.sql = sql
+        self.credentials = credentials
         self.shutdownPool = shutdown
     }
 

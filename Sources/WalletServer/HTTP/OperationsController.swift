@@ -10,12 +10,40 @@ struct OperationsController: Sendable {
     let exposesMetrics: Bool
     /// What `/ready` asks.
     let readiness: ReadinessProbe
+    /// Who sent a request: `/ready` tells its reasons to this machine only, unless the operations token is sent.
+    let clientAddress: ClientAddress
+    /// The SHA-256 of the token that lets a caller beyond this machine read `/ready`'s reasons, if there is one.
+    let operationsTokenHash: Data?
 
-    func addRoutes(to router: Router<BasicRequestContext>) {
+    init(
+        metrics: ServerMetrics, exposesMetrics: Bool, readiness: ReadinessProbe, clientAddress: ClientAddress,
+        operationsToken: String?
+    ) {
+        self.metrics = metrics
+        self.exposesMetrics = exposesMetrics
+        self.readiness = readiness
+        self.clientAddress = clientAddress
+        self.operationsTokenHash = operationsToken.map(SecretToken.hash)
+    }
+
+    func addRoutes(to router: Router<WalletRequestContext>) {
         if exposesMetrics {
             router.get("/metrics") { _, _ in self.scrape() }
         }
-        router.get("/ready") { _, _ in await self.ready() }
+        router.get("/ready") { request, context in
+            await self.ready(withReasons: self.mayReadReasons(request, context))
+        }
+    }
+
+    /// Whether the caller may read why the server is not ready (store paths, pass types, database errors): a caller
+    /// on this machine, or one that sends the operations token as `Authorization: Bearer <token>`.
+    func mayReadReasons(_ request: Request, _ context: WalletRequestContext) -> Bool {
+        if clientAddress.isLocal(request, context: context) { return true }
+        guard let operationsTokenHash, let authorization = request.headers[.authorization],
+            authorization.hasPrefix("Bearer ")
+        else { return false }
+        let token = authorization.dropFirst("Bearer ".count).trimmingCharacters(in: .whitespaces)
+        return SecretToken.constantTimeEquals(SecretToken.hash(token), operationsTokenHash)
     }
 
     /// The methods each of ``addRoutes(to:)``'s paths answers.
@@ -30,15 +58,15 @@ struct OperationsController: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
     }
 
-    /// 200 `{"status":"ready"}`, or 503 `{"status":"not_ready","reasons":[…]}`.
-    func ready() async -> Response {
+    /// 200 `{"status":"ready"}`, or 503 `{"status":"not_ready","reasons":[…]}` (the reasons only `withReasons`).
+    func ready(withReasons: Bool) async -> Response {
         let body: Readiness
         let status: HTTPResponse.Status
         switch await readiness.check() {
         case .ready:
             (body, status) = (Readiness(status: "ready", reasons: nil), .ok)
         case .notReady(let reasons):
-            (body, status) = (Readiness(status: "not_ready", reasons: reasons), .serviceUnavailable)
+            (body, status) = (Readiness(status: "not_ready", reasons: withReasons ? reasons : nil), .serviceUnavailable)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -36,7 +36,7 @@ struct ProvisioningController: Sendable {
         let keyHash: String
     }
 
-    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addRoutes(to group: RouterGroup<WalletRequestContext>) {
         group.post("issuer_data", use: issuerData)
         group.post("callback", use: callback)
     }
@@ -46,7 +46,7 @@ struct ProvisioningController: Sendable {
         ["\(prefix)/issuer_data": [.post], "\(prefix)/callback": [.post]]
     }
 
-    @Sendable func issuerData(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func issuerData(request: Request, context: WalletRequestContext) async throws -> Response {
         let apiUser = try await Self.issuer(of: request, repository: repository, limiter: limiter, metrics: metrics)
         let body = try await JSONBody.decode(IssuerDataRequest.self, from: request)
         let response = try await Self.mappingFailures {
@@ -80,7 +80,7 @@ struct ProvisioningController: Sendable {
         }
     }
 
-    @Sendable func callback(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func callback(request: Request, context: WalletRequestContext) async throws -> Response {
         // As docs/openapi.yaml describes it: 1 to 256 characters.
         guard let session = request.uri.queryParameters.get("sessionIdentifier"), (1...256).contains(session.count)
         else {
@@ -106,6 +106,7 @@ struct ProvisioningController: Sendable {
         switch failure {
         case .notFound(let message): return .notFound(message)
         case .invalidRequest(let message): return .badRequest(message)
+        case .forbidden(let message): return APIError(.forbidden, code: "forbidden", message: message)
         }
     }
 }

@@ -15,23 +15,27 @@ public enum WalletServerApplication {
     /// false: then there is neither `/metrics` nor a count per request (rate-limited requests are still counted).
     /// The Wallet Passes web service answers under `/passkit` (``PassWebService``), whether or not passes name it.
     /// The management API (`/api/v2/passes`) changes passes
-    /// through `updater` (by default one over `repository` that wakes no push dispatcher).
+    /// through `updater` (by default one over `repository` that wakes no push dispatcher). Per-address limits and
+    /// `/ready`'s reasons go by `clientAddress`; `/ready` tells its reasons beyond this machine only to a caller with
+    /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices.
     public static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
         issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
-        updater: PassUpdater? = nil
-    ) -> Router<BasicRequestContext> {
+        updater: PassUpdater? = nil, clientAddress: ClientAddress = ClientAddress(),
+        maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil
+    ) -> Router<WalletRequestContext> {
         let operations = OperationsController(
             metrics: metrics, exposesMetrics: exposesMetrics,
-            readiness: readiness ?? ReadinessProbe(repository: repository, identities: service.identities))
+            readiness: readiness ?? ReadinessProbe(repository: repository, identities: service.identities),
+            clientAddress: clientAddress, operationsToken: operationsToken)
         let methods = ["/health": [HTTPRequest.Method.get]]
             .merging(operations.methods) { $0 + $1 }
             .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
             .merging(PassWebServiceController.methods(under: PassWebServiceController.mountPath)) { $0 + $1 }
             .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
             .merging(WebFlowController.methods) { $0 + $1 }
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: WalletRequestContext.self)
         if exposesMetrics {
             // First, so that it counts what the client gets, after the other middleware turned errors into answers.
             router.add(middleware: RequestMetricsMiddleware(table: metrics.requestTable(routes: methods.keys)))
@@ -47,12 +51,17 @@ public enum WalletServerApplication {
         ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
             .addRoutes(to: router.group("api/v2/in_app_provisioning"))
         PassWebServiceController(
-            service: PassWebService(repository: repository, renderer: service.renderer, logger: logger),
-            logLimiter: IssuanceRateLimiter(limit: PassWebServiceController.logLimit)
+            service: PassWebService(
+                repository: repository, renderer: service.renderer, logger: logger,
+                maximumDevicesPerPass: maximumDevicesPerPass),
+            clientAddress: clientAddress
         )
         .addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
-        WebFlowController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
-            .addRoutes(to: router)
+        WebFlowController(
+            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
+            clientAddress: clientAddress
+        )
+        .addRoutes(to: router)
         let management = PassManagement(
             repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
         ManagementController(management: management).addRoutes(to: router.group("api/v2/passes"))
@@ -103,6 +112,7 @@ public enum WalletServerApplication {
         try configuration.validatePublicURL()
         try configuration.validateLimits()
         try configuration.apns.validate()
+        let operationsToken = try configuration.operationsToken()
         let storage = try await WalletServerStorage.open(
             configuration: configuration, logger: logger, metrics: metrics.factory)
         do {
@@ -152,7 +162,9 @@ public enum WalletServerApplication {
                 issuanceLimiter: IssuanceRateLimiter(limit: configuration.issuanceRateLimit), metrics: metrics,
                 exposesMetrics: configuration.exposesMetrics,
                 readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
-                updater: PassUpdater(store: storage.repository, logger: logger, pushesQueued: { pushes.wake() })),
+                updater: PassUpdater(store: storage.repository, logger: logger, pushesQueued: { pushes.wake() }),
+                clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
+                maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),

@@ -15,7 +15,7 @@ struct ManagementController: Sendable {
     /// The largest body a request may send: every route's.
     static let maximumBodySize = JSONBody.defaultLimit
 
-    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addRoutes(to group: RouterGroup<WalletRequestContext>) {
         group.post(use: create)
         group.get(use: list)
         group.get("{tag_id}", use: state)
@@ -32,7 +32,7 @@ struct ManagementController: Sendable {
         ]
     }
 
-    @Sendable func create(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func create(request: Request, context: WalletRequestContext) async throws -> Response {
         let clientID = try await authenticate(request)
         var key: IdempotencyKey?
         if let text = request.headers[Self.idempotencyKeyHeader] {
@@ -52,7 +52,7 @@ struct ManagementController: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: stored.body)))
     }
 
-    @Sendable func list(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func list(request: Request, context: WalletRequestContext) async throws -> Response {
         let clientID = try await authenticate(request)
         let query = request.uri.queryParameters
         var limit = 50
@@ -68,7 +68,7 @@ struct ManagementController: Sendable {
         return JSONBody.response(encoded: try Self.encoder.encode(page))
     }
 
-    @Sendable func state(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func state(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
         let state = try await answering {
             try await management.state(clientID: clientID, attribute: attribute, value: value)
@@ -76,7 +76,7 @@ struct ManagementController: Sendable {
         return JSONBody.response(encoded: try state.encoded())
     }
 
-    @Sendable func update(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func update(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
         let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
         let state = try await answering {
@@ -86,7 +86,7 @@ struct ManagementController: Sendable {
         return JSONBody.response(encoded: try state.encoded())
     }
 
-    @Sendable func void(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func void(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
         let state = try await answering {
             try await management.void(clientID: clientID, attribute: attribute, value: value)
@@ -94,7 +94,7 @@ struct ManagementController: Sendable {
         return JSONBody.response(encoded: try state.encoded())
     }
 
-    @Sendable func expire(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func expire(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
         let state = try await answering {
             try await management.expire(clientID: clientID, attribute: attribute, value: value)
@@ -108,7 +108,7 @@ struct ManagementController: Sendable {
     }
 
     /// The authenticated client and the tag the path and `id_attribute` name.
-    private func target(_ request: Request, context: BasicRequestContext) async throws
+    private func target(_ request: Request, context: WalletRequestContext) async throws
         -> (clientID: UUID, attribute: TagIDAttribute, value: String)
     {
         let clientID = try await authenticate(request)
@@ -143,6 +143,7 @@ struct ManagementController: Sendable {
         case .notFound: return .notFound(failure.description)
         case .invalidRequest: return .badRequest(failure.description)
         case .conflict: return APIError(.conflict, code: "conflict", message: failure.description)
+        case .forbidden: return APIError(.forbidden, code: "forbidden", message: failure.description)
         case .idempotencyKeyReused:
             return APIError(.unprocessableContent, code: "idempotency_key_reused", message: failure.description)
         }

@@ -33,7 +33,7 @@ public struct PassManagement: Sendable {
     public func create(_ request: PassCreationRequest, clientID: UUID, idempotencyKey: IdempotencyKey?) async throws
         -> StoredResponse
     {
-        let passType = try await passType(request.passTypeID)
+        let passType = try await passType(request.passTypeID, clientID: clientID)
         let template: PassTemplate
         if let archive = try await repository.passTemplate(passTypeID: passType.id) {
             do {
@@ -46,7 +46,7 @@ public struct PassManagement: Sendable {
         }
         let tagID = UUID()
         // The tag's own identifier: unique across clients, unlike their references.
-        let serialNumber = tagID.uuidString
+        let serialNumber = try template.serialNumber(preferring: tagID.uuidString)
         var package = try template.package(for: passType, serialNumber: serialNumber)
         let change = PassChange(
             fields: request.fields, relevantDate: request.relevantDate, expirationDate: request.expirationDate)
@@ -118,19 +118,28 @@ public struct PassManagement: Sendable {
     }
 
     /// The pass type named, or the only one there is.
-    private func passType(_ id: UUID?) async throws -> PassType {
+    /// The pass type `id` names, or the only one shared with the client; refused when the client may not issue
+    /// under it.
+    private func passType(_ id: UUID?, clientID: UUID) async throws -> PassType {
         if let id {
             guard let passType = try await repository.passType(id: id) else {
                 throw PassManagementFailure.notFound("a pass type \(id)")
             }
+            guard try await repository.isPassTypeGranted(passTypeID: id, clientID: clientID) else {
+                throw PassManagementFailure.forbidden(ProvisioningService.notGranted(passType.passTypeIdentifier))
+            }
             return passType
         }
-        let passTypes = try await repository.passTypes()
-        guard passTypes.count <= 1 else {
-            throw PassManagementFailure.invalidRequest(
-                "there are \(passTypes.count) pass types: name one with 'pass_type_id'")
+        var granted: [PassType] = []
+        for passType in try await repository.passTypes()
+        where try await repository.isPassTypeGranted(passTypeID: passType.id, clientID: clientID) {
+            granted.append(passType)
         }
-        guard let only = passTypes.first else { throw PassManagementFailure.notFound("a pass type") }
+        guard granted.count <= 1 else {
+            throw PassManagementFailure.invalidRequest(
+                "this client may use \(granted.count) pass types: name one with 'pass_type_id'")
+        }
+        guard let only = granted.first else { throw PassManagementFailure.notFound("a pass type") }
         return only
     }
 

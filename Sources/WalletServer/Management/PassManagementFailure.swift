@@ -10,6 +10,8 @@ public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConver
     case conflict(String)
     /// The idempotency key was used before with a different request body.
     case idempotencyKeyReused
+    /// The client may not do this: issue under a pass type an administrator has not shared with it.
+    case forbidden(String)
 
     /// A sentence for people; never a token.
     public var description: String {
@@ -19,6 +21,7 @@ public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConver
         case .conflict(let what): return "\(what) already exists for this client"
         case .idempotencyKeyReused:
             return "this Idempotency-Key was used with a different request in the last 24 hours: use a new key"
+        case .forbidden(let reason): return reason
         }
     }
 }

@@ -45,7 +45,7 @@ public struct ReadinessProbe: Sendable {
             ])
         case .failure(let error)?:
             return .notReady(reasons: [
-                "the database is unavailable (\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))):"
+                "the database is unavailable (\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))):"
                     + " check that it is running and reachable (DATABASE_URL)"
             ])
         case .success(let list)?:
@@ -86,7 +86,7 @@ public struct ReadinessProbe: Sendable {
                 + "or key file (COFFER_PASSPHRASE, COFFER_KEY_FILE)"
         default:
             return "pass type \(name): its signing identity cannot be loaded "
-                + "(\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))); \(importing)"
+                + "(\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))); \(importing)"
         }
     }
 

@@ -12,12 +12,15 @@ public struct IssuanceTarget: Hashable, Sendable {
     public var passType: PassType
     /// The tag's user, whose account hash binds the pass.
     public var user: User
+    /// Whether the tag's client may issue under the pass type (an administrator granted it).
+    public var clientMayIssue: Bool
 
     /// Creates a target.
-    public init(tagID: UUID, passID: UUID, passType: PassType, user: User) {
+    public init(tagID: UUID, passID: UUID, passType: PassType, user: User, clientMayIssue: Bool) {
         self.tagID = tagID
         self.passID = passID
         self.passType = passType
         self.user = user
+        self.clientMayIssue = clientMayIssue
     }
 }

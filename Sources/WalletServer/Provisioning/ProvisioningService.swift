@@ -31,6 +31,8 @@ public struct ProvisioningService: Sendable {
         case notFound(String)
         /// The request is malformed.
         case invalidRequest(String)
+        /// The caller's client may not do this (issue under a pass type not granted to it).
+        case forbidden(String)
     }
 
     let repository: any WalletRepository
@@ -96,6 +98,12 @@ public struct ProvisioningService: Sendable {
                 try await repository.issuanceTarget(clientID: apiUser.clientID, attribute: attribute, value: tagID)
             })
         else { throw Failure.notFound("no pass for this tag") }
+        guard target.clientMayIssue else {
+            logger.notice(
+                "refused issuer data: the client may not issue under the pass's pass type",
+                metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
+            throw Failure.forbidden(Self.notGranted(target.passType.passTypeIdentifier))
+        }
         let (passType, user) = (target.passType, target.user)
         let identity = try await identities.identity(for: passType)
         let created = now()
@@ -120,6 +128,12 @@ public struct ProvisioningService: Sendable {
         logger.debug("issued binding data", metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
         return IssuerDataResponse(
             issuerData: signed.issuerData, signature: signed.signature, tagID: target.tagID.uuidString)
+    }
+
+    /// What a client that may not issue under `passTypeIdentifier` is told.
+    static func notGranted(_ passTypeIdentifier: String) -> String {
+        "this client may not issue passes of \(passTypeIdentifier); an administrator can share it with "
+            + "`coffer admin pass-type share`"
     }
 
     /// Completes a binding: consumes the session, stores the device's binding, and returns the pass re-signed with

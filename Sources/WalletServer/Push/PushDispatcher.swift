@@ -98,7 +98,7 @@ public struct PushDispatcher: Service {
         } catch {
             logger.warning(
                 "claiming pushes from the outbox failed; trying again later",
-                metadata: ["error": "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"])
+                metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
         }
     }
 
@@ -143,7 +143,10 @@ public struct PushDispatcher: Service {
             do {
                 signingIdentity = try await identity(push.passTypeID)
             } catch {
-                await schedule(push, after: nil, reason: "the pass type's signing identity cannot be loaded: \(error)")
+                await schedule(
+                    push, after: nil,
+                    reason: "the pass type's signing identity cannot be loaded: "
+                        + RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))
                 return
             }
         }
@@ -154,12 +157,11 @@ public struct PushDispatcher: Service {
         do {
             switch outcome {
             case .delivered:
-                try await outbox.completePush(id: push.id)
+                try await outbox.completePush(push)
                 metrics?.countDelivered()
                 logger.debug("push delivered", metadata: metadata(push))
             case .unregistered(let reason):
                 try await outbox.removeRegistration(for: push)
-                try await outbox.completePush(id: push.id)
                 metrics?.countUnregistered()
                 logger.info(
                     "APNs no longer knows the device's push token; its registration of the pass is removed",
@@ -172,7 +174,7 @@ public struct PushDispatcher: Service {
                     metadata: metadata(push, reason: reason))
                 await schedule(push, after: nil, reason: reason)
             case .rejected(_, let reason):
-                try await outbox.abandonPush(id: push.id)
+                try await outbox.abandonPush(push)
                 metrics?.countRejected()
                 logger.warning("APNs refused the push; it is dropped", metadata: metadata(push, reason: reason))
             }
@@ -180,7 +182,7 @@ public struct PushDispatcher: Service {
             logger.warning(
                 "recording a push's result failed; it is sent again when its lease runs out",
                 metadata: metadata(
-                    push, reason: "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"))
+                    push, reason: "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"))
         }
     }
 
@@ -188,13 +190,13 @@ public struct PushDispatcher: Service {
     private func schedule(_ push: PendingPush, after: TimeInterval?, reason: String) async {
         do {
             if push.attempts + 1 >= maximumAttempts {
-                try await outbox.abandonPush(id: push.id)
+                try await outbox.abandonPush(push)
                 metrics?.countAbandoned()
                 logger.warning(
                     "a push failed \(maximumAttempts) times; it is dropped", metadata: metadata(push, reason: reason))
             } else {
                 let delay = max(after ?? 0, backoff(attempts: push.attempts))
-                try await outbox.retryPush(id: push.id, at: now().addingTimeInterval(delay))
+                try await outbox.retryPush(push, at: now().addingTimeInterval(delay))
                 metrics?.countRetried()
                 logger.notice(
                     "a push failed; it is sent again later",
@@ -204,7 +206,7 @@ public struct PushDispatcher: Service {
             logger.warning(
                 "recording a push's result failed; it is sent again when its lease runs out",
                 metadata: metadata(
-                    push, reason: "\(RequestLogMiddleware<BasicRequestContext>.safeDescription(of: error))"))
+                    push, reason: "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"))
         }
     }
 
@@ -217,7 +219,7 @@ public struct PushDispatcher: Service {
 
     private func metadata(_ push: PendingPush, reason: String? = nil) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "pass_id": "\(push.passID)", "device_library_identifier": "\(push.deviceLibraryIdentifier)",
+            "pass_id": "\(push.passID)", "device": "\(DeviceIdentifierDigest.logValue(push.deviceLibraryIdentifier))",
             "attempts": "\(push.attempts)",
         ]
         if let reason { metadata["reason"] = "\(reason)" }

@@ -16,11 +16,13 @@ public struct PendingPush: Sendable, Hashable, Identifiable {
     public var pushToken: String
     /// How many times sending it failed before.
     public var attempts: Int
+    /// Until when this claim holds the push's lease: recording a result checks that the lease is still this one.
+    public var leasedUntil: Date
 
     /// Creates a pending push.
     public init(
         id: UUID, passID: UUID, passTypeID: UUID, passTypeIdentifier: String, deviceLibraryIdentifier: String,
-        pushToken: String, attempts: Int
+        pushToken: String, attempts: Int, leasedUntil: Date
     ) {
         self.id = id
         self.passID = passID
@@ -29,6 +31,7 @@ public struct PendingPush: Sendable, Hashable, Identifiable {
         self.deviceLibraryIdentifier = deviceLibraryIdentifier
         self.pushToken = pushToken
         self.attempts = attempts
+        self.leasedUntil = leasedUntil
     }
 }
 
@@ -41,13 +44,16 @@ public protocol PushOutbox: Sendable {
     /// Leases and returns at most `limit` pushes due at `now` (their next attempt is due and no unexpired lease
     /// holds them), oldest first: for `leaseFor` seconds no other claim returns them.
     func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush]
-    /// Deletes a push that was delivered (or whose device was unregistered).
-    func completePush(id: UUID) async throws
-    /// Schedules a push again at `at`: its attempts grow by one and its lease is cleared.
-    func retryPush(id: UUID, at: Date) async throws
-    /// Drops a push that will not be sent (refused by APNs, or failed too many times).
-    func abandonPush(id: UUID) async throws
+    /// Deletes a push that was delivered (or whose device was unregistered), if the claim that returned it still
+    /// holds its lease; returns whether it did.
+    @discardableResult func completePush(_ push: PendingPush) async throws -> Bool
+    /// Schedules a push again at `at` (its attempts grow by one and its lease is cleared), if the claim that
+    /// returned it still holds its lease; returns whether it did.
+    @discardableResult func retryPush(_ push: PendingPush, at: Date) async throws -> Bool
+    /// Drops a push that will not be sent (refused by APNs, or failed too many times), if the claim that returned
+    /// it still holds its lease; returns whether it did.
+    @discardableResult func abandonPush(_ push: PendingPush) async throws -> Bool
     /// Removes the device's registration of the push's pass (APNs said its token is no longer valid), only if the
-    /// device's push token is still the push's: a device that registered a new token since keeps its registration.
+    /// registration's push token is still the push's: a device that registered a new token since keeps it.
     func removeRegistration(for push: PendingPush) async throws
 }

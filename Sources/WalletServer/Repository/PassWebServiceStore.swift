@@ -10,11 +10,12 @@ public protocol PassWebServiceStore: Sendable {
     /// The pass's authentication salt: the one it has, or `salt` (stored with `tokenHash`, the SHA-256 of the token
     /// it makes) when it has none yet. Concurrent callers all get the salt that was stored first.
     func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String
-    /// Registers a device for a pass's updates, storing (or replacing) the device's push token; returns whether the
-    /// registration is new.
-    func register(deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date) async throws -> Bool
-    /// Ends a device's registration for a pass (and forgets the device when it has no other); returns whether there
-    /// was one.
+    /// Registers a device for a pass's updates with a push token for this registration alone (a later registration
+    /// of the same device and pass replaces it), unless the pass has `maximumDevices` other devices already: then
+    /// nothing is stored.
+    func register(deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int)
+        async throws -> DeviceRegistration
+    /// Ends a device's registration for a pass and drops its pending pushes; returns whether there was one.
     func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Bool
     /// The serial numbers and update tags of the passes of `passTypeIdentifier` the device is registered for,
     /// changed after the tag `since` (all of them when `nil`).
@@ -65,4 +66,14 @@ public struct WebServicePass: Hashable, Sendable {
         self.authenticationTokenHash = authenticationTokenHash
         self.modifiedAt = modifiedAt
     }
+}
+
+/// What a device's registration for a pass came to.
+public enum DeviceRegistration: Hashable, Sendable {
+    /// The device was not registered for the pass; now it is.
+    case created
+    /// The device was registered already; its push token for the pass is the new one.
+    case renewed
+    /// The pass has as many devices as it may: nothing was stored.
+    case refused(registeredDevices: Int)
 }

@@ -45,39 +45,42 @@ extension SQLWalletRepository {
         }
     }
 
-    /// Registers the device for the pass, storing its newest push token.
-    public func register(deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date) async throws
-        -> Bool
-    {
+    /// Registers the device for the pass with its push token for this pass alone, unless the pass already has
+    /// `maximumDevices` other devices. The pass's row is held (PostgreSQL) or the database written (SQLite) for the
+    /// transaction, so concurrent registrations of one pass count one after the other.
+    public func register(
+        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int
+    ) async throws -> DeviceRegistration {
         try await run {
             try await database.transaction { db in
-                let device = try await db.select().column("push_token").from("wallet_devices")
-                    .where("device_library_identifier", .equal, deviceLibraryIdentifier).first()
-                if device == nil {
-                    try await db.insert(into: "wallet_devices")
-                        .columns("device_library_identifier", "push_token", "updated_at")
-                        .values(SQLBind(deviceLibraryIdentifier), SQLBind(pushToken), SQLBind(Self.ms(now))).run()
-                } else if try device?.decode(column: "push_token", as: String.self) != pushToken {
-                    try await db.update("wallet_devices").set("push_token", to: pushToken)
-                        .set("updated_at", to: Self.ms(now))
-                        .where("device_library_identifier", .equal, deviceLibraryIdentifier).run()
-                }
-                let existing = try await db.select().column("pass_id").from("pass_registrations")
+                try await Self.lockPass(passID, on: db)
+                let existing = try await db.select().column("push_token").from("pass_registrations")
                     .where("device_library_identifier", .equal, deviceLibraryIdentifier)
                     .where("pass_id", .equal, passID.uuidString).first()
-                guard existing == nil else { return false }
+                if existing == nil {
+                    let count = try await Self.registrationCount(passID: passID, on: db)
+                    guard count < maximumDevices else { return .refused(registeredDevices: count) }
+                }
                 try await db.insert(into: "pass_registrations")
-                    .columns("device_library_identifier", "pass_id", "created_at")
-                    .values(SQLBind(deviceLibraryIdentifier), SQLBind(passID.uuidString), SQLBind(Self.ms(now))).run()
-                return true
+                    .columns("device_library_identifier", "pass_id", "push_token", "created_at", "updated_at")
+                    .values(
+                        SQLBind(deviceLibraryIdentifier), SQLBind(passID.uuidString), SQLBind(pushToken),
+                        SQLBind(Self.ms(now)), SQLBind(Self.ms(now))
+                    )
+                    .onConflict(with: ["device_library_identifier", "pass_id"]) {
+                        $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
+                    }
+                    .run()
+                return existing == nil ? .created : .renewed
             }
         }
     }
 
-    /// Ends the registration, drops its pending pushes, and forgets a device left with no registration.
+    /// Ends the registration and drops its pending pushes, holding the pass's row like a registration.
     public func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Bool {
         try await run {
             try await database.transaction { db in
+                try await Self.lockPass(passID, on: db)
                 let removed = try await db.delete(from: "pass_registrations")
                     .where("device_library_identifier", .equal, deviceLibraryIdentifier)
                     .where("pass_id", .equal, passID.uuidString)
@@ -85,20 +88,16 @@ extension SQLWalletRepository {
                 try await db.delete(from: "push_outbox")
                     .where("device_library_identifier", .equal, deviceLibraryIdentifier)
                     .where("pass_id", .equal, passID.uuidString).run()
-                try await Self.forgetDeviceIfUnregistered(deviceLibraryIdentifier, on: db)
                 return !removed.isEmpty
             }
         }
     }
 
-    /// Deletes the device's row once no registration names it.
-    static func forgetDeviceIfUnregistered(_ deviceLibraryIdentifier: String, on db: any SQLDatabase) async throws {
-        let remaining = try await db.select().column("pass_id").from("pass_registrations")
-            .where("device_library_identifier", .equal, deviceLibraryIdentifier).limit(1).first()
-        if remaining == nil {
-            try await db.delete(from: "wallet_devices")
-                .where("device_library_identifier", .equal, deviceLibraryIdentifier).run()
-        }
+    /// Holds the pass's row until the transaction ends (PostgreSQL; SQLite's write transactions run one at a time).
+    static func lockPass(_ passID: UUID, on db: any SQLDatabase) async throws {
+        guard db.dialect.name == "postgresql" else { return }
+        _ = try await db.select().column("id").from("apple_passes").where("id", .equal, passID.uuidString)
+            .for(.update).first()
     }
 
     /// The device's passes of the pass type whose update tag is above `since`.
@@ -130,10 +129,12 @@ extension SQLWalletRepository {
 
     /// How many devices are registered for the pass.
     public func registrationCount(passID: UUID) async throws -> Int {
-        let row = try await run {
-            try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
-                .from("pass_registrations").where("pass_id", .equal, passID.uuidString).first()
-        }
+        try await run { try await Self.registrationCount(passID: passID, on: sql) }
+    }
+
+    static func registrationCount(passID: UUID, on db: any SQLDatabase) async throws -> Int {
+        let row = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+            .from("pass_registrations").where("pass_id", .equal, passID.uuidString).first()
         return Int(try row?.decode(column: "count", as: Int64.self) ?? 0)
     }
 
@@ -202,10 +203,14 @@ extension SQLWalletRepository {
         }
     }
 
-    /// Moves the pass's `Last-Modified` to the next whole second at least, and its update tag above every other
-    /// pass's, stores what `rewrite` makes of the content it read when given, and queues a push to every
-    /// registered device that has none waiting. The row is read for update (SQLite's write transactions already
-    /// run one at a time), so the content rewritten is the latest.
+    /// Moves the pass's `Last-Modified` to the next whole second at least, gives it the next update tag, stores
+    /// what `rewrite` makes of the content it read when given, and queues a push to every registered device that has
+    /// none waiting. The row is read for update (SQLite's write transactions already run one at a time), so the
+    /// content rewritten is the latest.
+    ///
+    /// The tag comes from the `update_tag` counter, incremented in this transaction: its row lock holds every other
+    /// change until this one commits, so tags commit in the order they were given and a device that listed in
+    /// between never skips one.
     static func applyChange(
         passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?, on db: any SQLDatabase
     ) async throws -> (pass: ApplePass, queuedPushes: Int) {
@@ -216,13 +221,14 @@ extension SQLWalletRepository {
         if let rewrite { pass.passContent = try rewrite(pass.passContent) }
         let previousSecond = ms(pass.modifiedAt) / 1000
         let modified = max(ms(now), (previousSecond + 1) * 1000)
-        let highest =
-            try await db.select()
-            .column(SQLFunction("MAX", args: SQLIdentifier("update_tag")), as: "tag").from("apple_passes")
-            .first()?.decode(column: "tag", as: Int64?.self) ?? 0
+        guard
+            let tag = try await db.raw(
+                "UPDATE coffer_counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
+            ).first()?.decode(column: "value", as: Int64.self)
+        else { throw WalletServerError.corruptRecord("the update tag counter") }
         pass.modifiedAt = date(modified)
         pass.updatedAt = date(max(ms(now), ms(pass.updatedAt)))
-        pass.updateTag = highest + 1
+        pass.updateTag = tag
         try await db.update("apple_passes")
             .set("pass_content", to: pass.passContent)
             .set("modified_at", to: modified)

@@ -14,13 +14,19 @@ extension SQLWalletRepository: PushOutbox {
                 .column(SQLColumn("pass_id", table: "push_outbox"), as: "pass_id")
                 .column(SQLColumn("device_library_identifier", table: "push_outbox"), as: "device_library_identifier")
                 .column(SQLColumn("attempts", table: "push_outbox"), as: "attempts")
-                .column(SQLColumn("push_token", table: "wallet_devices"), as: "push_token")
+                .column(SQLColumn("push_token", table: "pass_registrations"), as: "push_token")
                 .column(SQLColumn("pass_type_id", table: "apple_passes"), as: "pass_type_id")
                 .column(SQLColumn("pass_type_identifier", table: "pass_types"), as: "pass_type_identifier")
                 .from("push_outbox")
                 .join(
-                    "wallet_devices", on: SQLColumn("device_library_identifier", table: "wallet_devices"), .equal,
-                    SQLColumn("device_library_identifier", table: "push_outbox")
+                    "pass_registrations",
+                    on: SQLBinaryExpression(
+                        SQLBinaryExpression(
+                            SQLColumn("device_library_identifier", table: "pass_registrations"), .equal,
+                            SQLColumn("device_library_identifier", table: "push_outbox")), .and,
+                        SQLBinaryExpression(
+                            SQLColumn("pass_id", table: "pass_registrations"), .equal,
+                            SQLColumn("pass_id", table: "push_outbox")))
                 )
                 .joiningPasses(of: "push_outbox")
                 .joiningPassTypes()
@@ -45,7 +51,8 @@ extension SQLWalletRepository: PushOutbox {
                         passTypeIdentifier: try row.decode(column: "pass_type_identifier", as: String.self),
                         deviceLibraryIdentifier: try row.decode(column: "device_library_identifier", as: String.self),
                         pushToken: try row.decode(column: "push_token", as: String.self),
-                        attempts: Int(try row.decode(column: "attempts", as: Int64.self)))
+                        attempts: Int(try row.decode(column: "attempts", as: Int64.self)), leasedUntil: Self.date(until)
+                    )
                 }
         }
     }
@@ -58,42 +65,44 @@ extension SQLWalletRepository: PushOutbox {
                 SQLBinaryExpression(SQLColumn("leased_until", table: "push_outbox"), .lessThan, SQLBind(now))))
     }
 
-    /// Deletes a delivered push.
-    public func completePush(id: UUID) async throws {
-        try await run { try await sql.delete(from: "push_outbox").where("id", .equal, id.uuidString).run() }
+    /// Deletes a delivered push, if this claim still holds its lease; returns whether it did.
+    @discardableResult
+    public func completePush(_ push: PendingPush) async throws -> Bool {
+        try await run {
+            try await sql.delete(from: "push_outbox").where("id", .equal, push.id.uuidString)
+                .where("leased_until", .equal, Self.ms(push.leasedUntil)).returning("id").all()
+        }.count == 1
     }
 
-    /// Schedules a push again, one attempt more, unleased.
-    public func retryPush(id: UUID, at: Date) async throws {
+    /// Schedules a push again, one attempt more, unleased, if this claim still holds its lease; returns whether it
+    /// did (a replica that claimed it after the lease ran out owns it now).
+    @discardableResult
+    public func retryPush(_ push: PendingPush, at: Date) async throws -> Bool {
         try await run {
             try await sql.update("push_outbox")
                 .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
                 .set("next_attempt_at", to: Self.ms(at))
                 .set("leased_until", to: SQLLiteral.null)
-                .where("id", .equal, id.uuidString).run()
-        }
+                .where("id", .equal, push.id.uuidString)
+                .where("leased_until", .equal, Self.ms(push.leasedUntil)).returning("id").all()
+        }.count == 1
     }
 
-    /// Drops a push that will not be sent.
-    public func abandonPush(id: UUID) async throws {
-        try await completePush(id: id)
+    /// Drops a push that will not be sent, if this claim still holds its lease.
+    @discardableResult
+    public func abandonPush(_ push: PendingPush) async throws -> Bool {
+        try await completePush(push)
     }
 
-    /// Removes the registration the push was for (and the push) when the device still has the push's token.
+    /// Removes the registration the push was for (and the push) when the registration still has the push's token.
     public func removeRegistration(for push: PendingPush) async throws {
         try await run {
             try await database.transaction { db in
                 try await db.delete(from: "push_outbox").where("id", .equal, push.id.uuidString).run()
-                let device = try await db.select().column("push_token").from("wallet_devices")
-                    .where("device_library_identifier", .equal, push.deviceLibraryIdentifier).first()
-                guard try device?.decode(column: "push_token", as: String.self) == push.pushToken else { return }
                 try await db.delete(from: "pass_registrations")
                     .where("device_library_identifier", .equal, push.deviceLibraryIdentifier)
-                    .where("pass_id", .equal, push.passID.uuidString).run()
-                try await db.delete(from: "push_outbox")
-                    .where("device_library_identifier", .equal, push.deviceLibraryIdentifier)
-                    .where("pass_id", .equal, push.passID.uuidString).run()
-                try await Self.forgetDeviceIfUnregistered(push.deviceLibraryIdentifier, on: db)
+                    .where("pass_id", .equal, push.passID.uuidString)
+                    .where("push_token", .equal, push.pushToken).run()
             }
         }
     }

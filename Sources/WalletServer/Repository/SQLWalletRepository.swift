@@ -230,12 +230,13 @@ public struct SQLWalletRepository: WalletRepository {
                 where: [
                     SQLColumn("client_id", table: "tags"): clientID.uuidString,
                     SQLColumn(attribute.rawValue, table: "tags"): value,
-                ])
+                ], includingGrant: true)
         else { return nil }
         return IssuanceTarget(
             tagID: try Self.uuid(row, "tags__id"), passID: try Self.uuid(row, "apple_passes__id"),
             passType: try Self.passType(PrefixedRow(row: row, prefix: "pass_types__")),
-            user: try Self.user(PrefixedRow(row: row, prefix: "users__")))
+            user: try Self.user(PrefixedRow(row: row, prefix: "users__")),
+            clientMayIssue: try row.decode(column: "pass_type_clients__client_id", as: String?.self) != nil)
     }
 
     /// The columns of each table a provisioning target joins, selected as `table__column`.
@@ -276,9 +277,11 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// The row joining a tag, its pass, the pass type and the tag's user where `conditions` hold, with `columns`
-    /// selected as `table__column`.
+    /// selected as `table__column`; `includingGrant` adds `pass_type_clients__client_id`, `NULL` when the tag's
+    /// client may not issue under the pass type.
     private func joinedTarget(
-        columns: [(table: String, columns: [String])], where conditions: KeyValuePairs<SQLColumn, String>
+        columns: [(table: String, columns: [String])], where conditions: KeyValuePairs<SQLColumn, String>,
+        includingGrant: Bool = false
     ) async throws -> (any SQLRow)? {
         var query = sql.select()
         for (table, columns) in columns {
@@ -290,6 +293,18 @@ public struct SQLWalletRepository: WalletRepository {
             )
             .joiningPassTypes()
             .join("users", on: SQLColumn("id", table: "users"), .equal, SQLColumn("user_id", table: "tags"))
+        if includingGrant {
+            query = query.column(SQLColumn("client_id", table: "pass_type_clients"), as: "pass_type_clients__client_id")
+                .join(
+                    "pass_type_clients", method: SQLJoinMethod.left,
+                    on: SQLBinaryExpression(
+                        SQLBinaryExpression(
+                            SQLColumn("pass_type_id", table: "pass_type_clients"), .equal,
+                            SQLColumn("pass_type_id", table: "apple_passes")), .and,
+                        SQLBinaryExpression(
+                            SQLColumn("client_id", table: "pass_type_clients"), .equal,
+                            SQLColumn("client_id", table: "tags"))))
+        }
         for (column, value) in conditions { query = query.where(column, .equal, SQLBind(value)) }
         let finished = query
         return try await run { try await finished.first() }

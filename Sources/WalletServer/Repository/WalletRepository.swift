@@ -36,6 +36,14 @@ public protocol WalletRepository: PassWebServiceStore, PassManagementRepository,
     func passType(id: UUID) async throws -> PassType?
     /// Every pass type.
     func passTypes() async throws -> [PassType]
+    /// Lets the client issue passes under the pass type (granting it twice changes nothing).
+    func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws
+    /// Stops the client from issuing under the pass type; returns whether it could.
+    func revokePassType(passTypeID: UUID, clientID: UUID) async throws -> Bool
+    /// Whether the client may issue passes under the pass type.
+    func isPassTypeGranted(passTypeID: UUID, clientID: UUID) async throws -> Bool
+    /// The clients that may issue under the pass type.
+    func passTypeClients(passTypeID: UUID) async throws -> [UUID]
 
     /// Stores a tag.
     func createTag(_ tag: ClientTag) async throws

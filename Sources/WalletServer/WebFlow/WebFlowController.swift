@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -18,6 +17,8 @@ struct WebFlowController: Sendable {
     let addressLimiter: IssuanceRateLimiter
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
+    /// Who sent a request, for the per-address limit.
+    let clientAddress: ClientAddress
 
     /// A landing token's page views and sessions: 20 a minute, 10 at once (a person taps a few times at most).
     static let tokenLimit = IssuanceRateLimit(perMinute: 20, burst: 10)
@@ -26,10 +27,11 @@ struct WebFlowController: Sendable {
 
     init(
         repository: any WalletRepository, service: ProvisioningService, limiter: IssuanceRateLimiter,
-        metrics: ServerMetrics, tokenLimit: IssuanceRateLimit = Self.tokenLimit,
-        addressLimit: IssuanceRateLimit = Self.addressLimit,
+        metrics: ServerMetrics, clientAddress: ClientAddress = ClientAddress(),
+        tokenLimit: IssuanceRateLimit = Self.tokenLimit, addressLimit: IssuanceRateLimit = Self.addressLimit,
         clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
+        self.clientAddress = clientAddress
         self.repository = repository
         self.webLinks = WebLinkService(provisioning: service, repository: repository)
         self.limiter = limiter
@@ -77,7 +79,7 @@ struct WebFlowController: Sendable {
         "/wallet/add/{token}": [.get], "/wallet/add/{token}/session": [.post],
     ]
 
-    func addRoutes(to router: Router<BasicRequestContext>) {
+    func addRoutes(to router: Router<WalletRequestContext>) {
         let api = router.group("api/v2/in_app_provisioning")
         api.post("web_link", use: webLink)
         api.post("landing_links", use: createLandingLink)
@@ -87,7 +89,7 @@ struct WebFlowController: Sendable {
 
     // MARK: Authenticated
 
-    @Sendable func webLink(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func webLink(request: Request, context: WalletRequestContext) async throws -> Response {
         let apiUser = try await authenticate(request)
         let body = try await JSONBody.decode(ProvisioningController.IssuerDataRequest.self, from: request)
         let link = try await ProvisioningController.mappingFailures {
@@ -97,7 +99,7 @@ struct WebFlowController: Sendable {
             .ok, WebLinkResponse(url: link.url, tagID: link.tagID, expiresAt: Self.timestamp(link.expiresAt)))
     }
 
-    @Sendable func createLandingLink(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func createLandingLink(request: Request, context: WalletRequestContext) async throws -> Response {
         let apiUser = try await authenticate(request)
         let body = try await JSONBody.decode(LandingLinkRequest.self, from: request)
         let link = try await ProvisioningController.mappingFailures {
@@ -114,10 +116,10 @@ struct WebFlowController: Sendable {
 
     // MARK: Public
 
-    @Sendable func landingPage(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func landingPage(request: Request, context: WalletRequestContext) async throws -> Response {
         let nonce = LandingPage.makeNonce()
         let token = context.parameters.get("token") ?? ""
-        if let wait = limited(request, token: token) {
+        if let wait = limited(request, context: context, token: token) {
             metrics.requestRateLimited()
             var headers = LandingPage.headers(nonce: nonce)
             headers[.retryAfter] = String(wait)
@@ -131,13 +133,13 @@ struct WebFlowController: Sendable {
             headers: LandingPage.headers(nonce: nonce))
     }
 
-    @Sendable func landingSession(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func landingSession(request: Request, context: WalletRequestContext) async throws -> Response {
         // Only the page itself (or a client that does not say where it runs) asks: never another site's script.
         if let site = request.headers[Self.fetchSite], site == "cross-site" {
             throw APIError(.forbidden, code: "forbidden", message: "ask from the landing page itself")
         }
         let token = context.parameters.get("token") ?? ""
-        if let wait = limited(request, token: token) {
+        if let wait = limited(request, context: context, token: token) {
             metrics.requestRateLimited()
             throw APIError(
                 .tooManyRequests, code: "rate_limited",
@@ -154,45 +156,23 @@ struct WebFlowController: Sendable {
 
     /// Counts the request against its client address and its token; the whole seconds to wait when either is
     /// spent, `nil` when it may go ahead.
-    private func limited(_ request: Request, token: String) -> Int? {
-        if case .limited(let wait) = addressLimiter.acquire(for: Self.key("address", Self.clientAddress(of: request))) {
+    private func limited(_ request: Request, context: WalletRequestContext, token: String) -> Int? {
+        let address = clientAddress.address(of: request, context: context)
+        if case .limited(let wait) = addressLimiter.acquire(for: IssuanceRateLimiter.bucket("address", address)) {
             return ProvisioningController.wholeSeconds(wait)
         }
         // A malformed token reaches no row: only well-formed ones get (and fill) a bucket of their own.
         guard WebLinkService.isWellFormed(token: token) else { return nil }
-        if case .limited(let wait) = tokenLimiter.acquire(for: Self.key("token", token)) {
+        if case .limited(let wait) = tokenLimiter.acquire(for: IssuanceRateLimiter.bucket("token", token)) {
             return ProvisioningController.wholeSeconds(wait)
         }
         return nil
-    }
-
-    /// The address the request came from, as the proxy in front of the server saw it: the last `X-Forwarded-For`
-    /// entry (the one that proxy added), or `direct` when there is none (a client on this machine).
-    ///
-    /// The server listens on loopback, or behind a TLS proxy (``WalletServerConfiguration/validatePublicURL()``);
-    /// the proxy must set `X-Forwarded-For`, and must be the only way in, or a client could name any address.
-    static func clientAddress(of request: Request) -> String {
-        let forwarded = request.headers[values: xForwardedFor].joined(separator: ",")
-        guard let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
-        else { return "direct" }
-        return String(last.prefix(64))
-    }
-
-    /// A limiter key for `value` of `kind`: the first 16 bytes of a SHA-256, so the token itself is not kept.
-    static func key(_ kind: String, _ value: String) -> UUID {
-        let digest = Array(SHA256.hash(data: Data("\(kind):\(value)".utf8)))
-        return UUID(
-            uuid: (
-                digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7], digest[8],
-                digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
-            ))
     }
 
     /// What an unknown, mistyped or expired landing link answers, the same for each.
     static let landingNotFound = APIError.notFound("this link does not work: it may have expired or be mistyped")
 
     private static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
-    private static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     // MARK: Helpers
 

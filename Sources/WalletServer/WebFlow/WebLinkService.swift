@@ -86,6 +86,10 @@ public struct WebLinkService: Sendable {
             let target = try await repository.issuanceTarget(
                 clientID: apiUser.clientID, attribute: attribute, value: tagID)
         else { throw ProvisioningService.Failure.notFound("no pass for this tag") }
+        guard target.clientMayIssue else {
+            throw ProvisioningService.Failure.forbidden(
+                ProvisioningService.notGranted(target.passType.passTypeIdentifier))
+        }
         let now = provisioning.now()
         let links = repository
         _ = try await links.deleteExpiredLandingLinks(now: now, limit: 16)

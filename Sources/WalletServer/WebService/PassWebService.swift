@@ -16,6 +16,8 @@ public struct PassWebService: Sendable {
         case notFound(String)
         /// The request is malformed.
         case invalidRequest(String)
+        /// The pass has as many registered devices as it may have.
+        case tooManyDevices(limit: Int)
     }
 
     /// What a fetch of the latest pass answers.
@@ -30,27 +32,35 @@ public struct PassWebService: Sendable {
     public static let personalizationKeys: Set<String> = [
         "emailAddress", "familyName", "fullName", "givenName", "ISOCountryCode", "phoneNumber", "postalCode",
     ]
-    /// The most messages one `POST /v1/log` stores, the longest message kept (longer ones are cut), and how many
-    /// messages the server keeps in all.
-    public static let logLimits = (messagesPerRequest: 100, messageLength: 1024, kept: 10_000)
+    /// The most messages one `POST /v1/log` stores, the most UTF-8 bytes of a message kept (longer ones are cut), and
+    /// how many messages the server keeps in all.
+    public static let logLimits = (messagesPerRequest: 100, messageBytes: 1024, kept: 10_000)
+    /// How many devices may register for one pass, unless the server is told otherwise.
+    public static let defaultMaximumDevicesPerPass = 20
 
     let repository: any WalletRepository
     let renderer: PassRenderer
     let now: @Sendable () -> Date
     let logger: Logger
+    /// How many devices may register for one pass; a registration beyond it is refused and nothing is stored.
+    public let maximumDevicesPerPass: Int
 
     /// Creates the service over the provisioning service's renderer.
     public init(
         repository: any WalletRepository, renderer: PassRenderer, now: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = Logger(label: "coffer.passkit")
+        logger: Logger = Logger(label: "coffer.passkit"), maximumDevicesPerPass: Int = Self.defaultMaximumDevicesPerPass
     ) {
         self.repository = repository
         self.renderer = renderer
         self.now = now
         self.logger = logger
+        self.maximumDevicesPerPass = maximumDevicesPerPass
     }
 
-    /// Registers a device for a pass's updates; returns whether the registration is new.
+    /// Registers a device for a pass's updates, with a push token for this pass alone; returns whether the
+    /// registration is new.
+    ///
+    /// - Throws: ``Failure/tooManyDevices(limit:)`` when the pass has ``maximumDevicesPerPass`` other devices.
     public func register(
         deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, pushToken: String,
         authorization: String?
@@ -60,13 +70,25 @@ public struct PassWebService: Sendable {
         guard HexText.isValid(pushToken, maximumLength: 512), !pushToken.isEmpty else {
             throw Failure.invalidRequest("pushToken must be hexadecimal, 1 to 512 characters")
         }
-        let created = try await repository.register(
+        let outcome = try await repository.register(
             deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken.lowercased(), passID: pass.passID,
-            now: now())
-        logger.info(
-            created ? "registered a device for a pass" : "a device registered again for a pass",
-            metadata: ["pass": "\(pass.passID)", "device": "\(deviceLibraryIdentifier)"])
-        return created
+            now: now(), maximumDevices: maximumDevicesPerPass)
+        let metadata: Logger.Metadata = [
+            "pass": "\(pass.passID)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
+        ]
+        switch outcome {
+        case .created:
+            logger.info("registered a device for a pass", metadata: metadata)
+            return true
+        case .renewed:
+            logger.info("a device registered again for a pass", metadata: metadata)
+            return false
+        case .refused(let registered):
+            logger.notice(
+                "refused a device registration: the pass has as many devices as it may",
+                metadata: metadata.merging(["registered_devices": "\(registered)"]) { $1 })
+            throw Failure.tooManyDevices(limit: maximumDevicesPerPass)
+        }
     }
 
     /// Ends a device's registration for a pass.
@@ -80,7 +102,9 @@ public struct PassWebService: Sendable {
         logger.info(
             removed
                 ? "unregistered a device from a pass" : "a device unregistered from a pass it was not registered for",
-            metadata: ["pass": "\(pass.passID)", "device": "\(deviceLibraryIdentifier)"])
+            metadata: [
+                "pass": "\(pass.passID)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
+            ])
     }
 
     /// The serial numbers of the device's passes of the type changed after `passesUpdatedSince` (an update tag
@@ -117,12 +141,13 @@ public struct PassWebService: Sendable {
         return .pass(pkpass, lastModified: lastModified)
     }
 
-    /// Stores and logs what a device reported (at most ``logLimits`` messages, each cut to its length).
+    /// Stores and logs what a device reported (at most ``logLimits`` messages), each with its control characters
+    /// escaped and cut to ``logLimits``' bytes: a message can forge no log line and hide nothing past its limit.
     public func log(_ messages: [String]) async throws {
         guard messages.count <= Self.logLimits.messagesPerRequest else {
             throw Failure.invalidRequest("at most \(Self.logLimits.messagesPerRequest) log messages at once")
         }
-        let kept = messages.map { String($0.prefix(Self.logLimits.messageLength)) }
+        let kept = messages.map { DeviceLogMessage.sanitized($0, maximumBytes: Self.logLimits.messageBytes) }
         for message in kept { logger.notice("a device reported", metadata: ["message": "\(message)"]) }
         try await repository.recordDeviceLogs(kept, now: now(), keeping: Self.logLimits.kept)
     }
@@ -131,15 +156,18 @@ public struct PassWebService: Sendable {
     /// `personalizationToken` by the pass type's identity. The device then fetches the personalized pass.
     ///
     /// Wallet sends no `authenticationToken` with this request; when one is sent it must be right. A pass is
-    /// personalized once.
+    /// personalized once, and only a token of ``PersonalizationToken``'s shape is ever signed.
     public func personalize(
         passTypeIdentifier: String, serialNumber: String, personalizationToken: String,
         details: [String: String], authorization: String?
     ) async throws -> Data {
         try Self.checkIdentifier(passTypeIdentifier, name: "passTypeIdentifier")
         try Self.checkIdentifier(serialNumber, name: "serialNumber")
-        guard !personalizationToken.isEmpty, personalizationToken.utf8.count <= 1024 else {
-            throw Failure.invalidRequest("personalizationToken must be 1 to 1024 bytes")
+        let token: PersonalizationToken
+        do {
+            token = try PersonalizationToken(personalizationToken)
+        } catch {
+            throw Failure.invalidRequest("\(error)")
         }
         for (key, value) in details {
             guard Self.personalizationKeys.contains(key) else {
@@ -167,7 +195,7 @@ public struct PassWebService: Sendable {
         }
         let identity = try await renderer.identities.identity(for: target.passType)
         logger.info("personalized a pass", metadata: ["pass": "\(pass.passID)"])
-        return try PassSigner(identity: identity).signature(for: Data(personalizationToken.utf8), signingTime: now())
+        return try PassSigner(identity: identity).signature(for: token, signingTime: now())
     }
 
     /// The pass, when `authorization` carries its token.

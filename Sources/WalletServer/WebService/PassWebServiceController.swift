@@ -5,15 +5,30 @@ import Logging
 /// The Wallet Passes web service's routes (protocol v1), under the `webServiceURL` passes carry (`/passkit`).
 struct PassWebServiceController: Sendable {
     let service: PassWebService
-    /// Counts `POST /v1/log` requests (one budget for every device: the route is unauthenticated).
+    /// Who sent a request: the budgets below are per client address.
+    let clientAddress: ClientAddress
+    /// Counts each client address's `POST /v1/log` requests (the route is unauthenticated).
     let logLimiter: IssuanceRateLimiter
+    /// Counts each client address's registrations.
+    let registrationLimiter: IssuanceRateLimiter
 
     /// The path the web service is mounted at; passes carry `<public URL>/passkit` as their `webServiceURL`.
     static let mountPath = "/passkit"
-    /// How many `POST /v1/log` requests the server takes, from all devices together.
+    /// How many `POST /v1/log` requests one client address may send: 60 a minute, 20 at once.
     static let logLimit = IssuanceRateLimit(perMinute: 60, burst: 20)
-    /// The key ``logLimiter`` counts every log request under.
-    private static let logBudget = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))
+    /// How many registrations one client address may make: 30 a minute, 10 at once (a device registers each of
+    /// its passes once, and again when its push token changes).
+    static let registrationLimit = IssuanceRateLimit(perMinute: 30, burst: 10)
+
+    init(
+        service: PassWebService, clientAddress: ClientAddress = ClientAddress(),
+        logLimit: IssuanceRateLimit = Self.logLimit, registrationLimit: IssuanceRateLimit = Self.registrationLimit
+    ) {
+        self.service = service
+        self.clientAddress = clientAddress
+        self.logLimiter = IssuanceRateLimiter(limit: logLimit)
+        self.registrationLimiter = IssuanceRateLimiter(limit: registrationLimit)
+    }
 
     struct Registration: Decodable {
         let pushToken: String
@@ -33,7 +48,7 @@ struct PassWebServiceController: Sendable {
         let lastUpdated: String
     }
 
-    func addRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addRoutes(to group: RouterGroup<WalletRequestContext>) {
         group.post("v1/devices/:device/registrations/:passType/:serial", use: register)
         group.delete("v1/devices/:device/registrations/:passType/:serial", use: unregister)
         group.get("v1/devices/:device/registrations/:passType", use: updatedSerialNumbers)
@@ -53,7 +68,8 @@ struct PassWebServiceController: Sendable {
         ]
     }
 
-    @Sendable func register(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func register(request: Request, context: WalletRequestContext) async throws -> Response {
+        try limit(request, context, with: registrationLimiter, what: "registrations")
         let body = try await JSONBody.decode(Registration.self, from: request, limit: 4096)
         let created = try await run {
             try await service.register(
@@ -65,7 +81,7 @@ struct PassWebServiceController: Sendable {
         return Response(status: created ? .created : .ok)
     }
 
-    @Sendable func unregister(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func unregister(request: Request, context: WalletRequestContext) async throws -> Response {
         try await run {
             try await service.unregister(
                 deviceLibraryIdentifier: try Self.parameter("device", context),
@@ -75,7 +91,7 @@ struct PassWebServiceController: Sendable {
         return Response(status: .ok)
     }
 
-    @Sendable func updatedSerialNumbers(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func updatedSerialNumbers(request: Request, context: WalletRequestContext) async throws -> Response {
         let since = request.uri.queryParameters.get("passesUpdatedSince")
         guard
             let updated = try await run({
@@ -88,7 +104,7 @@ struct PassWebServiceController: Sendable {
             SerialNumbers(serialNumbers: updated.serialNumbers, lastUpdated: updated.lastUpdated))
     }
 
-    @Sendable func latestPass(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func latestPass(request: Request, context: WalletRequestContext) async throws -> Response {
         let ifModifiedSince = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse)
         let latest = try await run {
             try await service.latestPass(
@@ -110,7 +126,7 @@ struct PassWebServiceController: Sendable {
         }
     }
 
-    @Sendable func personalize(request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func personalize(request: Request, context: WalletRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(Personalization.self, from: request, limit: 16 * 1024)
         let signature = try await run {
             try await service.personalize(
@@ -124,17 +140,31 @@ struct PassWebServiceController: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: signature)))
     }
 
-    @Sendable func log(request: Request, context: BasicRequestContext) async throws -> Response {
-        if case .limited(let wait) = logLimiter.acquire(for: Self.logBudget) {
-            throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
-        }
+    @Sendable func log(request: Request, context: WalletRequestContext) async throws -> Response {
+        try limit(request, context, with: logLimiter, what: "log requests")
         let body = try await JSONBody.decode(Logs.self, from: request, limit: 128 * 1024)
         try await run { try await service.log(body.logs) }
         return Response(status: .ok)
     }
 
+    /// Counts the request against its client address's budget in `limiter`; throws `429` with `Retry-After` when
+    /// that budget is spent.
+    private func limit(
+        _ request: Request, _ context: WalletRequestContext, with limiter: IssuanceRateLimiter, what: String
+    ) throws {
+        let address = clientAddress.address(of: request, context: context)
+        guard case .limited(let wait) = limiter.acquire(for: IssuanceRateLimiter.bucket("address", address)) else {
+            return
+        }
+        let seconds = ProvisioningController.wholeSeconds(wait)
+        throw APIError(
+            .tooManyRequests, code: "rate_limited",
+            message: "too many \(what) from this address; try again in \(seconds) s",
+            headers: [.retryAfter: String(seconds)])
+    }
+
     /// A path parameter, percent-decoded.
-    private static func parameter(_ name: String, _ context: BasicRequestContext) throws -> String {
+    private static func parameter(_ name: String, _ context: WalletRequestContext) throws -> String {
         guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding else {
             throw APIError.badRequest("the path's \(name) is not valid")
         }
@@ -151,6 +181,10 @@ struct PassWebServiceController: Sendable {
                 throw APIError(.unauthorized, code: "unauthorized", message: "no pass with this token")
             case .notFound(let message): throw APIError.notFound(message)
             case .invalidRequest(let message): throw APIError.badRequest(message)
+            case .tooManyDevices(let limit):
+                throw APIError(
+                    .forbidden, code: "too_many_devices",
+                    message: "this pass is registered on \(limit) devices, the most it may be; unregister one first")
             }
         }
     }

@@ -8,7 +8,7 @@ extension AdminCommand {
     struct PassTypeCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pass-type", abstract: "Import and list pass types and their signing identities.",
-            subcommands: [Import.self, List.self, Template.self])
+            subcommands: [Import.self, List.self, Share.self, Unshare.self, Template.self])
 
         struct Import: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -17,7 +17,9 @@ extension AdminCommand {
                 discussion: """
                     The private key is stored encrypted in the server's secret store (with a PostgreSQL database, \
                     sealed in the database for every replica), never in the clear. Importing a renewed certificate \
-                    for a known pass type replaces its identity; every running server picks it up within 10 seconds.
+                    for a known pass type replaces its identity; every running server picks it up within 10 seconds. \
+                    A client issues under a pass type only once it is shared with it (--client here, or \
+                    `coffer admin pass-type share`).
                     """)
             @OptionGroup var identity: IdentityOptions
             @Option(help: "The organization name users see (default: the certificate's organization).")
@@ -28,14 +30,21 @@ extension AdminCommand {
                     (issuerBindingData.learnMoreURL).
                     """)
             var learnMoreURL: String?
+            @Option(help: "Share the pass type with this client (its identifier); repeat for several.")
+            var client: [String] = []
             @Flag(help: "Print the whole record as JSON.") var json = false
             @OptionGroup var server: ServerOptions
 
             func run() async throws {
                 let signingIdentity = try identity.load()
-                let (passType, created) = try await withAdministration(server) {
-                    try await $0.importPassType(
+                let clients = try client.map { try identifier($0, of: "client") }
+                let (passType, created) = try await withAdministration(server) { administration in
+                    let imported = try await administration.importPassType(
                         signingIdentity, organizationName: organization, bindingLearnMoreURL: learnMoreURL)
+                    for client in clients {
+                        try await administration.sharePassType(passTypeID: imported.passType.id, clientID: client)
+                    }
+                    return imported
                 }
                 if json { try Output.printJSON(passType, snakeCaseKeys: true) } else { print(passType.id.uuidString) }
                 Output.note(
@@ -67,7 +76,8 @@ extension AdminCommand {
         @Option(help: "The pass type's identifier (default: the only pass type).") var passType: String?
         @Option(help: "A pass folder (pass.json and images) to start from (default: a demo event ticket).")
         var template: String?
-        @Option(help: "The serial number (default: the tag's first identifier).") var serial: String?
+        @Option(help: "The serial number (default: the tag's first identifier; random for a personalizable template).")
+        var serial: String?
 
         func create(for tagID: UUID, with administration: WalletAdministration) async throws -> ApplePass {
             let passTypeID = try passType.map { try identifier($0, of: "pass type") }
@@ -251,7 +261,7 @@ extension AdminCommand {
                     case .notFound: throw CommandFailure(failure.description, status: .notFound)
                     case .invalidRequest, .idempotencyKeyReused:
                         throw CommandFailure(failure.description, status: .usage)
-                    case .conflict: throw CommandFailure(failure.description, status: .failure)
+                    case .conflict, .forbidden: throw CommandFailure(failure.description, status: .failure)
                     }
                 }
             }

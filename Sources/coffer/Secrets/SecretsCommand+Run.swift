@@ -21,7 +21,9 @@ extension SecretsCommand {
                 SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 sent to coffer reach it, and coffer exits with its \
                 status (128 + the signal's number when a signal ended it; 127 when the command is not found, 126 when it \
                 cannot be run). A missing secret exits 1 and a locked \
-                or unreachable store 5, both before anything starts.
+                or unreachable store 5, both before anything starts. The command gets coffer's environment less \
+                every COFFER_* variable (the store's passphrase and key file among them) unless a mapping names it; \
+                with --clean-env, only PATH, HOME, USER, LANG, TERM, TZ and the mappings.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -31,6 +33,8 @@ extension SecretsCommand {
             completion: .custom(AccountCompletion.completeMapping))
         var mappings: [String] = []
         @Option(help: "Read NAME=account/path lines from this file.") var envFile: String?
+        @Flag(help: "Give the command only PATH, HOME, USER, LANG, TERM, TZ and the mapped secrets.")
+        var cleanEnv = false
         @Argument(parsing: .postTerminator, help: "The command and its arguments, after `--`.")
         var command: [String] = []
 
@@ -46,7 +50,7 @@ extension SecretsCommand {
             if let envFile { variables += try SecretMapping.read(file: envFile) }
             try SecretMapping.checkUnique(variables)
             let store = try options.openStore(create: false)
-            var environment = ProcessInfo.processInfo.environment
+            var environment = Self.inheritedEnvironment(ProcessInfo.processInfo.environment, clean: cleanEnv)
             for variable in variables {
                 guard let data = try CommandFailure.mapping({ try store.readData(account: variable.path) }) else {
                     throw CommandFailure(
@@ -61,6 +65,18 @@ extension SecretsCommand {
                 environment[variable.name] = value
             }
             throw ExitCode(try ChildLauncher.run(command, environment: environment))
+        }
+
+        /// The variables `--clean-env` keeps.
+        static let cleanEnvironmentNames: Swift.Set = ["PATH", "HOME", "USER", "LANG", "TERM", "TZ"]
+
+        /// What the command inherits of coffer's own environment, before the mappings are added: never a
+        /// `COFFER_*` variable (the store's passphrase, key file and audit settings), and with `clean` only
+        /// ``cleanEnvironmentNames``.
+        static func inheritedEnvironment(_ environment: [String: String], clean: Bool) -> [String: String] {
+            environment.filter { name, _ in
+                clean ? cleanEnvironmentNames.contains(name) : !name.hasPrefix("COFFER_")
+            }
         }
     }
 }
@@ -134,19 +150,21 @@ enum ChildLauncher {
     /// Runs `arguments` (looked up on `$PATH`) with `environment`, inheriting standard input, output and error, and
     /// returns its exit status, or 128 + the signal that ended it.
     static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
-        installForwarding()
+        // A signal coffer was started with ignored (`nohup` ignores SIGHUP) stays ignored, in the child too.
+        let handled = forwardedSignals.filter { !isIgnored($0) }
+        installForwarding(handled)
         // The signals wait, blocked, until the child's pid is known; unblocking delivers any that came meanwhile.
         // (A parent may also have started coffer with them blocked: the mask is inherited.)
         var forwarded = sigset_t()
         sigemptyset(&forwarded)
-        for signal in forwardedSignals { sigaddset(&forwarded, signal) }
+        for signal in handled { sigaddset(&forwarded, signal) }
         pthread_sigmask(SIG_BLOCK, &forwarded, nil)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in forwardedSignals { sigaddset(&defaults, signal) }
+        for signal in handled { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -170,22 +188,33 @@ enum ChildLauncher {
         forwardingTarget = pid
         pthread_sigmask(SIG_UNBLOCK, &forwarded, nil)
         if pendingSignal != 0 { kill(pid, pendingSignal) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
+        // Wait without reaping: until the child is reaped its pid cannot be reused, so a signal forwarded before
+        // the target is cleared reaches the child (or its zombie), never another process.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 {
             guard errno == EINTR else {
                 throw CommandFailure(
                     "cannot wait for \(arguments[0]): \(String(cString: strerror(errno)))", status: .failure)
             }
         }
         forwardingTarget = 0
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
-    /// Installs a handler for each forwarded signal that sends it on to the child. A signal the kernel sent
+    /// Whether `signal`'s disposition is "ignore" (as `nohup` leaves SIGHUP).
+    private static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+    }
+
+    /// Installs a handler for each of `signals` that sends it on to the child. A signal the kernel sent
     /// (a terminal's Ctrl-C reaches the child's process group by itself) is not sent a second time.
-    private static func installForwarding() {
-        for signal in forwardedSignals {
+    private static func installForwarding(_ signals: [Int32]) {
+        for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = { signal, info, _ in
                 let target = forwardingTarget

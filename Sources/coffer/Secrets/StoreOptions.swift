@@ -178,18 +178,23 @@ struct StoreOptions: ParsableArguments {
 }
 
 extension EncryptedFileBackend.Options {
-    /// The options of a store the command line opens. `$COFFER_INSECURE_TEST_PBKDF2_ITERATIONS`, for Coffer's own
-    /// tests only, sets a PBKDF2 count below the minimum so that each command unlocks in microseconds.
+    /// The options of a store the command line opens.
+    ///
+    /// In a debug build only (what `swift test` runs), `$COFFER_INSECURE_TEST_PBKDF2_ITERATIONS` sets a PBKDF2 count
+    /// below the minimum so that each command of Coffer's own tests unlocks in microseconds; a release build has no
+    /// such switch, so nothing in a shipped `coffer`'s environment can weaken a new store.
     static func command(
         createIfMissing: Bool, algorithm: EncryptionAlgorithm,
         iterations: Int = EncryptedFileBackend.recommendedIterations
     ) -> Self {
         var options = Self(createIfMissing: createIfMissing, algorithm: algorithm, iterations: iterations)
-        let environment = ProcessInfo.processInfo.environment
-        if let weak = environment["COFFER_INSECURE_TEST_PBKDF2_ITERATIONS"].flatMap(Int.init) {
-            options.iterations = weak
-            options.allowsWeakIterationsForTesting = true
-        }
+        #if DEBUG
+            let environment = ProcessInfo.processInfo.environment
+            if let weak = environment["COFFER_INSECURE_TEST_PBKDF2_ITERATIONS"].flatMap(Int.init) {
+                options.iterations = weak
+                options.allowsWeakIterationsForTesting = true
+            }
+        #endif
         return options
     }
 }

@@ -9,14 +9,16 @@ import WalletServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the Wallet in-app provisioning server (issuer data and the device callback).",
+        abstract: "Run the Wallet pass server: provisioning, the PassKit web service, the web flow and management.",
         discussion: """
             With no configuration it listens on 127.0.0.1:8080, keeps a SQLite database and an encrypted secret \
             store in the data directory, and makes a development signing identity (not Apple's) on first start. \
             Options fall back to COFFER_HOST, COFFER_PORT, COFFER_PUBLIC_URL, COFFER_DATA_DIR, DATABASE_URL, \
             COFFER_ISSUANCE_RATE_LIMIT, COFFER_ISSUANCE_BURST, COFFER_IDLE_TIMEOUT, COFFER_SESSION_PURGE_INTERVAL, \
-            COFFER_METRICS, COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. GET /health says the process answers, GET /ready \
-            whether the database and every pass type's signing identity are usable (503 with reasons otherwise), and \
+            COFFER_METRICS, COFFER_TRUSTED_PROXIES, COFFER_MAX_DEVICES_PER_PASS, COFFER_OPERATIONS_TOKEN_FILE, \
+            COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. GET /health says the process answers, GET /ready whether the \
+            database and every pass type's signing identity are usable (503 with reasons otherwise, given only to \
+            this machine or a caller with the operations token), and \
             GET /metrics serves Prometheus metrics on the same address. SIGINT or SIGTERM stops it after the requests \
             in flight.
             """)
@@ -63,6 +65,21 @@ struct ServeCommand: AsyncParsableCommand {
             block /metrics at the proxy when the server listens beyond this machine (default: $COFFER_METRICS, else on).
             """)
     var metrics: String?
+    @Option(
+        help: """
+            A proxy (IP address) whose X-Forwarded-For says who sent a request, for the per-address limits and GET \
+            /ready; repeat for several, or give none to believe no one (default: $COFFER_TRUSTED_PROXIES, else \
+            127.0.0.1 and ::1).
+            """)
+    var trustedProxy: [String] = []
+    @Option(help: "How many devices may register for one pass (default: $COFFER_MAX_DEVICES_PER_PASS, else 20).")
+    var maxDevicesPerPass: Int?
+    @Option(
+        help: """
+            A file whose first line is a token (16+ characters) that lets a caller beyond this machine read GET \
+            /ready's reasons with Authorization: Bearer (default: $COFFER_OPERATIONS_TOKEN_FILE).
+            """)
+    var operationsTokenFile: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -107,7 +124,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Applies the rate limit, idle timeout and purge interval options to `configuration`.
+    /// Applies the rate limits, device cap, trusted proxies, operations token, idle timeout and purge interval
+    /// options to `configuration`.
     func applyAbuseControls(to configuration: inout WalletServerConfiguration) throws {
         try CommandFailure.mapping {
             if let issuanceRateLimit {
@@ -120,6 +138,17 @@ struct ServeCommand: AsyncParsableCommand {
             }
             if let idleTimeout {
                 configuration.idleTimeout = try WalletServerConfiguration.seconds(idleTimeout, from: "--idle-timeout")
+            }
+            if !trustedProxy.isEmpty {
+                configuration.trustedProxies = try WalletServerConfiguration.trustedProxies(
+                    trustedProxy.joined(separator: ","), from: "--trusted-proxy")
+            }
+            if let maxDevicesPerPass {
+                configuration.maximumDevicesPerPass = try WalletServerConfiguration.count(
+                    String(maxDevicesPerPass), from: "--max-devices-per-pass")
+            }
+            if let operationsTokenFile {
+                configuration.operationsTokenFile = StoreOptions.absoluteURL(operationsTokenFile)
             }
             if let sessionPurgeInterval {
                 configuration.sessionPurgeInterval = try WalletServerConfiguration.seconds(

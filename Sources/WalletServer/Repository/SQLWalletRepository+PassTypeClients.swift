@@ -1,0 +1,39 @@
+import Foundation
+import SQLKit
+
+extension SQLWalletRepository {
+    /// Lets the client issue passes under the pass type; granting it twice changes nothing.
+    public func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws {
+        try await run {
+            try await sql.insert(into: "pass_type_clients").columns("pass_type_id", "client_id", "created_at")
+                .values(SQLBind(passTypeID.uuidString), SQLBind(clientID.uuidString), SQLBind(Self.ms(now)))
+                .ignoringConflicts(with: ["pass_type_id", "client_id"])
+                .run()
+        }
+    }
+
+    /// Stops the client from issuing under the pass type; returns whether it could.
+    public func revokePassType(passTypeID: UUID, clientID: UUID) async throws -> Bool {
+        try await run {
+            try await sql.delete(from: "pass_type_clients").where("pass_type_id", .equal, passTypeID.uuidString)
+                .where("client_id", .equal, clientID.uuidString).returning("client_id").all()
+        }.count == 1
+    }
+
+    /// Whether the client may issue passes under the pass type.
+    public func isPassTypeGranted(passTypeID: UUID, clientID: UUID) async throws -> Bool {
+        try await run {
+            try await sql.select().column("client_id").from("pass_type_clients")
+                .where("pass_type_id", .equal, passTypeID.uuidString).where("client_id", .equal, clientID.uuidString)
+                .first()
+        } != nil
+    }
+
+    /// The clients that may issue under the pass type, by identifier.
+    public func passTypeClients(passTypeID: UUID) async throws -> [UUID] {
+        try await run {
+            try await sql.select().column("client_id").from("pass_type_clients")
+                .where("pass_type_id", .equal, passTypeID.uuidString).orderBy("created_at").all()
+        }.map { try Self.uuid($0, "client_id") }
+    }
+}
