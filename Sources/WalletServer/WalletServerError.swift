@@ -20,6 +20,9 @@ public enum WalletServerError: Error, Hashable, Sendable {
     case invalidConfiguration(String)
     /// The secret store exists but nothing was given that unlocks it.
     case secretStoreKeyMissing(directory: String)
+    /// A key the server made once and depends on is missing or damaged in the secret store, and making a new one
+    /// would lose what the old one protects; the reason says what to restore.
+    case secretUnusable(String)
 }
 
 extension WalletServerError: CustomStringConvertible, LocalizedError {
@@ -35,6 +38,7 @@ extension WalletServerError: CustomStringConvertible, LocalizedError {
         case .corruptRecord(let what): return "\(what) cannot be read back"
         case .invalidArgument(let reason): return reason
         case .invalidConfiguration(let reason): return "the configuration is not usable: \(reason)"
+        case .secretUnusable(let reason): return reason
         case .secretStoreKeyMissing(let directory):
             return """
                 the secret store at \(directory) is protected by a passphrase or key file: set COFFER_PASSPHRASE or \

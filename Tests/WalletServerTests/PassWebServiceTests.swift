@@ -7,7 +7,7 @@ import Logging
 import SQLKit
 import Testing
 import WalletPasses
-import WalletServer
+@testable import WalletServer
 
 @Suite("The Wallet Passes web service: what a device does with a pass after it has it")
 struct PassWebServiceTests {
@@ -53,13 +53,16 @@ struct PassWebServiceTests {
     }
 
     func withFixture(
-        _ engine: Engine, template: PassPackage? = nil, _ body: @Sendable (Fixture) async throws -> Void
+        _ engine: Engine, template: PassPackage? = nil,
+        maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass,
+        logger: Logger = Logger(label: "test"), _ body: @Sendable (Fixture) async throws -> Void
     ) async throws {
         let world = try await ProvisioningWorld(engine: engine, webService: true, template: template)
         let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
         let updater = PassUpdater(store: world.repository, now: { world.clock.now })
         let router = WalletServerApplication.makeRouter(
-            repository: world.repository, service: world.service, logger: Logger(label: "test"), updater: updater)
+            repository: world.repository, service: world.service, logger: logger, updater: updater,
+            maximumDevicesPerPass: maximumDevicesPerPass)
         do {
             try await Application(router: router).test(.router) { client in
                 let pkpass = try await Self.bind(client: client, apiToken: token)
@@ -429,6 +432,159 @@ struct PassWebServiceTests {
                 uri: fixture.passPath + "/personalize", method: .post, headers: [.contentType: "application/json"],
                 body: ByteBuffer(string: #"{"personalizationToken":"\#(Self.walletToken)"}"#)
             ) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test(
+        "rebinding a pass gives it a new token: the old holder can no longer fetch, register or unregister, and its registration is gone",
+        arguments: Engine.available)
+    func rebindingRotatesTheToken(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            #expect(try await fixture.register() == .created)
+            let apiToken = try await fixture.world.repository.createAPIUser(
+                clientID: fixture.world.apiUser.clientID, name: "rebind"
+            ).token
+            let rebound = try await Self.bind(client: fixture.client, apiToken: apiToken)
+            let newToken = try #require(
+                try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: rebound).pass
+                    .authenticationToken)
+            #expect(newToken != fixture.token)
+            let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)).id
+            #expect(try await fixture.world.repository.registrationCount(passID: passID) == 0)
+            let old = fixture.auth
+            var new = fixture.auth
+            new[.authorization] = "ApplePass \(newToken)"
+            try await fixture.client.execute(uri: fixture.passPath, method: .get, headers: old) {
+                #expect($0.status == .unauthorized)
+            }
+            #expect(try await fixture.register(headers: old) == .unauthorized)
+            try await fixture.client.execute(uri: fixture.registration, method: .delete, headers: old) {
+                #expect($0.status == .unauthorized)
+            }
+            try await fixture.client.execute(uri: fixture.passPath, method: .get, headers: new) {
+                #expect($0.status == .ok)
+            }
+            #expect(try await fixture.register(headers: new) == .created)
+        }
+    }
+
+    @Test(
+        "a pass registers on at most its cap of devices: beyond it 403 and nothing stored; a known device may renew",
+        arguments: Engine.available)
+    func deviceCap(_ engine: Engine) async throws {
+        let lines = PushLogLines()
+        let logger = Logger(label: "cap") { _ in PushLogLines.Handler(lines: lines) }
+        try await withFixture(engine, maximumDevicesPerPass: 2, logger: logger) { fixture in
+            func register(_ device: String) async throws -> HTTPResponse.Status {
+                try await fixture.client.execute(
+                    uri: "/passkit/v1/devices/\(device)/registrations/\(fixture.passType)/PASS-001", method: .post,
+                    headers: fixture.auth,
+                    body: ByteBuffer(string: #"{"pushToken":"\#(PassWebServiceTests.pushToken)"}"#)
+                ) { $0.status }
+            }
+            #expect(try await register("made-up-device-1") == .created)
+            #expect(try await register("made-up-device-2") == .created)
+            #expect(try await register("made-up-device-3") == .forbidden)
+            #expect(try await register("made-up-device-1") == .ok)
+            let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)).id
+            #expect(try await fixture.world.repository.registrationCount(passID: passID) == 2)
+        }
+        #expect(!lines.all.isEmpty)
+        let leaked = lines.all.filter { $0.contains("made-up-device") }
+        #expect(leaked.isEmpty, "\(leaked)")
+    }
+
+    @Test(
+        "a registration through one pass never changes another pass's push token for the same device",
+        arguments: Engine.available)
+    func pushTokenPerRegistration(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            #expect(try await fixture.register() == .created)
+            let repository = fixture.world.repository
+            let passID = try #require(try await repository.pass(tagID: fixture.world.tag.id)).id
+            // Another pass the same device identifier registers for, with the attacker's push token.
+            let other = ClientTag(
+                clientID: fixture.world.apiUser.clientID,
+                userID: try #require(
+                    try await repository.tag(
+                        id: fixture.world.tag.id)
+                ).userID, referenceID: "OTHER")
+            let passType = try #require(try await repository.passTypes().first)
+            let otherPass = ApplePass(
+                tagID: other.id, passTypeID: passType.id, serialNumber: "OTHER", passContent: Data())
+            try await repository.createTags([(other, otherPass)])
+            _ = try await repository.register(
+                deviceLibraryIdentifier: PassWebServiceTests.device, pushToken: "ee", passID: otherPass.id, now: Date(),
+                maximumDevices: 20)
+            let tokens = try await fixture.world.database.sql.select().columns("pass_id", "push_token")
+                .from("pass_registrations").all()
+                .map {
+                    (
+                        try $0.decode(column: "pass_id", as: String.self),
+                        try $0.decode(column: "push_token", as: String.self)
+                    )
+                }
+            #expect(tokens.first { $0.0 == passID.uuidString }?.1 == PassWebServiceTests.pushToken)
+            #expect(tokens.first { $0.0 == otherPass.id.uuidString }?.1 == "ee")
+        }
+    }
+
+    @Test(
+        "registrations are limited per client address: 429 with Retry-After past the burst", arguments: Engine.available
+    )
+    func registrationRateLimit(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            var statuses: [HTTPResponse.Status] = []
+            for index in 0..<(PassWebServiceController.registrationLimit.burst * 3)
+            where statuses.last != .tooManyRequests {
+                var headers = fixture.auth
+                headers[HTTPField.Name("X-Forwarded-For")!] = "203.0.113.5"
+                statuses.append(
+                    try await fixture.client.execute(
+                        uri: "/passkit/v1/devices/d\(index)/registrations/\(fixture.passType)/PASS-001", method: .post,
+                        headers: headers,
+                        body: ByteBuffer(string: #"{"pushToken":"\#(PassWebServiceTests.pushToken)"}"#)
+                    ) { response in
+                        if response.status == .tooManyRequests { #expect(response.headers[.retryAfter] != nil) }
+                        return response.status
+                    })
+            }
+            #expect(statuses.last == .tooManyRequests, "\(statuses)")
+            #expect(statuses.dropLast().allSatisfy { $0 == .created })
+            #expect(try await fixture.register() == .created, "another address has its own budget")
+        }
+    }
+
+    @Test(
+        "device log lines are cut by UTF-8 bytes and their control characters escaped, and each address has its own budget",
+        arguments: Engine.available)
+    func deviceLogsAreSafe(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            let marks = "e" + String(repeating: "\u{0301}", count: 3000)
+            let forged = "ok\n2026-11-25T00:00:00+0000 critical coffer.server: forged \u{1B}[31mred"
+            let body = try JSONEncoder().encode(["logs": [marks, forged]])
+            try await fixture.client.execute(
+                uri: "/passkit/v1/log", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(bytes: body)
+            ) { #expect($0.status == .ok) }
+            let stored = try await fixture.world.repository.deviceLogs(limit: 10).map(\.message)
+            #expect(stored.allSatisfy { $0.utf8.count <= PassWebService.logLimits.messageBytes })
+            #expect(stored.allSatisfy { !$0.contains("\n") && !$0.contains("\u{1B}") })
+            #expect(stored.contains { $0.hasPrefix("ok\\u{A}2026") && $0.contains("\\u{1B}[31mred") })
+
+            func send(from address: String) async throws -> HTTPResponse.Status {
+                try await fixture.client.execute(
+                    uri: "/passkit/v1/log", method: .post,
+                    headers: [.contentType: "application/json", HTTPField.Name("X-Forwarded-For")!: address],
+                    body: ByteBuffer(string: #"{"logs":["x"]}"#)
+                ) { $0.status }
+            }
+            var limited = false
+            for _ in 0..<(PassWebServiceController.logLimit.burst * 3) where !limited {
+                limited = try await send(from: "198.51.100.1") == .tooManyRequests
+            }
+            #expect(limited)
+            #expect(try await send(from: "198.51.100.2") == .ok, "one client cannot spend everyone's budget")
         }
     }
 

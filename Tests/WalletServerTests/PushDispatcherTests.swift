@@ -188,6 +188,50 @@ struct PushDispatcherTests {
     }
 
     @Test(
+        "a claim whose lease ran out can no longer complete or retry the push: the replica that claimed it since owns it",
+        arguments: Engine.available)
+    func staleLeaseRecordsNothing(_ engine: Engine) async throws {
+        try await engine.withRepository { repository, database in
+            let (pass, _) = try await Self.makePass(in: repository, devices: 1)
+            _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
+            let stale = try #require(try await repository.claimDuePushes(now: Date(), limit: 10, leaseFor: 60).first)
+            let current = try #require(
+                try await repository.claimDuePushes(now: Date().addingTimeInterval(61), limit: 10, leaseFor: 60).first)
+            #expect(current.id == stale.id)
+            #expect(try await repository.completePush(stale) == false)
+            #expect(try await repository.retryPush(stale, at: Date()) == false)
+            #expect(try await repository.abandonPush(stale) == false)
+            #expect(try await Self.outboxCount(database) == 1, "the stale claim changed nothing")
+            #expect(try await repository.completePush(current))
+            #expect(try await Self.outboxCount(database) == 0)
+        }
+    }
+
+    @Test(
+        "concurrent first registrations, re-registrations and unregistrations of one device never fail",
+        arguments: Engine.available)
+    func concurrentRegistrations(_ engine: Engine) async throws {
+        try await engine.withRepository { repository, _ in
+            let (pass, _) = try await Self.makePass(in: repository, devices: 0)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        if index.isMultiple(of: 3) {
+                            _ = try await repository.unregister(deviceLibraryIdentifier: "device-x", passID: pass.id)
+                        } else {
+                            _ = try await repository.register(
+                                deviceLibraryIdentifier: "device-x", pushToken: Self.token(index), passID: pass.id,
+                                now: Date(), maximumDevices: 20)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await repository.registrationCount(passID: pass.id) <= 1)
+        }
+    }
+
+    @Test(
         "a device that registered a new token keeps its registration when the old token is refused",
         arguments: Engine.available)
     func newTokenKept(_ engine: Engine) async throws {

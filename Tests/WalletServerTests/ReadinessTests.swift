@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -65,6 +66,37 @@ struct ReadinessTests {
                 repository: world.repository, service: world.service, logger: Logger(label: "test"))
             try await Application(router: router).test(.router) { client in
                 try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            }
+        }
+    }
+
+    @Test(
+        "beyond this machine /ready says only ready or not: the reasons go to a local caller or one with the operations token"
+    )
+    func reasonsOnlyForOperators() async throws {
+        try await withWorld { world in
+            try await world.database.shutdown()
+            let operationsToken = "ops-token-0123456789abcdef"
+            let router = WalletServerApplication.makeRouter(
+                repository: world.repository, service: world.service, logger: Logger(label: "test"),
+                operationsToken: operationsToken)
+            try await Application(router: router).test(.router) { client in
+                func ready(_ headers: HTTPFields) async throws -> (HTTPResponse.Status, String) {
+                    try await client.execute(uri: "/ready", method: .get, headers: headers) {
+                        ($0.status, String(buffer: $0.body))
+                    }
+                }
+                let remote = HTTPField.Name("X-Forwarded-For")!
+                let (status, text) = try await ready([remote: "203.0.113.9"])
+                #expect(status == .serviceUnavailable)
+                #expect(text == #"{"status":"not_ready"}"#)
+                for wrong in ["Bearer nope-nope-nope-nope", "Basic \(operationsToken)"] {
+                    #expect(try await ready([remote: "203.0.113.9", .authorization: wrong]).1 == text)
+                }
+                let withToken = try await ready([remote: "203.0.113.9", .authorization: "Bearer \(operationsToken)"])
+                #expect(withToken.1.contains("DATABASE_URL"))
+                #expect(try await ready([:]).1.contains("DATABASE_URL"), "a caller on this machine gets the reasons")
+                #expect(try await ready([remote: "127.0.0.1"]).1.contains("DATABASE_URL"))
             }
         }
     }

@@ -31,6 +31,34 @@ struct TransportSecurityTests {
         #expect(throws: WalletServerError.self) { try configuration.validatePublicURL() }
     }
 
+    @Test(
+        "listening beyond this machine with a plain-http public URL is refused unless explicitly allowed",
+        arguments: ["0.0.0.0", "::", "192.0.2.10"])
+    func plainHTTPOnTheNetwork(_ host: String) throws {
+        var configuration = WalletServerConfiguration(host: host, publicURL: URL(string: "http://127.0.0.1:8080"))
+        #expect { try configuration.validatePublicURL() } throws: { error in
+            "\(error)".contains("beyond this machine") && "\(error)".contains("--insecure-public-url")
+        }
+        configuration.allowsInsecurePublicURL = true
+        try configuration.validatePublicURL()
+        configuration = WalletServerConfiguration(host: host, publicURL: URL(string: "https://wallet.example.com"))
+        try configuration.validatePublicURL()
+    }
+
+    @Test("X-Forwarded-For is believed only from a trusted proxy; the settings name IP addresses")
+    func trustedProxies() throws {
+        #expect(
+            try WalletServerConfiguration.trustedProxies("127.0.0.1, ::1,10.0.0.2", from: "x") == [
+                "127.0.0.1", "::1", "10.0.0.2",
+            ])
+        #expect(try WalletServerConfiguration.trustedProxies("none", from: "x").isEmpty)
+        #expect(throws: WalletServerError.self) {
+            try WalletServerConfiguration.trustedProxies("proxy.local", from: "x")
+        }
+        let configuration = try WalletServerConfiguration(environment: ["COFFER_TRUSTED_PROXIES": "10.1.2.3"])
+        #expect(configuration.trustedProxies == ["10.1.2.3"])
+    }
+
     @Test("COFFER_INSECURE_PUBLIC_URL=1 is the environment's opt-out")
     func environmentOptOut() throws {
         let configuration = try WalletServerConfiguration(environment: [

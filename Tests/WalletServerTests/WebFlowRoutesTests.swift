@@ -212,7 +212,7 @@ struct WebFlowRoutesTests {
             ]
             let lifetimes = [
                 #"{"tag_id":"PASS-001","expires_in":0}"#, #"{"tag_id":"PASS-001","expires_in":59}"#,
-                #"{"tag_id":"PASS-001","expires_in":2592001}"#, #"{"tag_id":"PASS-001","expires_in":-5}"#,
+                #"{"tag_id":"PASS-001","expires_in":604801}"#, #"{"tag_id":"PASS-001","expires_in":-5}"#,
                 #"{"tag_id":"PASS-001","expires_in":"3600"}"#, #"{"tag_id":"PASS-001","expires_in":null}"#,
                 #"{"tag_id":"PASS-001","expires_in":1.5}"#,
             ]
@@ -227,7 +227,7 @@ struct WebFlowRoutesTests {
             let answer = try await call(
                 client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
                 body: #"{"tag_id":"PASS-001","expires_in":59}"#)
-            #expect(answer.text.contains("expires_in must be 60 to 2592000 seconds"))
+            #expect(answer.text.contains("expires_in must be 60 to 604800 seconds"))
         }
     }
 
@@ -265,7 +265,7 @@ struct WebFlowRoutesTests {
     // MARK: Landing links
 
     @Test(
-        "a landing link is 43 URL-safe characters under the public URL, stored only as its SHA-256, for 7 days unless asked otherwise",
+        "a landing link is 43 URL-safe characters under the public URL, stored only as its SHA-256, for 12 hours unless asked otherwise",
         arguments: Engine.available)
     func landingLinkStorage(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
@@ -281,7 +281,7 @@ struct WebFlowRoutesTests {
             let linkToken = String(url.dropFirst("https://wallet.example.com/wallet/add/".count))
             #expect(linkToken.count == 43)
             #expect(linkToken.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-            #expect(abs(try Self.date(json["expires_at"]).timeIntervalSince(world.clock.now) - 7 * 86_400) < 1)
+            #expect(abs(try Self.date(json["expires_at"]).timeIntervalSince(world.clock.now) - 12 * 3_600) < 1)
 
             let hour = try await call(
                 client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
@@ -362,12 +362,12 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
-        "tapping posts to /session: a fresh Wallet URL, signed when tapped (days after the link was made), whose session binds",
+        "tapping posts to /session: a fresh Wallet URL, signed when tapped (hours after the link was made), whose session binds",
         arguments: Engine.available)
     func landingSession(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
             let linkToken = try await landingToken(client, token)
-            world.clock.advance(by: 3 * 86_400)
+            world.clock.advance(by: 6 * 3_600)
             let answer = try await call(
                 client, .post, "/wallet/add/\(linkToken)/session",
                 headers: [HTTPField.Name("Sec-Fetch-Site")!: "same-origin"])
@@ -498,6 +498,35 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
+        "a landing link is spent once the pass it adds is bound: its page then answers 404", arguments: Engine.available
+    )
+    func landingLinkSpentByBinding(_ engine: Engine) async throws {
+        try await withClient(engine) { client, world, token in
+            let linkToken = try await landingToken(client, token)
+            #expect(try await call(client, .get, "/wallet/add/\(linkToken)").status == .ok)
+            let session = try await call(client, .post, "/wallet/add/\(linkToken)/session")
+            let url = try #require(try session.json()["url"])
+            let binding = try Self.verified(try Self.walletFragment(url), in: world)
+            let callback = try await call(
+                client, .post, "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(binding.sessionIdentifier)",
+                headers: [.contentType: "application/json"], body: #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
+            #expect(callback.status == .ok)
+            #expect(try await call(client, .get, "/wallet/add/\(linkToken)").status == .notFound)
+            #expect(try await call(client, .post, "/wallet/add/\(linkToken)/session").status == .notFound)
+            let rows = try await world.database.sql.select().column("*").from("landing_links").all()
+            #expect(rows.isEmpty)
+        }
+    }
+
+    @Test("a device library identifier in a web service path reaches the log only as its digest")
+    func redactedDevicePaths() {
+        let logged = LoggedPath.redacted("/passkit/v1/devices/device-123/registrations/pass.a/S1")
+        #expect(logged.hasPrefix("/passkit/v1/devices/") && logged.hasSuffix("/registrations/pass.a/S1"))
+        #expect(!logged.contains("device-123"))
+        #expect(logged == LoggedPath.redacted("/passkit/v1/devices/device-123/registrations/pass.a/S1"))
+    }
+
+    @Test(
         "a landing path's token never reaches the log; other paths are logged as they are",
         arguments: [
             ("/wallet/add/abcDEF_-123/session", "/wallet/add/<redacted>/session"),
@@ -505,7 +534,7 @@ struct WebFlowRoutesTests {
             ("/wallet/add/", "/wallet/add/<redacted>"), ("/health", "/health"), ("/wallet/other", "/wallet/other"),
         ])
     func redactedPaths(_ path: String, _ logged: String) {
-        #expect(LandingPath.redacted(path) == logged)
+        #expect(LoggedPath.redacted(path) == logged)
     }
 
     @Test("a wrong method on a landing path is 405 with Allow", arguments: Engine.available)

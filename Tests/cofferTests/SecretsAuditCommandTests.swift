@@ -45,6 +45,27 @@ struct SecretsAuditCommandTests {
         try String(contentsOf: auditURL, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    @Test(
+        "an emptied audit file fails verify (exit 3), no command writes on, and audit reset starts a new file once it is moved aside"
+    )
+    func emptiedFile() throws {
+        try makeAccesses()
+        try Data().write(to: auditURL)
+        let verified = try coffer(["secrets", "audit", "verify"])
+        #expect(verified.status == 3, "\(verified.output)")
+        #expect(verified.output.contains("records 1–5 were removed"), "\(verified.output)")
+        let refused = try coffer(["secrets", "get", "ai/openai"])
+        #expect(refused.status == 3)
+        #expect(refused.errorOutput.contains("is not continued"), "\(refused.errorOutput)")
+        #expect(try Data(contentsOf: auditURL).isEmpty)
+        try FileManager.default.removeItem(at: auditURL)
+        #expect(try coffer(["secrets", "audit", "verify"]).status == 3, "a deleted file fails too")
+        let reset = try coffer(["secrets", "audit", "reset"])
+        #expect(reset.status == 0, "\(reset.errorOutput)")
+        #expect(try coffer(["secrets", "get", "ai/openai"]).output == Self.secret)
+        #expect(try coffer(["secrets", "audit", "verify"]).status == 0)
+    }
+
     @Test("each command's accesses are listed with operation, path, outcome and caller, and never a value")
     func show() throws {
         try makeAccesses()

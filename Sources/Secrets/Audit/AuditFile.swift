@@ -63,7 +63,10 @@ final class AuditFile: @unchecked Sendable {
     func append(_ events: [SecretsAuditEvent], encoder: AuditRecordEncoder, to chain: inout Chain, sync: Bool)
         throws(SecretsAuditError)
     {
-        try refresh(&chain)
+        try refresh(&chain, key: encoder.key)
+        guard chain.sequence + UInt64(events.count) <= AuditFileRecord.maximumSequence else {
+            throw .chainLost(path: path, reason: "its chain has reached the highest sequence number; start a new file")
+        }
         let size = chain.knownSize
         var next = chain
         var bytes: [UInt8] = []
@@ -99,23 +102,27 @@ final class AuditFile: @unchecked Sendable {
     }
 
     /// Brings `chain` up to the file's end if the file changed since this process last looked: its last record is
-    /// the last line of the file's tail that reads as a record. Call it inside ``exclusively(_:)``.
-    func refresh(_ chain: inout Chain) throws(SecretsAuditError) {
+    /// the last line of the file's tail that reads as a record authentic under `key` (a forged line, one with an
+    /// enormous sequence number say, is never continued from). Call it inside ``exclusively(_:)``.
+    func refresh(_ chain: inout Chain, key: SymmetricKey) throws(SecretsAuditError) {
         let size = try size()
         guard size != chain.knownSize else { return }
         var refreshed = Chain(knownSize: size)
         if size > 0 {
+            func authentic(_ line: some DataProtocol) -> AuditFileRecord.Parsed? {
+                AuditFileRecord.parse(line).flatMap { $0.isAuthentic(under: key) ? $0 : nil }
+            }
             let start = max(0, size - Int64(Self.tailLength))
             let tail = try read(from: start, count: Int(size - start))
             var lines = tail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
             if start > 0, !lines.isEmpty { lines.removeFirst() }  // it may begin mid-line
-            if let last = lines.reversed().lazy.compactMap({ AuditFileRecord.parse($0) }).first {
+            if let last = lines.reversed().lazy.compactMap(authentic).first {
                 refreshed.sequence = last.record.sequence
                 refreshed.mac = last.mac
             }
             let head = try read(from: 0, count: Int(min(size, Int64(AuditFileRecord.maximumLineLength))))
             if let firstLine = head.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first {
-                refreshed.firstMAC = AuditFileRecord.parse(firstLine)?.mac
+                refreshed.firstMAC = authentic(firstLine)?.mac
             }
         }
         chain = refreshed

@@ -92,6 +92,9 @@ public struct AuditFileRecord: Hashable, Sendable {
 
     /// The longest line a reader accepts; a record is a few hundred bytes.
     static let maximumLineLength = 16 * 1024
+    /// The highest sequence number a record may carry (2^48: centuries of records at a million a second), so that no
+    /// line can make a writer overflow or a reader count without end.
+    public static let maximumSequence: UInt64 = 1 << 48
 
     private static let decoder = JSONDecoder()
 
@@ -112,7 +115,8 @@ public struct AuditFileRecord: Hashable, Sendable {
         var reason: String?
 
         var record: AuditFileRecord? {
-            guard v == AuditFileRecord.version, let previousMAC = Data(base64Encoded: prev),
+            guard v == AuditFileRecord.version, (1...AuditFileRecord.maximumSequence).contains(seq),
+                let previousMAC = Data(base64Encoded: prev),
                 let time = AuditTimestamp.date(from: time), let operation = SecretsAuditEvent.Operation(rawValue: op),
                 let outcome = SecretsAuditEvent.Outcome(rawValue: outcome), duration_us >= 0
             else { return nil }

@@ -16,8 +16,10 @@ import Logging
 /// - Nothing is dropped. When the writer falls ``capacity`` events behind, `record` waits for it. When a write
 ///   fails (a full disk), the file is cut back to its last whole record, the events stay queued and are retried,
 ///   ``flush()`` throws the error, and the log says so once.
-/// - Every ``checkpointInterval``, and on ``close()``, the chain's last sequence number and MAC are saved in the
-///   secret store (``AuditKeyStore``), so records cut from the end are detected as well.
+/// - Every ``checkpointInterval``, and on ``close()``, the chain's first and last MACs and last sequence number are
+///   saved in the secret store (``AuditKeyStore``), so records cut from the end, an emptied, deleted or replaced file
+///   are detected as well; a file that lost records since its checkpoint is not continued
+///   (``SecretsAuditError/chainLost(path:reason:)``).
 /// - The file is created with mode 0600; a symbolic link or anything but a regular file is refused.
 public final class AuditFileSink: SecretsAuditSink {
     /// When ``record(_:)`` returns.
@@ -61,7 +63,10 @@ public final class AuditFileSink: SecretsAuditSink {
         let key: SymmetricKey
         do {
             key = try file.exclusively { () throws(SecretsAuditError) -> SymmetricKey in
-                if let key = try keys.key() { return key }
+                if let key = try keys.key() {
+                    try Self.checkContinuable(file, url: url, key: key, keys: keys)
+                    return key
+                }
                 // A new key would make every record already in the file unverifiable.
                 guard try file.size() == 0 else { throw .missingKey(account: keys.keyAccount) }
                 return try keys.keyCreatingIfMissing()
@@ -71,7 +76,7 @@ public final class AuditFileSink: SecretsAuditSink {
             throw error
         }
         let writer = Writer(
-            file: file, encoder: AuditRecordEncoder(key: key), keys: keys, syncInterval: self.syncInterval,
+            file: file, url: url, encoder: AuditRecordEncoder(key: key), keys: keys, syncInterval: self.syncInterval,
             checkpointInterval: checkpointInterval, logger: logger)
         self.writer = writer
         // Buffered, a batch gathers what the queue's default linger of accesses record. Synchronous, the accessing
@@ -79,6 +84,35 @@ public final class AuditFileSink: SecretsAuditSink {
         queue = AuditQueue(
             capacity: capacity, linger: durability == .buffered ? AuditQueue.defaultLinger : .zero,
             handle: { writer.append($0) }, idle: { writer.idle() })
+    }
+
+    /// Refuses to continue a file that lost what its checkpoint says was written: emptied, cut before the
+    /// checkpoint, holding another chain, or whose checkpoint was removed from the store. Writing on would bury the
+    /// loss under new records.
+    private static func checkContinuable(_ file: AuditFile, url: URL, key: SymmetricKey, keys: AuditKeyStore)
+        throws(SecretsAuditError)
+    {
+        guard let checkpoint = try keys.checkpoint(forFileAt: url) else {
+            if let saved = try keys.savedCheckpointCount(forFileAt: url) {
+                throw .chainLost(
+                    path: file.path, reason: "its checkpoint is missing from the store (\(saved) were saved)")
+            }
+            return
+        }
+        var chain = AuditFile.Chain()
+        try file.refresh(&chain, key: key)
+        if let firstMAC = checkpoint.firstMAC, chain.firstMAC != firstMAC {
+            throw .chainLost(
+                path: file.path,
+                reason: chain.firstMAC == nil
+                    ? "it holds no records, but record \(checkpoint.sequence) was written"
+                    : "it holds another chain than the one written here")
+        }
+        if chain.sequence < checkpoint.sequence {
+            throw .chainLost(
+                path: file.path,
+                reason: "it ends at record \(chain.sequence), but record \(checkpoint.sequence) was written")
+        }
     }
 
     /// Opens the audit file at `url` with its key kept in `keyStore` at ``AuditKeyStore/defaultKeyAccount``.
@@ -130,6 +164,7 @@ extension AuditFileSink {
         // Safety: every mutable property is read and written only while `lock` is held.
         private let lock = NSLock()
         private let file: AuditFile
+        private let url: URL
         private let encoder: AuditRecordEncoder
         private let keys: AuditKeyStore
         private let syncInterval: Duration
@@ -144,10 +179,11 @@ extension AuditFileSink {
         private var closed = false
 
         init(
-            file: AuditFile, encoder: AuditRecordEncoder, keys: AuditKeyStore, syncInterval: Duration,
+            file: AuditFile, url: URL, encoder: AuditRecordEncoder, keys: AuditKeyStore, syncInterval: Duration,
             checkpointInterval: Duration, logger: Logger
         ) {
             self.file = file
+            self.url = url
             self.encoder = encoder
             self.keys = keys
             self.syncInterval = syncInterval
@@ -236,13 +272,13 @@ extension AuditFileSink {
             lastCheckpoint = .now
             do {
                 try file.exclusively { () throws(SecretsAuditError) in
-                    try file.refresh(&chain)
+                    try file.refresh(&chain, key: encoder.key)
                     guard let firstMAC = chain.firstMAC, chain.sequence != checkpointed.sequence else { return }
                     try file.sync()
                     unsynced = false
                     lastSync = .now
-                    let checkpoint = AuditCheckpoint(sequence: chain.sequence, mac: chain.mac)
-                    try keys.saveCheckpoint(checkpoint, ofChainStartingWith: firstMAC)
+                    let checkpoint = AuditCheckpoint(sequence: chain.sequence, mac: chain.mac, firstMAC: firstMAC)
+                    try keys.saveCheckpoint(checkpoint, forFileAt: url)
                     checkpointed = checkpoint
                 }
             } catch {

@@ -8,16 +8,55 @@ public enum AuditFileVerifier {
     ///
     /// - Throws: ``SecretsAuditError/missingKey(account:)`` when the store has no audit key, ``SecretsAuditError``
     ///   when the key or the file cannot be read.
+    ///
+    /// Once a checkpoint was saved for the file, a file that is gone, emptied, cut before the checkpoint or holding
+    /// another chain fails, and so does a checkpoint removed from the store or put back from an older copy (the
+    /// ledger beside the key counts them).
     public static func verify(fileAt url: URL, keys: AuditKeyStore) throws(SecretsAuditError) -> AuditFileReport {
         guard let key = try keys.key() else { throw .missingKey(account: keys.keyAccount) }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            // A file that is gone is tampering only if something was written to it.
+            guard let written = try keys.checkpoint(forFileAt: url)?.sequence else {
+                if try keys.savedCheckpointCount(forFileAt: url) != nil {
+                    var report = AuditFileReport()
+                    report.add(
+                        .checkpointMissing, line: nil,
+                        "the audit file and its checkpoint are both gone, but checkpoints of it were saved")
+                    return report
+                }
+                throw .io(operation: "open", path: url.path, code: ENOENT)
+            }
+            var report = AuditFileReport()
+            report.checkedCheckpoint = true
+            report.add(
+                .truncated, line: nil, sequence: written,
+                "the audit file is gone, but records 1–\(written) were written to it")
+            return report
+        }
         // Read under the writers' lock, the checkpoint too, so that a batch being appended is seen whole or not at all
         // and the checkpoint is never newer than the bytes read.
         return try AuditFile.readLocked(url) { (contents) throws(SecretsAuditError) -> AuditFileReport in
             let firstMAC = contents.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first
                 .flatMap { AuditFileRecord.parse($0)?.mac }
-            var checkpoint: AuditCheckpoint?
-            if let firstMAC { checkpoint = try keys.checkpoint(ofChainStartingWith: firstMAC) }
-            return verify(contents, key: key, checkpoint: checkpoint)
+            let saved = try keys.savedCheckpointCount(forFileAt: url)
+            var checkpoint = try keys.checkpoint(forFileAt: url)
+            if checkpoint == nil, saved == nil, let firstMAC {
+                checkpoint = try keys.checkpoint(ofChainStartingWith: firstMAC)  // an earlier version's
+            }
+            var report = verify(contents, key: key, checkpoint: checkpoint)
+            if let saved {
+                if checkpoint == nil {
+                    report.add(
+                        .checkpointMissing, line: nil,
+                        "the file's checkpoint is missing from the store, though \(saved) were saved")
+                } else if let counter = checkpoint?.counter, counter < saved {
+                    report.add(
+                        .checkpointRolledBack, line: nil,
+                        "the file's checkpoint in the store is number \(counter), but \(saved) were saved: it was put "
+                            + "back from an older copy")
+                }
+            }
+            return report
         }
     }
 
@@ -76,7 +115,7 @@ public enum AuditFileVerifier {
             report.lastTime = parsed.record.event.time
             previous = (sequence, parsed.mac, authentic)
         }
-        report.addGaps(upTo: highest, lineOfSequence: lineOfSequence)
+        report.addGaps(lineOfSequence: lineOfSequence)
         report.lastSequence = highest
         if let checkpoint {
             report.checkedCheckpoint = true
@@ -85,6 +124,10 @@ public enum AuditFileVerifier {
                     .truncated, line: nil, sequence: checkpoint.sequence,
                     "the file ends at record \(highest), but record \(checkpoint.sequence) was written: "
                         + "records \(highest + 1)–\(checkpoint.sequence) were removed from the end")
+            } else if let expected = checkpoint.firstMAC, let first = macOfSequence[1], first != expected {
+                report.add(
+                    .checkpointMismatch, line: lineOfSequence[1], sequence: 1,
+                    "the file holds another chain than the one its checkpoint names: it was replaced")
             } else if let mac = macOfSequence[checkpoint.sequence], mac != checkpoint.mac {
                 report.add(
                     .checkpointMismatch, line: nil, sequence: checkpoint.sequence,
@@ -137,6 +180,10 @@ public struct AuditFileReport: Hashable, Sendable {
             case truncated
             /// The record the checkpoint saw is not in the file.
             case checkpointMismatch
+            /// The file's checkpoint was removed from the secret store.
+            case checkpointMissing
+            /// The file's checkpoint in the secret store is older than the last one saved.
+            case checkpointRolledBack
         }
 
         /// The kind of problem.
@@ -168,22 +215,19 @@ public struct AuditFileReport: Hashable, Sendable {
     /// Whether nothing was found.
     public var isIntact: Bool { findings.isEmpty }
 
-    /// Reports each run of sequence numbers below `highest` that no line holds, on the line of the record after it.
-    mutating func addGaps(upTo highest: UInt64, lineOfSequence: [UInt64: Int]) {
-        var sequence: UInt64 = 1
-        while sequence < highest {
-            guard lineOfSequence[sequence] == nil else {
-                sequence += 1
-                continue
-            }
-            var end = sequence
-            while lineOfSequence[end + 1] == nil { end += 1 }
-            let line = lineOfSequence[end + 1]
-            let missing = end == sequence ? "record \(sequence) is" : "records \(sequence)–\(end) are"
+    /// Reports each run of sequence numbers below the highest that no line holds, on the line of the record after
+    /// it: computed from the numbers present, so a forged enormous number costs nothing to check.
+    mutating func addGaps(lineOfSequence: [UInt64: Int]) {
+        var previous: UInt64 = 0
+        for sequence in lineOfSequence.keys.sorted() {
+            defer { previous = sequence }
+            guard sequence > previous + 1 else { continue }
+            let (start, end) = (previous + 1, sequence - 1)
+            let line = lineOfSequence[sequence]
+            let missing = end == start ? "record \(start) is" : "records \(start)–\(end) are"
             add(
-                .removed, line: line, sequence: sequence,
-                "\(missing) missing" + (line.map { " before line \($0) (record \(end + 1))" } ?? ""))
-            sequence = end + 1
+                .removed, line: line, sequence: start,
+                "\(missing) missing" + (line.map { " before line \($0) (record \(sequence))" } ?? ""))
         }
     }
 

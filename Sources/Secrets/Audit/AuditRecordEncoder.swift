@@ -9,9 +9,12 @@ import Foundation
 /// (CryptoKit's `SHA256` is not, on older SDKs): one writer thread uses it.
 struct AuditRecordEncoder {
     private let mac: AuditRecordMAC
+    /// The audit key, with which a writer also authenticates the record it continues the chain from.
+    let key: SymmetricKey
 
     init(key: SymmetricKey) {
         mac = AuditRecordMAC(key: key)
+        self.key = key
     }
 
     /// The record as one line, ending in `\n`, and its MAC.

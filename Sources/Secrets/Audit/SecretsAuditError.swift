@@ -12,6 +12,9 @@ public enum SecretsAuditError: Error, Hashable, Sendable {
     case notARegularFile(path: String)
     /// The sink was closed; nothing more can be recorded.
     case closed
+    /// The audit file no longer holds what its checkpoint says was written (it was emptied, cut, replaced, or its
+    /// checkpoint removed), so it is not continued: the reason says what, and the file is evidence to keep.
+    case chainLost(path: String, reason: String)
 }
 
 extension SecretsAuditError: CustomStringConvertible, LocalizedError {
@@ -30,6 +33,9 @@ extension SecretsAuditError: CustomStringConvertible, LocalizedError {
             return "\(path) is not a regular file: give the audit a file path (symbolic links are refused)"
         case .closed:
             return "the audit file was closed"
+        case .chainLost(let path, let reason):
+            return "the audit file \(path) is not continued: \(reason); run `coffer secrets audit verify`, move the "
+                + "file aside as evidence, then start a new one with `coffer secrets audit reset`"
         }
     }
 

@@ -23,7 +23,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 "request",
                 metadata: [
                     "request_id": "\(id)", "method": "\(request.method)",
-                    "path": "\(LandingPath.redacted(request.uri.path))",
+                    "path": "\(LoggedPath.redacted(request.uri.path))",
                     // The route pattern the router matched (set while routing), or none for an unknown path.
                     "route": "\(context.endpointPath ?? "none")",
                     "status": "\(status)", "latency_ms": "\(Self.milliseconds(elapsed))",

@@ -125,7 +125,13 @@ public enum WalletServerApplication {
         }
         // With port 0 the system picks the port; the callback URL (when not given) names the one it picked.
         let listening = NIOLockedValueBox(configuration)
-        let webService = try passWebService(configuration: configuration, storage: storage, logger: logger)
+        let webService: PassRenderer.WebService?
+        do {
+            webService = try await passWebService(configuration: configuration, storage: storage, logger: logger)
+        } catch {
+            try? await storage.shutdown()
+            throw error
+        }
         let service = ProvisioningService(
             repository: storage.repository, identities: storage.identities,
             relyingPartyIdentifier: configuration.relyingPartyIdentifier,
@@ -179,7 +185,7 @@ public enum WalletServerApplication {
     /// Where passes tell Wallet to fetch their updates (`<public URL>/passkit`), with the tokens that authenticate
     /// devices there; `nil`, with a notice, when the public URL is not https (Wallet registers only with https).
     static func passWebService(configuration: WalletServerConfiguration, storage: WalletServerStorage, logger: Logger)
-        throws -> PassRenderer.WebService?
+        async throws -> PassRenderer.WebService?
     {
         guard configuration.effectivePublicURL.scheme?.lowercased() == "https" else {
             logger.notice(
@@ -192,6 +198,7 @@ public enum WalletServerApplication {
         let url = configuration.effectivePublicURL.appendingPathComponent(
             String(PassWebServiceController.mountPath.dropFirst())
         ).absoluteString
-        return try PassRenderer.WebService(url: url, tokens: try PassAuthenticationTokens.load(from: storage.secrets))
+        let tokens = try await PassAuthenticationTokens.load(from: storage.secrets, lockingWith: storage.database)
+        return try PassRenderer.WebService(url: url, tokens: tokens)
     }
 }

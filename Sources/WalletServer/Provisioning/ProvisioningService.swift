@@ -136,7 +136,8 @@ public struct ProvisioningService: Sendable {
             + "`coffer admin pass-type share`"
     }
 
-    /// Completes a binding: consumes the session, stores the device's binding, and returns the pass re-signed with
+    /// Completes a binding: consumes the session, stores the device's binding (giving the pass a new authentication
+    /// token, dropping its registrations and spending its landing links), and returns the pass re-signed with
     /// `issuerBindingData` and `fidoProfile` (including the key hash).
     public func completeBinding(sessionIdentifier: String, issuerBindingData: String, keyHash: String) async throws
         -> Data
@@ -164,12 +165,17 @@ public struct ProvisioningService: Sendable {
         bound.pass.issuerBindingData = issuerBindingData.lowercased()
         bound.pass.keyHash = keyHash.lowercased()
         bound.pass.updatedAt = now()
-        let package = try await renderer.package(for: bound)
+        // Every binding gives the pass a new authentication token: whoever held the pass before (a rebinding moves it
+        // to a new holder) can no longer fetch it, and their registrations go.
+        let newToken = renderer.webService?.tokens.newToken(passID: target.pass.id)
+        let package = try await renderer.package(for: bound, authenticationToken: newToken?.token)
         let identity = try await identities.identity(for: target.passType)
         let signed = try metrics.measureSigning { try PassSigner(identity: identity).sign(package, signingTime: now()) }
         let pkpass = try signed.pkpass()
         let record = bound.pass
-        try await metrics.measureDatabase { try await repository.recordBinding(record) }
+        try await metrics.measureDatabase {
+            try await repository.recordBinding(record, authentication: newToken?.assignment)
+        }
         logger.info("bound and re-signed a pass", metadata: ["pass": "\(record.id)"])
         return pkpass
     }

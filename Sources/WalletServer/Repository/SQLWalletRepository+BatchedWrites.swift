@@ -8,8 +8,8 @@ enum ProvisioningWrite: Sendable {
     case issuance(Issuance)
     /// Marks a session used, if it can be (see ``SQLWalletRepository/consumeSession(id:now:)``).
     case consumption(sessionID: String, now: Date)
-    /// Records what a device's callback bound.
-    case binding(ApplePass)
+    /// Records what a device's callback bound, with the pass's new token when it gets one.
+    case binding(ApplePass, PassAuthenticationTokens.Assignment?)
 }
 
 extension SQLWalletRepository {
@@ -23,13 +23,13 @@ extension SQLWalletRepository {
         -> [ProvisioningSession?]
     {
         var consumptions: [(index: Int, sessionID: String, now: Date)] = []
-        var bindings: [UUID: ApplePass] = [:]
+        var bindings: [UUID: (pass: ApplePass, authentication: PassAuthenticationTokens.Assignment?)] = [:]
         var issuances: [UUID: Issuance] = [:]
         for (index, write) in batch.enumerated() {
             switch write {
             case .consumption(let sessionID, let now): consumptions.append((index, sessionID, now))
             // A later write of the same pass replaces an earlier one's values, as running both would.
-            case .binding(let pass): bindings[pass.id] = pass
+            case .binding(let pass, let authentication): bindings[pass.id] = (pass, authentication)
             case .issuance(let issuance): issuances[issuance.passID] = issuance
             }
         }
@@ -67,19 +67,38 @@ extension SQLWalletRepository {
         return granted
     }
 
-    /// Stores what the devices bound (only the columns a callback owns) in one `UPDATE`.
-    private static func commitBindings(_ passes: [ApplePass], on db: any SQLDatabase) async throws {
-        guard !passes.isEmpty else { return }
+    /// Stores what the devices bound (only the columns a callback owns) in one `UPDATE`, gives the passes that get one
+    /// their new token (dropping their registrations and pending pushes), and spends their landing links.
+    private static func commitBindings(
+        _ bindings: [(pass: ApplePass, authentication: PassAuthenticationTokens.Assignment?)], on db: any SQLDatabase
+    ) async throws {
+        guard !bindings.isEmpty else { return }
         // One order for every writer, so that two batches on PostgreSQL lock their passes' rows in the same order.
-        let passes = passes.sorted { $0.id.uuidString < $1.id.uuidString }
+        let passes = bindings.map(\.pass).sorted { $0.id.uuidString < $1.id.uuidString }
         func values(_ value: (ApplePass) -> any Encodable & Sendable) -> SQLValueByID {
             SQLValueByID(passes, id: \.id.uuidString, value: value)
         }
+        let passIDs = passes.map(\.id.uuidString)
         try await db.update("apple_passes")
             .set("issuer_binding_data", to: values { $0.issuerBindingData })
             .set("key_hash", to: values { $0.keyHash })
             .set("updated_at", to: values { ms($0.updatedAt) })
-            .where("id", .in, passes.map(\.id.uuidString)).run()
+            .where("id", .in, passIDs).run()
+        let rotated = bindings.compactMap { binding in binding.authentication.map { (binding.pass.id, $0) } }
+            .sorted { $0.0.uuidString < $1.0.uuidString }
+        if !rotated.isEmpty {
+            let rotatedIDs = rotated.map(\.0.uuidString)
+            try await db.update("apple_passes")
+                .set("authentication_salt", to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.salt }))
+                .set(
+                    "authentication_token_hash",
+                    to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.tokenHash })
+                )
+                .where("id", .in, rotatedIDs).run()
+            try await db.delete(from: "push_outbox").where("pass_id", .in, rotatedIDs).run()
+            try await db.delete(from: "pass_registrations").where("pass_id", .in, rotatedIDs).run()
+        }
+        try await db.delete(from: "landing_links").where("pass_id", .in, passIDs).run()
     }
 
     /// Stores the passes' new binding data (only the columns an issuance owns), ends their open sessions and opens

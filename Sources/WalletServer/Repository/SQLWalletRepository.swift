@@ -343,9 +343,11 @@ public struct SQLWalletRepository: WalletRepository {
         "serial_number", "pass_content", "account_binding_data", "issuer_binding_data", "key_hash", "updated_at",
     ]
 
-    /// Stores what a device's callback bound, and nothing else of the pass.
-    public func recordBinding(_ pass: ApplePass) async throws {
-        _ = try await run { try await writes.submit(.binding(pass)) }
+    /// Stores what a device's callback bound (and its new token, when given), and spends the pass's landing links.
+    public func recordBinding(_ pass: ApplePass, authentication: PassAuthenticationTokens.Assignment? = nil)
+        async throws
+    {
+        _ = try await run { try await writes.submit(.binding(pass, authentication)) }
     }
 
     // MARK: Sessions

@@ -11,10 +11,11 @@ import Secrets
 public struct WebLinkService: Sendable {
     /// Where Wallet's web flow starts; the fragment carries the issuer data and its signature.
     public static let walletSessionURL = "https://wallet.apple.com/securePassSession"
-    /// How long a landing link lasts when the request does not say: 7 days.
-    public static let defaultLandingLifetime: TimeInterval = 7 * 86_400
-    /// The shortest and longest landing link lifetimes accepted, in seconds: a minute to 30 days.
-    public static let landingLifetimes: ClosedRange<Int> = 60...(30 * 86_400)
+    /// How long a landing link lasts when the request does not say: 12 hours. A link is also spent once the pass it
+    /// adds is bound, whichever comes first.
+    public static let defaultLandingLifetime: TimeInterval = 12 * 3_600
+    /// The shortest and longest landing link lifetimes accepted, in seconds: a minute to 7 days.
+    public static let landingLifetimes: ClosedRange<Int> = 60...(7 * 86_400)
     /// The path landing pages are served under, followed by the token.
     public static let landingPath = "/wallet/add/"
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SQLKit
 import Secrets
 
 /// The `authenticationToken` of each pass: random per pass, never stored.
@@ -19,21 +20,71 @@ public struct PassAuthenticationTokens: Sendable {
         self.key = key
     }
 
-    /// The server key from `store`, made and stored on first use.
-    public static func load(from store: any SecretsDataStoring) throws -> PassAuthenticationTokens {
-        if let stored = try store.readData(account: secretPath), stored.count == 32 {
-            return PassAuthenticationTokens(key: SymmetricKey(data: stored))
+    /// The server key from `store`, made and stored on first use, while `database`'s lock keeps every other server
+    /// out (PostgreSQL: an advisory lock; SQLite: the write lock), so that servers starting together make one key.
+    ///
+    /// A key is made only when there is none and no pass has a token yet: tokens made under a lost key would never
+    /// verify again, so a missing key with tokens out, or a stored value that is not 32 bytes, is an error, never a
+    /// silent replacement.
+    ///
+    /// - Throws: ``WalletServerError/secretUnusable(_:)`` saying what to restore.
+    public static func load(from store: any SecretsDataStoring, lockingWith database: WalletDatabase) async throws
+        -> PassAuthenticationTokens
+    {
+        let engine = database.engine
+        return try await database.transaction { db in
+            if engine == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(7260112)").run() }
+            if let stored = try store.readData(account: secretPath) {
+                guard stored.count == 32 else {
+                    throw WalletServerError.secretUnusable(
+                        "the web service's authentication key (\(secretPath) in the secret store) is \(stored.count) "
+                            + "bytes, not 32: restore it from a backup of the secret store; it is not replaced, "
+                            + "because a new key would lock every issued pass out of its updates")
+                }
+                return PassAuthenticationTokens(key: SymmetricKey(data: stored))
+            }
+            let issued = try await db.select().column("id").from("apple_passes")
+                .where("authentication_salt", .isNot, SQLLiteral.null).limit(1).first()
+            guard issued == nil else {
+                throw WalletServerError.secretUnusable(
+                    "the web service's authentication key (\(secretPath) in the secret store) is missing, but passes "
+                        + "carry tokens made under it: restore it from a backup of the secret store; a new key would "
+                        + "lock every issued pass out of its updates")
+            }
+            let key = SecureRandom.bytes(count: 32)
+            try store.saveData(key, account: secretPath)
+            guard try store.readData(account: secretPath) == key else {
+                throw WalletServerError.secretUnusable(
+                    "the web service's authentication key changed while it was being stored: start the server again")
+            }
+            return PassAuthenticationTokens(key: SymmetricKey(data: key))
         }
-        try store.saveData(SecureRandom.bytes(count: 32), account: secretPath)
-        // Read back: when two servers made a key at once, both use the one that was stored last.
-        guard let stored = try store.readData(account: secretPath), stored.count == 32 else {
-            throw WalletServerError.corruptRecord("the web service's authentication key")
+    }
+
+    /// A pass's salt with the hash of the token it makes: what the database keeps of a pass's token.
+    public struct Assignment: Hashable, Sendable {
+        /// The random salt the token is made from.
+        public var salt: String
+        /// The SHA-256 of the token.
+        public var tokenHash: Data
+
+        /// Creates an assignment.
+        public init(salt: String, tokenHash: Data) {
+            self.salt = salt
+            self.tokenHash = tokenHash
         }
-        return PassAuthenticationTokens(key: SymmetricKey(data: stored))
     }
 
     /// A new random salt.
     public static func makeSalt() -> String { SecureRandom.hex(byteCount: 16) }
+
+    /// A new token for the pass `passID` (a new salt), with what the database keeps of it: a rebound pass gets one,
+    /// so that whoever held it before can no longer fetch, register or unregister.
+    public func newToken(passID: UUID) -> (token: String, assignment: Assignment) {
+        let salt = Self.makeSalt()
+        let token = token(passID: passID, salt: salt)
+        return (token, Assignment(salt: salt, tokenHash: SecretToken.hash(token)))
+    }
 
     /// The token of the pass `passID` with `salt`.
     public func token(passID: UUID, salt: String) -> String {

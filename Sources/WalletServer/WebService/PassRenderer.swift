@@ -51,8 +51,11 @@ public struct PassRenderer: Sendable {
         self.webService = webService
     }
 
-    /// The pass's package as a device gets it, unsigned.
-    public func package(for target: ProvisioningTarget) async throws -> PassPackage {
+    /// The pass's package as a device gets it, unsigned, carrying `authenticationToken` when given (a token just
+    /// made for a rebound pass), else the pass's own.
+    public func package(for target: ProvisioningTarget, authenticationToken: String? = nil) async throws
+        -> PassPackage
+    {
         let record = target.pass
         var package = try PassPackage(archive: record.passContent)
         var pass = try package.pass
@@ -64,7 +67,11 @@ public struct PassRenderer: Sendable {
         }
         if let webService {
             pass.webServiceURL = webService.url
-            pass.authenticationToken = try await webService.tokens.token(passID: record.id, in: store)
+            if let authenticationToken {
+                pass.authenticationToken = authenticationToken
+            } else {
+                pass.authenticationToken = try await webService.tokens.token(passID: record.id, in: store)
+            }
         }
         if package.files[Self.personalizationFile] != nil,
             let stored = try await store.personalization(passID: record.id)

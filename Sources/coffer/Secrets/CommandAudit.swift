@@ -78,11 +78,12 @@ enum CommandAudit {
 }
 
 extension CommandFailure {
-    /// Maps an audit error to its exit status: a missing key is 3 (like a wrong key), a refused path 2, an
+    /// Maps an audit error to its exit status: a missing key or a file that lost records is 3 (like a wrong key), a
+    /// refused path 2, an
     /// unreadable store as its own error, the rest 4.
     init(_ error: SecretsAuditError) {
         switch error {
-        case .missingKey: self.init(error.description, status: .authentication)
+        case .missingKey, .chainLost: self.init(error.description, status: .authentication)
         case .notARegularFile: self.init(error.description, status: .usage)
         case .key(let storeError): self.init(error.description, status: CommandFailure(storeError).status)
         case .io, .closed: self.init(error.description, status: .failure)

@@ -14,7 +14,7 @@ extension SecretsCommand {
                 carries an HMAC chained over the previous line's, under a key kept in the store \
                 (coffer-audit/key), so `verify` finds an edited, removed, reordered or cut line and says where.
                 """,
-            subcommands: [Show.self, Verify.self])
+            subcommands: [Show.self, Verify.self, Reset.self])
     }
 }
 
@@ -152,6 +152,37 @@ extension SecretsCommand.Audit {
                     Finding(kind: $0.kind.rawValue, line: $0.line, sequence: $0.sequence, message: $0.message)
                 }
             }
+        }
+    }
+}
+
+extension SecretsCommand.Audit {
+    /// `coffer secrets audit reset`.
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset",
+            abstract: "Forget the checkpoints of an audit file moved aside, so that a new file can start at its path.",
+            discussion: """
+                A file that lost records since its checkpoint (emptied, cut, replaced, or deleted) is not continued, \
+                and verify keeps saying so. Keep it as evidence: move it aside, then run this with the same store \
+                options to start a new chain at the path. Refused while the path still holds records.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let url = try AuditCommandFile.url(option: options.auditFile)
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            guard size == 0 else {
+                throw CommandFailure(
+                    "\(url.path) still holds records: move it aside (it is the evidence) before starting a new file",
+                    status: .usage)
+            }
+            let store = try options.openUnauditedStore()
+            try CommandAudit.mapping { () throws(SecretsAuditError) in
+                try AuditKeyStore(store: store).forgetCheckpoints(forFileAt: url)
+            }
+            Output.note("forgot the checkpoints of \(url.path): the next access starts a new chain there")
         }
     }
 }

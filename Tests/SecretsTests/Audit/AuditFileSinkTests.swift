@@ -118,11 +118,16 @@ struct AuditFileSinkTests {
         }
     }
 
-    @Test("the key is 32 random bytes kept in the secret store, and the file is private to its owner")
+    @Test(
+        "the key is 32 random bytes kept in the secret store, followed by the ledger of checkpoints, and the file is private to its owner"
+    )
     func keyAndMode() throws {
         try write(1)
-        let key = try #require(try keyStore.readData(account: AuditKeyStore.defaultKeyAccount))
-        #expect(key.count == 32)
+        let item = try #require(try keyStore.readData(account: AuditKeyStore.defaultKeyAccount))
+        #expect(item.count > 32)
+        let ledger = try JSONSerialization.jsonObject(with: item.dropFirst(32)) as? [String: [String: Int]]
+        #expect(ledger?["files"]?.values.sorted() == [1])
+        #expect(try keys.key()?.withUnsafeBytes { Data($0) } == item.prefix(32))
         let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
@@ -194,6 +199,91 @@ struct AuditFileSinkTests {
         let report = try verify()
         #expect(report.findings.map(\.kind) == [.truncated])
         #expect(report.findings.first?.message.contains("records 5–6") == true)
+    }
+
+    /// The account of the file's checkpoint in the key store.
+    private func checkpointAccount() throws -> String {
+        try #require(
+            try keyStore.listAccounts().first { $0.hasPrefix(AuditKeyStore.defaultKeyAccount + "-checkpoints/") })
+    }
+
+    @Test("once a checkpoint exists, an emptied or deleted file fails verification, and no writer continues it")
+    func emptiedOrDeleted() throws {
+        try write(3)
+        try Data().write(to: fileURL)
+        #expect(try verify().findings.map(\.kind) == [.truncated])
+        #expect(throws: SecretsAuditError.self, "a writer buries no loss under new records") {
+            try AuditFileSink(url: fileURL, keys: keys)
+        }
+        #expect(try Data(contentsOf: fileURL).isEmpty)
+        try FileManager.default.removeItem(at: fileURL)
+        let report = try verify()
+        #expect(report.findings.map(\.kind) == [.truncated])
+        #expect(report.findings.first?.message.contains("records 1–3") == true)
+        // Moved aside on purpose: the operator forgets its checkpoints, and a new chain starts there.
+        try keys.forgetCheckpoints(forFileAt: fileURL)
+        try write(2)
+        #expect(try verify().isIntact)
+    }
+
+    @Test("a file replaced by another chain fails verification, and so does a file and checkpoint both deleted")
+    func replacedOrCheckpointRemoved() throws {
+        try write(3)
+        let original = try Data(contentsOf: fileURL)
+        try keys.forgetCheckpoints(forFileAt: fileURL)
+        try FileManager.default.removeItem(at: fileURL)
+        let sink = try AuditFileSink(url: fileURL, keys: keys)
+        for number in 10...12 { sink.record(Self.event(number)) }
+        try sink.close()
+        let replacement = try Data(contentsOf: fileURL)
+        try original.write(to: fileURL)
+        #expect(try verify().findings.map(\.kind).contains(.checkpointMismatch))
+        try replacement.write(to: fileURL)
+        #expect(try verify().isIntact)
+
+        try FileManager.default.removeItem(at: fileURL)
+        #expect(try keyStore.deleteData(account: try checkpointAccount()))
+        #expect(try verify().findings.map(\.kind) == [.checkpointMissing])
+    }
+
+    @Test("a checkpoint put back from an older copy of the store is found, even with the file cut to match it")
+    func checkpointRolledBack() throws {
+        let first = try write(2)
+        let account = try checkpointAccount()
+        let older = try #require(try keyStore.readData(account: account))
+        try write(2)
+        try keyStore.saveData(older, account: account)
+        try rewrite(first)
+        let kinds = try verify().findings.map(\.kind)
+        #expect(kinds == [.checkpointRolledBack], "\(kinds)")
+    }
+
+    @Test(
+        "a forged line with an enormous sequence number is refused by the verifier at once and never continued from",
+        .timeLimit(.minutes(1)), arguments: ["18446744073709551615", "1000000000000000000", "1e18", "281474976710657"])
+    func forgedSequence(_ sequence: String) throws {
+        let lines = try write(3)
+        let forged = lines[2].replacingOccurrences(of: #""seq":3"#, with: #""seq":\#(sequence)"#)
+        try rewrite(lines + [forged])
+        try write(2)
+        let report = try verify()
+        #expect(report.lastSequence == 5 && report.recordCount == 5)
+        #expect(report.findings.map(\.kind) == [.malformed])
+        #expect(report.findings.first?.line == 4)
+    }
+
+    @Test(
+        "a forged line within the numbering is reported and not continued from: the writer chains from the last authentic record"
+    )
+    func forgedAuthenticLooking() throws {
+        let lines = try write(3)
+        let forged = lines[2].replacingOccurrences(of: #""seq":3"#, with: #""seq":4"#)
+        try rewrite(lines + [forged])
+        try write(1)
+        let records = try self.lines().compactMap { AuditFileRecord.parse(Data($0.utf8))?.record }
+        #expect(records.map(\.sequence) == [1, 2, 3, 4, 4])
+        #expect(records[4].previousMAC == AuditFileRecord.parse(Data(lines[2].utf8))?.mac)
+        #expect(try verify().findings.map(\.kind).contains(.edited))
     }
 
     @Test("without the audit key verification is a typed error, and under another key every line fails")
