@@ -64,7 +64,8 @@ public struct WalletAdministration: Sendable {
         return try await repository.createAPIUser(clientID: clientID, name: name)
     }
 
-    /// Revokes an API user: its token stops authenticating at once.
+    /// Revokes an API user: its token stops authenticating at once here, and within 5 seconds in running servers
+    /// (each keeps a token that authenticated for that long).
     ///
     /// - Throws: ``WalletServerError/notFound(_:)`` when there is no active API user with `id`.
     public func revokeAPIUser(id: UUID) async throws {

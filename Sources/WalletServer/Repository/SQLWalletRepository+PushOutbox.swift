@@ -20,13 +20,13 @@ extension SQLWalletRepository: PushOutbox {
                 .from("push_outbox")
                 .join(
                     "pass_registrations",
-                    on: SQLBinaryExpression(
-                        SQLBinaryExpression(
-                            SQLColumn("device_library_identifier", table: "pass_registrations"), .equal,
-                            SQLColumn("device_library_identifier", table: "push_outbox")), .and,
-                        SQLBinaryExpression(
-                            SQLColumn("pass_id", table: "pass_registrations"), .equal,
-                            SQLColumn("pass_id", table: "push_outbox")))
+                    equating: [
+                        (
+                            SQLColumn("device_library_identifier", table: "pass_registrations"),
+                            SQLColumn("device_library_identifier", table: "push_outbox")
+                        ),
+                        (SQLColumn("pass_id", table: "pass_registrations"), SQLColumn("pass_id", table: "push_outbox")),
+                    ]
                 )
                 .joiningPasses(of: "push_outbox")
                 .joiningPassTypes()

@@ -296,14 +296,14 @@ public struct SQLWalletRepository: WalletRepository {
         if includingGrant {
             query = query.column(SQLColumn("client_id", table: "pass_type_clients"), as: "pass_type_clients__client_id")
                 .join(
-                    "pass_type_clients", method: SQLJoinMethod.left,
-                    on: SQLBinaryExpression(
-                        SQLBinaryExpression(
-                            SQLColumn("pass_type_id", table: "pass_type_clients"), .equal,
-                            SQLColumn("pass_type_id", table: "apple_passes")), .and,
-                        SQLBinaryExpression(
-                            SQLColumn("client_id", table: "pass_type_clients"), .equal,
-                            SQLColumn("client_id", table: "tags"))))
+                    "pass_type_clients", method: .left,
+                    equating: [
+                        (
+                            SQLColumn("pass_type_id", table: "pass_type_clients"),
+                            SQLColumn("pass_type_id", table: "apple_passes")
+                        ),
+                        (SQLColumn("client_id", table: "pass_type_clients"), SQLColumn("client_id", table: "tags")),
+                    ])
         }
         for (column, value) in conditions { query = query.where(column, .equal, SQLBind(value)) }
         let finished = query

@@ -104,7 +104,7 @@ extension AdminCommand {
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "revoke",
-                abstract: "Revoke an API user: its token stops working at once.")
+                abstract: "Revoke an API user: running servers refuse its token within 5 seconds.")
             @Argument(help: "The API user's identifier.") var id: String
             @OptionGroup var server: ServerOptions
 
