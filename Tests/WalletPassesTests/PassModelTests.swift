@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 @testable import WalletPasses
@@ -122,6 +123,16 @@ struct PassModelTests {
             },
             Breakage("locations[0].latitude") { pass in pass.locations![0].latitude = 91 },
             Breakage("nfc.message") { pass in pass.nfc = PassNFC(message: String(repeating: "x", count: 65)) },
+            Breakage("nfc.encryptionPublicKey") { pass in
+                pass.nfc = PassNFC(
+                    message: "m", encryptionPublicKey: Data(repeating: 4, count: 91).base64EncodedString())
+            },
+            Breakage("nfc.encryptionPublicKey") { pass in
+                pass.nfc = PassNFC(
+                    message: "m",
+                    encryptionPublicKey: P384.KeyAgreement.PrivateKey().publicKey.derRepresentation
+                        .base64EncodedString())
+            },
             Breakage("boardingPass.transitType") { pass in pass.style = .boardingPass },
             Breakage("eventTicket.transitType") { pass in pass.fields.transitType = .bus },
             Breakage("beacons[0].proximityUUID") { pass in pass.beacons = [PassBeacon(proximityUUID: "nope")] },
@@ -149,6 +160,16 @@ struct PassModelTests {
         let issues = pass.validationIssues()
         #expect(issues.contains { $0.key == breakage.key }, "\(issues)")
         #expect(throws: WalletPassesError.self) { try pass.validate() }
+    }
+
+    @Test("an NFC encryption key that parses as a P-256 SubjectPublicKeyInfo is accepted")
+    func nfcKeyAccepted() throws {
+        var pass = Fixtures.pass()
+        let key = P256.KeyAgreement.PrivateKey().publicKey
+        pass.nfc = PassNFC(
+            message: "m", encryptionPublicKey: key.derRepresentation.base64EncodedString(), requiresAuthentication: true
+        )
+        try pass.validate()
     }
 }
 

@@ -12,6 +12,8 @@ struct ProvisioningWorld {
     static let learnMoreURL = "https://acme.example.com/wallet-binding"
     static let identity = try! DevelopmentIdentity.generate(
         passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000")
+    /// The pass type's NFC key: the renderer writes its public half into NFC passes.
+    static let nfcKey = P256.KeyAgreement.PrivateKey()
 
     let directory: TemporaryDirectory
     let databaseURL: String
@@ -39,7 +41,8 @@ struct ProvisioningWorld {
         let user = try await repository.createUser(clientID: client.id, externalReference: "jane@example.com")
         let passType = PassType(
             passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", organizationName: "Acme Events",
-            signingKeyPath: "wallet/pass-types/server", bindingLearnMoreURL: Self.learnMoreURL)
+            signingKeyPath: "wallet/pass-types/server", bindingLearnMoreURL: Self.learnMoreURL,
+            nfcPublicKey: Self.nfcKey.publicKey.derRepresentation.base64EncodedString())
         try await repository.createPassType(passType)
         try await repository.grantPassType(passTypeID: passType.id, clientID: client.id, now: Date())
         tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "9001")

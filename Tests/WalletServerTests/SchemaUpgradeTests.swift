@@ -111,7 +111,15 @@ struct SchemaUpgradeTests {
         try await repository.createTag(tag)
         let passType = PassType(
             passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme", signingKeyPath: "k")
-        try await repository.createPassType(passType)
+        try await database.sql.insert(into: "pass_types")
+            .columns(
+                "id", "pass_type_identifier", "team_identifier", "organization_name", "signing_key_path", "created_at"
+            )
+            .values(
+                SQLBind(passType.id.uuidString), SQLBind(passType.passTypeIdentifier), SQLBind(passType.teamIdentifier),
+                SQLBind(passType.organizationName), SQLBind(passType.signingKeyPath), SQLBind(Int64(0))
+            )
+            .run()
         let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
         try await database.sql.insert(into: "apple_passes")
             .columns("id", "tag_id", "pass_type_id", "serial_number", "pass_content", "updated_at")

@@ -106,6 +106,12 @@ extension Pass {
             require(
                 nfc.message.utf8.count <= Self.maximumNFCMessageLength, "nfc.message",
                 "is longer than \(Self.maximumNFCMessageLength) bytes")
+            // Wallet has accepted only encrypted NFC passes since iOS 11: the key is required.
+            require(
+                nfc.encryptionPublicKey.map(PassNFC.isP256PublicKey) ?? false, "nfc.encryptionPublicKey",
+                nfc.encryptionPublicKey == nil
+                    ? "is required (a Base64 X.509 SubjectPublicKeyInfo of a P-256 public key)"
+                    : "is not a Base64 X.509 SubjectPublicKeyInfo of a P-256 public key")
         }
         if let fidoProfile {
             require(!isBlank(fidoProfile.relyingPartyIdentifier), "fidoProfile.relyingPartyIdentifier", "is required")

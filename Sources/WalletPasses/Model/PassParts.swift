@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A barcode on a pass.
@@ -103,6 +104,13 @@ public struct PassNFC: Codable, Hashable, Sendable {
         self.message = message
         self.encryptionPublicKey = encryptionPublicKey
         self.requiresAuthentication = requiresAuthentication
+    }
+
+    /// Whether `text` is what `encryptionPublicKey` must hold: Base64 of the DER X.509 SubjectPublicKeyInfo of a
+    /// P-256 public key, parsed as one (a key of another curve, or bytes that merely look like one, is not).
+    public static func isP256PublicKey(_ text: String) -> Bool {
+        guard let der = Data(base64Encoded: text) else { return false }
+        return (try? P256.KeyAgreement.PublicKey(derRepresentation: der)) != nil
     }
 }
 

@@ -86,9 +86,24 @@ public struct PassTemplate: Sendable {
             return barcode
         }
         if pass.nfc?.message == "TEMPLATE" { pass.nfc?.message = serialNumber }
+        try Self.applyNFCKey(of: passType, to: &pass)
         try package.setPass(pass)
         try package.validate()
         return package
+    }
+
+    /// Writes `passType`'s current NFC public key into `pass`'s `nfc` dictionary, if it has one: Wallet accepts only
+    /// encrypted NFC passes, so an NFC pass of a pass type without a key is refused.
+    ///
+    /// - Throws: ``WalletServerError/invalidArgument(_:)`` naming the command that makes a key.
+    static func applyNFCKey(of passType: PassType, to pass: inout Pass) throws {
+        guard pass.nfc != nil else { return }
+        guard let key = passType.nfcPublicKey else {
+            throw WalletServerError.invalidArgument(
+                "pass type \(passType.passTypeIdentifier) has no NFC key, and its passes are NFC passes: make one with "
+                    + "`coffer admin pass-type nfc-key create --pass-type \(passType.id)`")
+        }
+        pass.nfc?.encryptionPublicKey = key
     }
 
     /// Solid-colour square PNGs (#1D4ED8) at 29, 58 and 87 pixels: Wallet's icon sizes at 1×, 2× and 3×.

@@ -41,7 +41,7 @@ public struct WalletAdministration: Sendable {
 
     /// The storage it works on.
     public let storage: WalletServerStorage
-    private let logger: Logger
+    let logger: Logger
     private var repository: SQLWalletRepository { storage.repository }
 
     /// Creates the administration over opened storage.
@@ -114,11 +114,11 @@ public struct WalletAdministration: Sendable {
         let keyPath = "wallet/pass-types/\(identifier)/\(SecureRandom.hex(byteCount: 8))"
         try SecretPath.validate(path: keyPath)
         try identity.save(to: storage.secrets, at: keyPath)
-        let passType = PassType(
+        var passType = PassType(
             id: existing?.id ?? UUID(), passTypeIdentifier: identifier, teamIdentifier: team,
             organizationName: organizationName ?? existing?.organizationName ?? identity.organizationName ?? identifier,
             signingKeyPath: keyPath, bindingLearnMoreURL: bindingLearnMoreURL ?? existing?.bindingLearnMoreURL,
-            createdAt: existing?.createdAt ?? Date())
+            createdAt: existing?.createdAt ?? Date(), nfcPublicKey: existing?.nfcPublicKey)
         do {
             if existing == nil {
                 try await repository.createPassType(passType)
@@ -133,10 +133,14 @@ public struct WalletAdministration: Sendable {
             _ = try? storage.secrets.deleteData(account: existing.signingKeyPath)
             await storage.identities.forget(path: existing.signingKeyPath)
             logger.info("replaced the signing identity of a pass type", metadata: ["pass_type": "\(identifier)"])
-            return (passType, false)
+        } else {
+            logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
         }
-        logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
-        return (passType, true)
+        // Account-bound passes are NFC passes, and Wallet accepts only encrypted ones: every pass type gets a key.
+        if passType.nfcPublicKey == nil {
+            passType.nfcPublicKey = try await createNFCKey(passTypeID: passType.id).publicKey
+        }
+        return (passType, existing == nil)
     }
 
     /// Lets a client issue passes under a pass type (the management API and issuer data refuse every pass type not
@@ -168,7 +172,7 @@ public struct WalletAdministration: Sendable {
             metadata: ["pass_type": "\(passType.passTypeIdentifier)", "client": "\(clientID)"])
     }
 
-    private func existingPassType(_ id: UUID) async throws -> PassType {
+    func existingPassType(_ id: UUID) async throws -> PassType {
         guard let passType = try await repository.passType(id: id) else {
             throw WalletServerError.notFound("pass type \(id)")
         }
@@ -198,9 +202,13 @@ public struct WalletAdministration: Sendable {
     public func developmentPassType() async throws -> (passType: PassType, created: Bool) {
         let identifier = Self.developmentPassTypeIdentifier
         let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
-        if let existing, storage.secrets.canSign(at: existing),
+        if var existing, storage.secrets.canSign(at: existing),
             FileManager.default.fileExists(atPath: storage.configuration.developmentRootURL.path)
         {
+            // One made before pass types had NFC keys gets its key now.
+            if existing.nfcPublicKey == nil {
+                existing.nfcPublicKey = try await createNFCKey(passTypeID: existing.id).publicKey
+            }
             return (existing, false)
         }
         let development = try DevelopmentIdentity.generate(

@@ -181,5 +181,6 @@ public struct SchemaMigrator: Sendable {
         Migration(
             version: 6, name: "update tag counter, push tokens per registration, pass types per client",
             apply: hardenForReplicasAndClients),
+        Migration(version: 7, name: "NFC keys per pass type", apply: createNFCKeys),
     ]
 }

@@ -47,7 +47,12 @@ public struct PassManagement: Sendable {
         let tagID = UUID()
         // The tag's own identifier: unique across clients, unlike their references.
         let serialNumber = try template.serialNumber(preferring: tagID.uuidString)
-        var package = try template.package(for: passType, serialNumber: serialNumber)
+        var package: PassPackage
+        do {
+            package = try template.package(for: passType, serialNumber: serialNumber)
+        } catch WalletServerError.invalidArgument(let reason) {
+            throw PassManagementFailure.invalidRequest(reason)
+        }
         let change = PassChange(
             fields: request.fields, relevantDate: request.relevantDate, expirationDate: request.expirationDate)
         do {

@@ -90,11 +90,15 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
     public var bindingLearnMoreURL: String?
     /// When it was created.
     public var createdAt: Date
+    /// The current NFC key's public half (Base64 SubjectPublicKeyInfo, P-256) that every NFC pass of the type carries
+    /// as `nfc.encryptionPublicKey`; `nil` until one is made (``PassTypeNFCKey``).
+    public var nfcPublicKey: String?
 
     /// Creates a pass type record.
     public init(
         id: UUID = UUID(), passTypeIdentifier: String, teamIdentifier: String, organizationName: String,
-        signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date()
+        signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date(),
+        nfcPublicKey: String? = nil
     ) {
         self.id = id
         self.passTypeIdentifier = passTypeIdentifier
@@ -103,6 +107,7 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
         self.signingKeyPath = signingKeyPath
         self.bindingLearnMoreURL = bindingLearnMoreURL
         self.createdAt = createdAt
+        self.nfcPublicKey = nfcPublicKey
     }
 }
 

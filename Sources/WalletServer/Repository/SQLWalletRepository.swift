@@ -132,7 +132,7 @@ public struct SQLWalletRepository: WalletRepository {
                 "id": passType.id.uuidString, "pass_type_identifier": passType.passTypeIdentifier,
                 "team_identifier": passType.teamIdentifier, "organization_name": passType.organizationName,
                 "signing_key_path": passType.signingKeyPath, "binding_learn_more_url": passType.bindingLearnMoreURL,
-                "created_at": Self.ms(passType.createdAt),
+                "created_at": Self.ms(passType.createdAt), "nfc_public_key": passType.nfcPublicKey,
             ])
     }
 
@@ -253,7 +253,7 @@ public struct SQLWalletRepository: WalletRepository {
             "pass_types",
             [
                 "id", "pass_type_identifier", "team_identifier", "organization_name", "signing_key_path",
-                "binding_learn_more_url", "created_at",
+                "binding_learn_more_url", "created_at", "nfc_public_key",
             ]
         ),
         ("users", ["id", "client_id", "external_reference", "account_hash", "created_at"]),
@@ -502,7 +502,8 @@ public struct SQLWalletRepository: WalletRepository {
             organizationName: try row.decode(column: "organization_name", as: String.self),
             signingKeyPath: try row.decode(column: "signing_key_path", as: String.self),
             bindingLearnMoreURL: try row.decode(column: "binding_learn_more_url", as: String?.self),
-            createdAt: date(try row.decode(column: "created_at", as: Int64.self)))
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
+            nfcPublicKey: try row.decode(column: "nfc_public_key", as: String?.self))
     }
 
     static func tag(_ row: any SQLRow) throws -> ClientTag {

@@ -44,6 +44,10 @@ public protocol WalletRepository: PassWebServiceStore, PassManagementRepository,
     func isPassTypeGranted(passTypeID: UUID, clientID: UUID) async throws -> Bool
     /// The clients that may issue under the pass type.
     func passTypeClients(passTypeID: UUID) async throws -> [UUID]
+    /// Stores an NFC key and makes it its pass type's current one (``PassType/nfcPublicKey``).
+    func addNFCKey(_ key: PassTypeNFCKey) async throws
+    /// The pass type's NFC keys, newest (the current one) first.
+    func nfcKeys(passTypeID: UUID) async throws -> [PassTypeNFCKey]
 
     /// Stores a tag.
     func createTag(_ tag: ClientTag) async throws

@@ -2,8 +2,8 @@ import Foundation
 import Secrets
 import WalletPasses
 
-/// The one place a stored pass becomes what a device gets: the pass's content, its account binding, the web
-/// service's `webServiceURL` and `authenticationToken`, and its personalization, signed.
+/// The one place a stored pass becomes what a device gets: the pass's content, its account binding, its pass type's
+/// NFC key, the web service's `webServiceURL` and `authenticationToken`, and its personalization, signed.
 ///
 /// The device's callback and the web service's fetch both render through it, so that a pass keeps its binding
 /// (`fidoProfile`, `issuerBindingData`, `nfc`) and its token across every update.
@@ -65,6 +65,8 @@ public struct PassRenderer: Sendable {
             pass.issuerBindingData = PassIssuerBindingData(
                 issuerBindingData: issuerBindingData, learnMoreURL: target.passType.bindingLearnMoreURL)
         }
+        // The pass type's current NFC key: a pass issued before a rotation gets the new key when it is next fetched.
+        try PassTemplate.applyNFCKey(of: target.passType, to: &pass)
         if let webService {
             pass.webServiceURL = webService.url
             if let authenticationToken {

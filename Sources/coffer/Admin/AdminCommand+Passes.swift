@@ -8,7 +8,7 @@ extension AdminCommand {
     struct PassTypeCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pass-type", abstract: "Import and list pass types and their signing identities.",
-            subcommands: [Import.self, List.self, Share.self, Unshare.self, Template.self])
+            subcommands: [Import.self, List.self, Share.self, Unshare.self, Template.self, NFCKeyCommands.self])
 
         struct Import: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
