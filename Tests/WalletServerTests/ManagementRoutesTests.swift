@@ -230,6 +230,25 @@ struct ManagementRoutesTests {
         }
     }
 
+    @Test("GET /api/v2/pass_types lists the pass types shared with the client, each with its NFC public key")
+    func passTypes() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let passType = try #require(try await world.world.repository.passTypes().first)
+            let mine = try await W.send(client, .get, "/api/v2/pass_types", token: world.token)
+            #expect(mine.status == .ok)
+            let listed = try JSONSerialization.jsonObject(with: mine.body) as? [String: [[String: Any]]]
+            let only = try #require(listed?["pass_types"]?.first)
+            #expect(listed?["pass_types"]?.count == 1)
+            #expect(only["id"] as? String == passType.id.uuidString)
+            #expect(only["pass_type_identifier"] as? String == passType.passTypeIdentifier)
+            #expect(only["nfc_public_key"] as? String == passType.nfcPublicKey)
+            #expect(PassNFC.isP256PublicKey(try #require(only["nfc_public_key"] as? String)))
+            let theirs = try await W.send(client, .get, "/api/v2/pass_types", token: world.otherToken)
+            #expect(String(decoding: theirs.body, as: UTF8.self) == #"{"pass_types":[]}"#)
+            #expect(try await W.send(client, .get, "/api/v2/pass_types", token: nil).status == .unauthorized)
+        }
+    }
+
     @Test(
         "a second tag with an identifier the client already uses is 409; another client may use it once the pass type is shared with it"
     )

@@ -34,6 +34,7 @@ public enum WalletServerApplication {
             .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
             .merging(PassWebServiceController.methods(under: PassWebServiceController.mountPath)) { $0 + $1 }
             .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
+            .merging([ManagementController.passTypesPath: [.get]]) { $0 + $1 }
             .merging(WebFlowController.methods) { $0 + $1 }
         let router = Router(context: WalletRequestContext.self)
         if exposesMetrics {
@@ -64,7 +65,9 @@ public enum WalletServerApplication {
         .addRoutes(to: router)
         let management = PassManagement(
             repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
-        ManagementController(management: management).addRoutes(to: router.group("api/v2/passes"))
+        let managementController = ManagementController(management: management)
+        managementController.addRoutes(to: router.group("api/v2/passes"))
+        managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
         return router
     }
 

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The management API for clients' backends (`/api/v2/passes`): create a tag with its pass (idempotently), read,
-/// change, void or expire a pass, and list a client's passes. Authenticated like issuer data (HTTP Basic, the API
+/// change, void or expire a pass, and list a client's passes; and the pass types shared with the client
+/// (`/api/v2/pass_types`). Authenticated like issuer data (HTTP Basic, the API
 /// token as the user name) and scoped to the API user's client: another client's tag is 404.
 struct ManagementController: Sendable {
     let management: PassManagement
@@ -23,6 +24,14 @@ struct ManagementController: Sendable {
         group.post("{tag_id}/void", use: void)
         group.post("{tag_id}/expire", use: expire)
     }
+
+    /// `GET /api/v2/pass_types`: the pass types shared with the caller's client.
+    func addPassTypeRoutes(to group: RouterGroup<WalletRequestContext>) {
+        group.get(use: passTypes)
+    }
+
+    /// The path of the pass types' list.
+    static let passTypesPath = "/api/v2/pass_types"
 
     /// The methods each of ``addRoutes(to:)``'s route patterns answers, when the group is at `prefix`.
     static func methods(under prefix: String) -> [String: [HTTPRequest.Method]] {
@@ -66,6 +75,21 @@ struct ManagementController: Sendable {
             try await management.list(clientID: clientID, limit: limit, cursor: query.get("cursor"))
         }
         return JSONBody.response(encoded: try Self.encoder.encode(page))
+    }
+
+    @Sendable func passTypes(request: Request, context: WalletRequestContext) async throws -> Response {
+        let clientID = try await authenticate(request)
+        let passTypes = try await answering { try await management.passTypes(clientID: clientID) }
+        return try JSONBody.response(PassTypeList(passTypes: passTypes))
+    }
+
+    /// The body of `GET /api/v2/pass_types`.
+    struct PassTypeList: Encodable {
+        let passTypes: [ManagedPassType]
+
+        enum CodingKeys: String, CodingKey {
+            case passTypes = "pass_types"
+        }
     }
 
     @Sendable func state(request: Request, context: WalletRequestContext) async throws -> Response {
