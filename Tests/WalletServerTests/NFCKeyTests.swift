@@ -102,6 +102,24 @@ struct NFCKeyTests {
             await #expect(throws: WalletServerError.self) {
                 try await administration.setTemplate(passTypeID: passType.id, template: try PassTemplate.demoTicket())
             }
+            // A pass made before pass types had NFC keys gets no issuer data until its pass type has one.
+            let user = try await administration.createUser(clientID: client.id)
+            let old = ClientTag(clientID: client.id, userID: user.id, referenceID: "OLD-1")
+            try await storage.repository.createTags([
+                (old, ApplePass(tagID: old.id, passTypeID: passType.id, serialNumber: "OLD-1", passContent: Data()))
+            ])
+            let (apiUser, _) = try await administration.createAPIUser(clientID: client.id, name: "app")
+            let service = ProvisioningService(
+                repository: storage.repository, identities: storage.identities, relyingPartyIdentifier: "127.0.0.1",
+                callbackURL: storage.configuration.callbackURL)
+            let refused = await #expect(throws: ProvisioningService.Failure.self) {
+                try await service.issuerData(for: apiUser, tagID: "OLD-1", attribute: .referenceID)
+            }
+            guard case .notIssuable(let message)? = refused else {
+                Issue.record("expected notIssuable, got \(String(describing: refused))")
+                return
+            }
+            #expect(message.contains("nfc-key create"))
         }
     }
 

@@ -107,6 +107,7 @@ struct ProvisioningController: Sendable {
         case .notFound(let message): return .notFound(message)
         case .invalidRequest(let message): return .badRequest(message)
         case .forbidden(let message): return APIError(.forbidden, code: "forbidden", message: message)
+        case .notIssuable(let message): return APIError(.conflict, code: "not_issuable", message: message)
         }
     }
 }

@@ -33,6 +33,8 @@ public struct ProvisioningService: Sendable {
         case invalidRequest(String)
         /// The caller's client may not do this (issue under a pass type not granted to it).
         case forbidden(String)
+        /// The pass cannot be issued as things are (its pass type has no NFC key); the message says what to run.
+        case notIssuable(String)
     }
 
     let repository: any WalletRepository
@@ -103,6 +105,12 @@ public struct ProvisioningService: Sendable {
                 "refused issuer data: the client may not issue under the pass's pass type",
                 metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
             throw Failure.forbidden(Self.notGranted(target.passType.passTypeIdentifier))
+        }
+        // An account-bound pass is an NFC pass, which Wallet accepts only with its pass type's NFC key.
+        guard target.passType.nfcPublicKey != nil else {
+            throw Failure.notIssuable(
+                "pass type \(target.passType.passTypeIdentifier) has no NFC key, which account-bound passes need: an "
+                    + "administrator makes one with `coffer admin pass-type nfc-key create`")
         }
         let (passType, user) = (target.passType, target.user)
         let identity = try await identities.identity(for: passType)
