@@ -7,18 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 coffer="$(swift build --show-bin-path)/coffer"
 work=$(mktemp -d /tmp/coffer-fuzz.XXXXXX)
+server=
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+. scripts/coffer-serve.sh
 # No issuance rate limit: with it, most fuzzed issuer_data calls would be answered 429 and the logic behind the
 # limit would go untested (the limit has its own tests).
-"$coffer" serve --port 0 --data-dir "$work/data" --issuance-rate-limit 0 >"$work/serve.log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 600); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.log" | head -n 1)
-    [ -n "$port" ] && break
-    kill -0 "$server" 2>/dev/null || { cat "$work/serve.log"; echo "coffer serve stopped"; exit 1; }
-    sleep 0.5
-done
-[ -n "$port" ] || { echo "coffer serve did not start"; exit 1; }
+start_coffer_serve "$coffer" "$work" --issuance-rate-limit 0
 
 # The same setup as the README's quick start (the server made the development pass type on start).
 client=$("$coffer" admin client create --name Fuzz --data-dir "$work/data" 2>/dev/null)

@@ -38,16 +38,10 @@ swift build --product coffer >/dev/null
 coffer="$(swift build --show-bin-path)/coffer"
 work=$(mktemp -d /tmp/coffer-apple-validate.XXXXXX)
 data="$work/data"
-"$coffer" serve --port 0 --data-dir "$data" --public-url https://wallet.example.test >"$work/serve.log" 2>&1 &
-server=$!
+server=
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 240); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.log" | head -n 1)
-    [ -n "$port" ] && break
-    kill -0 "$server" 2>/dev/null || { cat "$work/serve.log"; echo "coffer serve stopped"; exit 1; }
-    sleep 0.5
-done
-[ -n "$port" ] || { echo "coffer serve did not start"; exit 1; }
+. scripts/coffer-serve.sh
+start_coffer_serve "$coffer" "$work" --public-url https://wallet.example.test
 base="http://127.0.0.1:$port"
 admin() { "$coffer" admin "$@" --data-dir "$data" 2>/dev/null; }
 json() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
