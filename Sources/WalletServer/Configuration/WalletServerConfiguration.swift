@@ -213,14 +213,15 @@ public struct WalletServerConfiguration: Sendable {
     public func operationsToken() throws -> String? {
         guard let operationsTokenFile else { return nil }
         guard let data = FileManager.default.contents(atPath: operationsTokenFile.path),
-            let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first,
-            line.trimmingCharacters(in: .whitespaces).count >= 16
+            let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first?
+                .trimmingCharacters(in: .whitespaces),
+            token.count >= 16
         else {
             throw WalletServerError.invalidConfiguration(
                 "the operations token file \(operationsTokenFile.path) must be readable and start with a token of 16 "
                     + "or more characters")
         }
-        return line.trimmingCharacters(in: .whitespaces)
+        return token
     }
 
     /// The SQLite database in the data directory.
@@ -246,9 +247,10 @@ public struct WalletServerConfiguration: Sendable {
     /// unless its host is this machine (`localhost`, `127.0.0.0/8`, `::1`) or ``allowsInsecurePublicURL`` is set.
     /// Devices send the binding through it, and API clients their tokens.
     ///
-    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` saying what to set.
     /// A server that listens beyond this machine with a plain-http public URL serves plain HTTP to the network, and
     /// is refused the same way.
+    ///
+    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` saying what to set.
     public func validatePublicURL() throws {
         let url = effectivePublicURL
         guard url.scheme?.lowercased() != "https", !allowsInsecurePublicURL else { return }

@@ -124,17 +124,7 @@ public struct PassManagement: Sendable {
 
     /// The pass types shared with the client: what it may issue under, with each one's current NFC public key.
     public func passTypes(clientID: UUID) async throws -> [ManagedPassType] {
-        try await sharedPassTypes(clientID: clientID).map(ManagedPassType.init)
-    }
-
-    /// The pass types shared with the client, oldest first.
-    private func sharedPassTypes(clientID: UUID) async throws -> [PassType] {
-        var shared: [PassType] = []
-        for passType in try await repository.passTypes()
-        where try await repository.isPassTypeGranted(passTypeID: passType.id, clientID: clientID) {
-            shared.append(passType)
-        }
-        return shared
+        try await repository.passTypes(sharedWith: clientID).map(ManagedPassType.init)
     }
 
     /// The pass type `id` names, or the only one shared with the client; refused when the client may not issue
@@ -149,7 +139,7 @@ public struct PassManagement: Sendable {
             }
             return passType
         }
-        let granted = try await sharedPassTypes(clientID: clientID)
+        let granted = try await repository.passTypes(sharedWith: clientID)
         guard granted.count <= 1 else {
             throw PassManagementFailure.invalidRequest(
                 "this client may use \(granted.count) pass types: name one with 'pass_type_id'")

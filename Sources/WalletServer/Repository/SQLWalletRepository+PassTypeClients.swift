@@ -29,11 +29,17 @@ extension SQLWalletRepository {
         } != nil
     }
 
-    /// The clients that may issue under the pass type, by identifier.
-    public func passTypeClients(passTypeID: UUID) async throws -> [UUID] {
+    /// The pass types shared with the client, oldest first, in one query.
+    public func passTypes(sharedWith clientID: UUID) async throws -> [PassType] {
         try await run {
-            try await sql.select().column("client_id").from("pass_type_clients")
-                .where("pass_type_id", .equal, passTypeID.uuidString).orderBy("created_at").all()
-        }.map { try Self.uuid($0, "client_id") }
+            try await sql.select().column(SQLColumn(SQLLiteral.all, table: SQLIdentifier("pass_types")))
+                .from("pass_types")
+                .join(
+                    "pass_type_clients", on: SQLColumn("pass_type_id", table: "pass_type_clients"), .equal,
+                    SQLColumn("id", table: "pass_types")
+                )
+                .where(SQLColumn("client_id", table: "pass_type_clients"), .equal, SQLBind(clientID.uuidString))
+                .orderBy(SQLColumn("created_at", table: "pass_types")).all()
+        }.map(Self.passType)
     }
 }

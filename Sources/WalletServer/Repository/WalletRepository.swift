@@ -42,8 +42,8 @@ public protocol WalletRepository: PassWebServiceStore, PassManagementRepository,
     func revokePassType(passTypeID: UUID, clientID: UUID) async throws -> Bool
     /// Whether the client may issue passes under the pass type.
     func isPassTypeGranted(passTypeID: UUID, clientID: UUID) async throws -> Bool
-    /// The clients that may issue under the pass type.
-    func passTypeClients(passTypeID: UUID) async throws -> [UUID]
+    /// The pass types shared with the client, oldest first.
+    func passTypes(sharedWith clientID: UUID) async throws -> [PassType]
     /// Stores an NFC key and makes it its pass type's current one (``PassType/nfcPublicKey``).
     func addNFCKey(_ key: PassTypeNFCKey) async throws
     /// The pass type's NFC keys, newest (the current one) first.
