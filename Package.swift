@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Secrets", targets: ["Secrets"]),
         .library(name: "SecretsTesting", targets: ["SecretsTesting"]),
+        .library(name: "SecretsAudit", targets: ["SecretsAudit"]),
         .library(name: "SecretsMetrics", targets: ["SecretsMetrics"]),
         .library(name: "SecretsSecretService", targets: ["SecretsSecretService"]),
         .library(name: "SecretsKeychain", targets: ["SecretsKeychain"]),
@@ -64,11 +65,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The access audit's metrics sink, apart so that Secrets needs no metrics package: swift-metrics' API alone
+        .target(
+            name: "SecretsAudit",
+            dependencies: [
+                "Secrets",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The access audit's metrics sink, apart so that the audit needs no metrics package: swift-metrics' API alone
         // (no dependencies of its own); the application picks the backend.
         .target(
             name: "SecretsMetrics",
-            dependencies: ["Secrets", .product(name: "CoreMetrics", package: "swift-metrics")]
+            dependencies: ["Secrets", "SecretsAudit", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
         .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
@@ -106,8 +115,8 @@ let package = Package(
         ),
         // libsecret (the Secret Service client) is loaded at run time, so building needs no system package.
         .target(name: "SecretsSecretService", dependencies: ["Secrets"]),
-        // The iOS SDK: no dependencies. Its sources stay in the nested package `ProntoWalletSDK/` (laid out as the
-        // specification's §2.1 and buildable alone, for iOS 16); here it is a product an app adds by repository URL.
+        // The iOS SDK: no dependencies. Its sources stay in the nested package `ProntoWalletSDK/` (a package of its
+        // own, buildable alone for iOS 16); here it is a product an app adds by repository URL.
         .target(
             name: "ProntoWalletSDK",
             path: "ProntoWalletSDK/Sources/ProntoWalletSDK"
@@ -128,6 +137,7 @@ let package = Package(
             name: "WalletServer",
             dependencies: [
                 "Secrets",
+                .target(name: "SecretsAudit", condition: .when(traits: ["Server"])),
                 .target(name: "SecretsMetrics", condition: .when(traits: ["Server"])),
                 "WalletPasses",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -137,7 +147,6 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["Server"])),
@@ -153,6 +162,7 @@ let package = Package(
             name: "coffer",
             dependencies: [
                 "Secrets",
+                "SecretsAudit",
                 "LocalData",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "SecretsSecretService",
@@ -187,20 +197,32 @@ let package = Package(
             dependencies: ["LocalData", "Secrets"],
             path: "Tests/Support/LocalDataChild"
         ),
-        .target(name: "CofferTestSupport", path: "Tests/Support/CofferTestSupport"),
+        .target(
+            name: "CofferTestSupport",
+            dependencies: ["Secrets", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support/CofferTestSupport"
+        ),
         .testTarget(
             name: "SecretsTests",
             dependencies: [
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                "SecretsMetrics", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "SecretsAudit", "SecretsMetrics", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
+        .testTarget(
+            name: "SecretsAuditTests",
+            dependencies: [
+                "Secrets", "SecretsAudit", "SecretsTesting", "CofferTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LocalDataTests",
             dependencies: [
-                "LocalData", "Secrets", "SecretsKeychain", "SecretsSecretService", "CofferTestSupport",
+                "LocalData", "Secrets", "SecretsAudit", "SecretsKeychain", "SecretsSecretService", "CofferTestSupport",
                 "coffer-localdata-child", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -216,7 +238,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AppSecureStorageTests",
-            dependencies: ["AppSecureStorage", "Keychain", "Secrets", "SecretsKeychain", "CofferTestSupport"]
+            dependencies: [
+                "AppSecureStorage", "Keychain", "Secrets", "SecretsAudit", "SecretsKeychain", "CofferTestSupport",
+            ]
         ),
         .testTarget(
             name: "KeychainTests",
@@ -240,7 +264,7 @@ let package = Package(
         .testTarget(
             name: "WalletServerTests",
             dependencies: [
-                "WalletServer", "WalletPasses", "Secrets", "SecretsTesting", "CofferTestSupport",
+                "WalletServer", "WalletPasses", "Secrets", "SecretsAudit", "SecretsTesting", "CofferTestSupport",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

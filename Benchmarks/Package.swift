@@ -71,7 +71,7 @@ let package = Package(
             ],
             path: "Sources/localdata-baseline"
         ),
-        // The access audit's read cost (issue 18 §2): `bash Benchmarks/compare-audit.sh` prints the ratios.
+        // The access audit's read cost: `bash Benchmarks/compare-audit.sh` prints the ratio.
         .executableTarget(
             name: "audit-baseline",
             dependencies: ["AuditBenchmarkSupport", .product(name: "Secrets", package: "Coffer")],
@@ -81,6 +81,7 @@ let package = Package(
             name: "AuditBenchmarkSupport",
             dependencies: [
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "SecretsAudit", package: "Coffer"),
                 .product(name: "SecretsMetrics", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

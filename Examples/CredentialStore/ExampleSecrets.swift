@@ -1,7 +1,7 @@
 import Foundation
 import Secrets
 
-// The example secret types of credential-store.md. They are app code, not library API: each app declares the
+// Example secret types (OpenAI, Gemini, Notion, Schwab, Tradier). They are app code, not library API: each app declares the
 // secrets it needs in the same way.
 
 /// An OpenAI API key.

@@ -3,7 +3,7 @@ import Logging
 import Secrets
 
 /// A small key–value keychain: strings, data, booleans, numbers and `Codable` values by key, with the operations
-/// injected as handlers (keychain-patterns.md), so that tests and previews can pass their own.
+/// injected as handlers, so that tests and previews can pass their own.
 ///
 /// ```swift
 /// let keychain = Keychain(engine: KeychainEngine(backend: AppleKeychainBackend(), service: "com.example.app"))

@@ -1,7 +1,7 @@
 import Foundation
 import Secrets
 
-/// Makes the typed store of credential-store.md over the Apple Keychain.
+/// Makes a typed store over the Apple Keychain.
 ///
 /// ```swift
 /// let store: any SecretsStoring = AppleSecretsStack.make(configuration: SecretsConfig.resolve())

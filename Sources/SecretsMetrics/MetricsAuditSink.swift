@@ -1,5 +1,6 @@
 import CoreMetrics
 import Secrets
+import SecretsAudit
 
 /// An audit sink that counts and times accesses through swift-metrics, for dashboards and alerts (a burst of
 /// `denied` reads, a store that turned slow):

@@ -3,6 +3,7 @@ import CofferTestSupport
 import Foundation
 import Keychain
 import Secrets
+import SecretsAudit
 import SecretsKeychain
 import Testing
 

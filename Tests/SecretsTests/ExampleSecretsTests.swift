@@ -3,7 +3,7 @@ import Foundation
 import Secrets
 import Testing
 
-@Suite("The credential-store.md example types round-trip through a store")
+@Suite("The example secret types round-trip through a store")
 struct ExampleSecretsTests {
     let store = AggregateSecretsStore(
         backend: InMemoryBackend(), configuration: Configuration(service: "TauIntegrations"))

@@ -68,22 +68,6 @@ struct PassModelTests {
         #expect(throws: DecodingError.self) { try Pass(json: Data(#"{\#(base),"issuerBindingData":42}"#.utf8)) }
     }
 
-    @Test(
-        "hex is ASCII digits and a-f in either case, two per byte, counted in bytes",
-        arguments: [
-            ("0a1B", true), ("", false), ("0", false), ("0g", false), ("\u{FF10}\u{FF11}", false),
-            ("\u{FF41}0", false), (" 0a", false), ("0a\n", false),
-        ])
-    func hexText(_ text: String, _ valid: Bool) {
-        #expect(HexText.isValid(text) == valid)
-    }
-
-    @Test("a hex length limit counts bytes")
-    func hexLimit() {
-        #expect(HexText.isValid(String(repeating: "ab", count: 4), maximumLength: 8))
-        #expect(!HexText.isValid(String(repeating: "ab", count: 5), maximumLength: 8))
-    }
-
     @Test("exactly one style key is required")
     func oneStyle() throws {
         let base =

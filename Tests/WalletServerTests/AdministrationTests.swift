@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import SQLKit
 import Secrets
+import SecretsAudit
 import Testing
 import WalletPasses
 import WalletServer

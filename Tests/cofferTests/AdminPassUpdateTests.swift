@@ -64,7 +64,7 @@ struct AdminPassUpdateTests {
             (["--client", client, "--tag", tag], 2, "at least one"),
             (["--client", client, "--tag", tag, "--field", "seat"], 2, "key=value"),
             (["--client", client, "--tag", tag, "--number-field", "seat=many"], 2, "number"),
-            (["--client", client, "--tag", tag, "--expire-at", "soon"], 2, "ISO 8601"),
+            (["--client", client, "--tag", tag, "--expire-at", "soon"], 2, "RFC 3339"),
             (["--client", client, "--tag", tag, "--void", "--unvoid"], 2, "not both"),
             (["--client", client, "--tag", tag, "--id-attribute", "email", "--void"], 2, "--id-attribute"),
             (["--client", otherClient, "--tag", tag, "--void"], 1, "does not exist"),

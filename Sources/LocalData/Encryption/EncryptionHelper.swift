@@ -14,7 +14,7 @@ import Secrets
 /// process rather than once per write.
 public actor EncryptionHelper {
     /// The most PBKDF2 iterations an envelope may ask for; more would let a hostile value stall every read.
-    public static let maximumIterations = 10_000_000
+    public static let maximumIterations = EncryptedFileBackend.maximumIterations
     /// The PBKDF2 iteration counts a policy may ask for when sealing: from the encrypted file store's minimum
     /// (``Secrets/EncryptedFileBackend/minimumIterations``) up. Envelopes sealed with fewer by an earlier version
     /// still open.
@@ -60,7 +60,7 @@ public actor EncryptionHelper {
     ) async throws -> Data {
         let iterations = try Self.iterations(of: keyDerivation)
         let derivation = DerivationContext(source: source, derivation: keyDerivation)
-        let salt = sealingSalts[derivation] ?? Data((0..<Self.saltSize).map { _ in UInt8.random(in: .min ... .max) })
+        let salt = sealingSalts[derivation] ?? SecureRandom.bytes(count: Self.saltSize)
         sealingSalts[derivation] = salt
         let key = try await derivedKey(source: source, derivation: keyDerivation, salt: salt)
         var header = Self.magic
@@ -120,13 +120,9 @@ public actor EncryptionHelper {
         switch (material, derivation) {
         case (.passphrase(let passphrase), .pbkdf2(let iterations)):
             guard !passphrase.isEmpty else { throw SecretsError.unsupported("an empty passphrase for \(source)") }
-            key = try KDF.Insecure.PBKDF2.deriveKey(
-                from: passphrase.utf8, salt: salt, using: .sha256, outputByteCount: 32,
-                unsafeUncheckedRounds: iterations)
+            key = try KeyEncryptionKey.stretch(passphrase, salt: salt, iterations: iterations)
         case (.key(let material), .hkdf):
-            key = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: material, salt: salt, info: Data("coffer.localdata.value.v1".utf8),
-                outputByteCount: 32)
+            key = KeyEncryptionKey.expand(material, salt: salt, info: "coffer.localdata.value.v1")
         default:
             throw StorageError.keyMaterialMismatch(source: source, keyDerivation: derivation)
         }

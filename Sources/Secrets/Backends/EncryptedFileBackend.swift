@@ -64,6 +64,9 @@ public final class EncryptedFileBackend: SecretsBackend {
     /// The fewest PBKDF2 iterations a new store or a new passphrase may use: 100,000. Stores made with fewer
     /// (by an earlier version) still open, and their next passphrase change raises the count.
     public static let minimumIterations = KeyEncryptionKey.minimumIterations
+    /// The most PBKDF2 iterations a store (or any envelope Coffer reads) may ask for: more would let a hostile file
+    /// stall every open.
+    public static let maximumIterations = KeyEncryptionKey.maximumIterations
 
     let store: ItemFileStore<EncryptedItemCodec>
     private let options: Options

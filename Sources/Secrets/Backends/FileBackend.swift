@@ -103,16 +103,3 @@ struct PlainItemCodec: ItemCodec {
         }
     }
 }
-
-extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal digits (shared with the server's modules, which store hashes as hex).
-    package var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes = [UInt8]()
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}

@@ -88,7 +88,7 @@ extension SecretsError: CustomStringConvertible, LocalizedError {
 extension SecretsError {
     /// Runs a store call whose errors are untyped, passing a ``SecretsError`` through as it is and reporting any
     /// other error by its type only (its message could hold more than a store error may say).
-    static func catching<Result>(_ body: () throws -> Result) throws(SecretsError) -> Result {
+    package static func catching<Result>(_ body: () throws -> Result) throws(SecretsError) -> Result {
         do {
             return try body()
         } catch let error as SecretsError {
@@ -99,7 +99,7 @@ extension SecretsError {
     }
 
     /// The case's name, for an audit record: `locked`, `authenticationFailed`… Never the associated values.
-    var caseName: String {
+    package var caseName: String {
         switch self {
         case .invalidIdentifier: "invalidIdentifier"
         case .locked: "locked"

@@ -38,7 +38,7 @@ enum MasterKeyProtection: String, Codable, Sendable {
 }
 
 /// Derives the key-encryption key that wraps a store's master key.
-enum KeyEncryptionKey {
+package enum KeyEncryptionKey {
     /// The PBKDF2-HMAC-SHA256 iteration count OWASP recommends (Password Storage Cheat Sheet, 2023).
     static let recommendedIterations = 600_000
     /// The fewest iterations a new passphrase wrap may use (a sixth of the recommendation); only tests go lower,
@@ -71,9 +71,7 @@ enum KeyEncryptionKey {
             guard !passphrase.isEmpty else {
                 throw SecretsError.unsupported("an empty passphrase; choose a passphrase")
             }
-            return try KDF.Insecure.PBKDF2.deriveKey(
-                from: passphrase.utf8, salt: salt, using: .sha256, outputByteCount: 32,
-                unsafeUncheckedRounds: iterations)
+            return try stretch(passphrase, salt: salt, iterations: iterations)
         case .keyFile(let url):
             return expand(try readKeyFile(url), salt: salt, info: "coffer.key-file.v1")
         case .key(let key):
@@ -82,7 +80,14 @@ enum KeyEncryptionKey {
         }
     }
 
-    private static func expand(_ key: SymmetricKey, salt: Data, info: String) -> SymmetricKey {
+    /// A 256-bit key from `passphrase`: PBKDF2-HMAC-SHA256 with `iterations` rounds (the caller bounds them).
+    package static func stretch(_ passphrase: Passphrase, salt: Data, iterations: Int) throws -> SymmetricKey {
+        try KDF.Insecure.PBKDF2.deriveKey(
+            from: passphrase.utf8, salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: iterations)
+    }
+
+    /// A 256-bit key from a key: HKDF-SHA256, with `info` naming what the key is for.
+    package static func expand(_ key: SymmetricKey, salt: Data, info: String) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: key, salt: salt, info: Data(info.utf8), outputByteCount: 32)
     }
 

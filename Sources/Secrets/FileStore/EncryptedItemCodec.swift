@@ -252,14 +252,8 @@ final class EncryptedItemCodec: ItemCodec {
         }
     }
 
-    /// The 8 bytes of a 16-digit hexadecimal key id.
+    /// The 8 bytes of a 16-digit hexadecimal key id (the key ring makes every id with ``SecureRandom/hex(byteCount:)``).
     static func keyIDBytes(_ id: String) -> Data {
-        var bytes = Data()
-        var index = id.startIndex
-        while index < id.endIndex, let next = id.index(index, offsetBy: 2, limitedBy: id.endIndex) {
-            bytes.append(UInt8(id[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return bytes
+        Data(Hex.bytes(id) ?? [])
     }
 }

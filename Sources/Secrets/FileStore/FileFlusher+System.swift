@@ -3,7 +3,7 @@ import Foundation
 extension FileFlusher {
     /// `F_BARRIERFSYNC` for ordering and `F_FULLFSYNC` for durability on Apple systems (falling back to `fsync` on
     /// file systems without them); `fsync` for both elsewhere.
-    static let system = FileFlusher { descriptor, strength in
+    package static let system = FileFlusher { descriptor, strength in
         #if canImport(Darwin)
             if fcntl(descriptor, strength == .ordering ? F_BARRIERFSYNC : F_FULLFSYNC) == 0 { return true }
         #endif

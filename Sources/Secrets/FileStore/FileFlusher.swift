@@ -1,9 +1,9 @@
 import Foundation
 
 /// How ``StoreDirectory`` flushes a descriptor: the system's calls in use, a recorder in tests.
-struct FileFlusher: Sendable {
+package struct FileFlusher: Sendable {
     /// What a flush must guarantee.
-    enum Strength: Hashable, Sendable {
+    package enum Strength: Hashable, Sendable {
         /// The data reaches stable storage before anything written after the flush (a write barrier).
         case ordering
         /// The data is on stable storage when the call returns.
@@ -11,7 +11,7 @@ struct FileFlusher: Sendable {
     }
 
     /// Flushes `descriptor`; `false` with `errno` set when it failed.
-    let flush: @Sendable (_ descriptor: Int32, _ strength: Strength) -> Bool
+    package let flush: @Sendable (_ descriptor: Int32, _ strength: Strength) -> Bool
 }
 
 /// What keeps the process from being suspended while ``StoreDirectory`` holds its lock.

@@ -1,14 +1,14 @@
 /// What a ``SecretsStore`` ends in, for the components that sit on one and keep its items with its settings.
 extension SecretsStore {
-    /// The ``AggregateSecretsStore`` under this store, looking through ``AuditedSecretsStore``s, or `nil` when
+    /// The ``AggregateSecretsStore`` under this store, looking through ``SecretsStoreWrapper``s, or `nil` when
     /// ``base`` is another kind of store. Its ``AggregateSecretsStore/configuration`` names the service, access
     /// group and access policy every item is kept with.
     public nonisolated var aggregateStore: AggregateSecretsStore? {
         var store = base
         while true {
             if let aggregate = store as? AggregateSecretsStore { return aggregate }
-            guard let audited = store as? AuditedSecretsStore else { return nil }
-            store = audited.base
+            guard let wrapper = store as? any SecretsStoreWrapper else { return nil }
+            store = wrapper.base
         }
     }
 }

@@ -13,8 +13,8 @@ import Foundation
 ///   tasks and a blocked write cannot hold up a read.
 /// - ``changes()`` tells subscribers which accounts changed and how, never the values.
 ///
-/// With a ``SecretsAudit`` (``init(_:audit:changeBufferSize:)``), every access is recorded as a
-/// ``SecretsAuditEvent``, labelled with the caller set by `SecretsAudit.withCaller(_:_:)` in the calling task.
+/// Over an audited store (the `SecretsAudit` module), every access is recorded with the caller label set in the
+/// calling task, which follows the call onto the thread that runs it.
 ///
 /// Errors are ``SecretsError``s, exactly as the underlying store threw them. Operations are not cancellable: a
 /// write that has started completes, so a cancelled caller cannot leave an item half-written.
@@ -45,14 +45,6 @@ public actor SecretsStore {
         precondition(changeBufferSize >= 1, "changeBufferSize must be at least 1")
         self.base = base
         self.changeBufferSize = changeBufferSize
-    }
-
-    /// Creates a store over `base` whose every access is recorded in `audit` (through an ``AuditedSecretsStore``).
-    ///
-    /// Label a caller's accesses with `SecretsAudit.withCaller(_:_:)`: the label follows each call onto the thread
-    /// that runs it.
-    public init(_ base: any SecretsDataStoring, audit: SecretsAudit, changeBufferSize: Int = 256) {
-        self.init(AuditedSecretsStore(base, audit: audit), changeBufferSize: changeBufferSize)
     }
 
     /// Creates a store over a single backend, through an ``AggregateSecretsStore``.
@@ -231,11 +223,11 @@ public actor SecretsStore {
     private static func offload<Result: Sendable>(
         _ body: @escaping @Sendable () throws -> Result
     ) async throws(SecretsError) -> Result {
-        let caller = SecretsAudit.caller
+        let caller = SecretsCaller.current
         let result: Swift.Result<Result, SecretsError> = await withCheckedContinuation { continuation in
             DispatchQueue(label: "coffer.secrets-store.call").async {
                 continuation.resume(
-                    returning: SecretsAudit.withCallerLabel(caller) { () -> Swift.Result<Result, SecretsError> in
+                    returning: SecretsCaller.with(caller) { () -> Swift.Result<Result, SecretsError> in
                         do throws(SecretsError) {
                             return .success(try SecretsError.catching(body))
                         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 extension Pass {
     /// The shortest `authenticationToken` Wallet accepts.
@@ -119,7 +120,7 @@ extension Pass {
         }
         if let binding = issuerBindingData {
             require(
-                HexText.isValid(binding.issuerBindingData), "issuerBindingData.issuerBindingData",
+                Hex.isValid(binding.issuerBindingData, maximumLength: .max), "issuerBindingData.issuerBindingData",
                 "must be hexadecimal")
             if let learnMoreURL = binding.learnMoreURL {
                 require(

@@ -1,7 +1,8 @@
 import Foundation
+import Secrets
 
-/// The W3C (ISO 8601) dates of `pass.json` and issuer data, formatted and parsed with Foundation's format styles,
-/// which cost a fraction of a microsecond (an `ISO8601DateFormatter` costs tens of microseconds to create).
+/// The W3C (ISO 8601) dates of `pass.json` and issuer data: written with Foundation's format styles, read as
+/// RFC 3339 (``RFC3339``).
 enum W3CDate {
     private static let wholeSeconds = Date.ISO8601FormatStyle()
     private static let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
@@ -14,6 +15,6 @@ enum W3CDate {
 
     /// Parses a date with a `Z` or `±hh:mm` offset, with or without fractional seconds.
     static func date(from text: String) -> Date? {
-        (try? fractionalSeconds.parse(text)) ?? (try? wholeSeconds.parse(text))
+        RFC3339.date(text)
     }
 }

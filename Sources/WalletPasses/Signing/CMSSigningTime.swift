@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// The DER of a CMS signing-time value (RFC 5652 § 11.3): a UTCTime (`YYMMDDHHMMSSZ`) for years 1950 to 2049 and a
 /// GeneralizedTime (`YYYYMMDDHHMMSSZ`) otherwise, to the nearest second, as swift-certificates encodes it.
@@ -52,33 +53,13 @@ struct CMSSigningTime: Equatable {
     /// Writes the TLV (tag, length, digits, `Z`) at the start of `output`, which holds exactly ``encodedCount``
     /// bytes.
     func write(to output: UnsafeMutableRawBufferPointer) {
-        var index = 0
-        func put(_ byte: UInt8) {
-            output[index] = byte
-            index += 1
+        var bytes: [UInt8] = isUTCTime ? [0x17, 13] : [0x18, 15]
+        bytes.reserveCapacity(encodedCount)
+        ASCIIDecimal.append(isUTCTime ? year % 100 : year, width: isUTCTime ? 2 : 4, to: &bytes)
+        for part in [month, day, hours, minutes, seconds] {
+            ASCIIDecimal.append(part, width: 2, to: &bytes)
         }
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            for _ in 0..<count {
-                put(UInt8(0x30 + value / divisor % 10))
-                divisor /= 10
-            }
-        }
-        if isUTCTime {
-            put(0x17)
-            put(13)
-            digits(year % 100, 2)
-        } else {
-            put(0x18)
-            put(15)
-            digits(year, 4)
-        }
-        digits(month, 2)
-        digits(day, 2)
-        digits(hours, 2)
-        digits(minutes, 2)
-        digits(seconds, 2)
-        put(0x5A)
+        bytes.append(UInt8(ascii: "Z"))
+        output.copyBytes(from: bytes)
     }
 }

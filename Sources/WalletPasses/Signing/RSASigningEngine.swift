@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Both make the same PKCS#1 v1.5 signatures (the scheme is deterministic, so the same key signs the same bytes
 /// identically); they differ in speed. OpenSSL 3's libcrypto, loaded at run time where it is installed, uses the
-/// CPU's AVX-512 IFMA instructions for RSA and is about twice as fast as swift-crypto's BoringSSL on such CPUs.
+/// CPU's AVX-512 IFMA instructions for RSA, which BoringSSL does not (`Benchmarks/RESULTS.md`).
 /// Coffer never needs OpenSSL to build: without it, identities sign with swift-crypto.
 ///
 /// Set `COFFER_RSA_ENGINE` to `openssl` or `swift-crypto` to force one (``environmentVariable``); an identity's

@@ -1,6 +1,6 @@
+import Secrets
 import Crypto
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Counts each API token's issuances against an ``IssuanceRateLimit``: one token bucket per API user, in memory, for
 /// this process.
@@ -31,7 +31,7 @@ public final class IssuanceRateLimiter: Sendable {
     public let limit: IssuanceRateLimit
     private let now: @Sendable () -> ContinuousClock.Instant
     private let sweepThreshold: Int
-    private let state: NIOLockedValueBox<State>
+    private let state: Locked<State>
 
     /// Creates a limiter for `limit`, reading the time from `now` (the continuous clock unless a test gives another).
     public convenience init(
@@ -46,7 +46,7 @@ public final class IssuanceRateLimiter: Sendable {
         self.limit = limit
         self.now = now
         self.sweepThreshold = max(1, sweepThreshold)
-        self.state = NIOLockedValueBox(State(sweepAt: max(1, sweepThreshold)))
+        self.state = Locked(State(sweepAt: max(1, sweepThreshold)))
     }
 
     /// Counts one issuance for the API user `apiUserID` if its bucket has one left.
@@ -55,7 +55,7 @@ public final class IssuanceRateLimiter: Sendable {
         let instant = now()
         let interval = Duration.seconds(60) / limit.perMinute
         let tolerance = interval * (max(1, limit.burst) - 1)
-        return state.withLockedValue { state in
+        return state.withLock { state in
             let fullAt = max(state.fullAt[apiUserID] ?? instant, instant)
             let ahead = instant.duration(to: fullAt)
             guard ahead <= tolerance else { return .limited(retryAfter: ahead - tolerance) }
@@ -80,5 +80,5 @@ public final class IssuanceRateLimiter: Sendable {
     }
 
     /// How many API users' buckets are held (full ones not yet swept out included).
-    public var trackedBucketCount: Int { state.withLockedValue { $0.fullAt.count } }
+    public var trackedBucketCount: Int { state.withLock { $0.fullAt.count } }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import Secrets
+import SecretsAudit
 
 extension WalletAdministration {
     /// Makes a new P-256 NFC key for the pass type and makes it the current one: its private key is kept in the

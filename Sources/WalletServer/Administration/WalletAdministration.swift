@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Secrets
+import SecretsAudit
 import WalletPasses
 
 /// The operator's side of the server: clients, API users, users, pass types, tags and passes, with the checks

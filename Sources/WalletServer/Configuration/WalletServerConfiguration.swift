@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import SecretsAudit
 
 /// Everything a provisioning server needs to start: where it listens, where its data lives, and what unlocks the
 /// secret store that holds the signing keys.

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Secrets
 
 /// Commits the writes of concurrent callers together: one transaction and one sync for every write that arrived
 /// while the previous batch was being committed, instead of one each.
@@ -23,7 +23,7 @@ final class GroupCommit<Entry: Sendable, Outcome: Sendable>: Sendable {
         var isCommitting = false
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Locked(State())
     private let maximumBatchSize: Int
     private let commit: Committer
 
@@ -40,7 +40,7 @@ final class GroupCommit<Entry: Sendable, Outcome: Sendable>: Sendable {
     /// others, and the caller waits for that answer.
     func submit(_ entry: Entry) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
-            let startsCommitting = state.withLockedValue { state in
+            let startsCommitting = state.withLock { state in
                 state.waiting.append(Waiting(entry: entry, continuation: continuation))
                 guard !state.isCommitting else { return false }
                 state.isCommitting = true
@@ -60,7 +60,7 @@ final class GroupCommit<Entry: Sendable, Outcome: Sendable>: Sendable {
 
     /// The entries to commit next, oldest first, or `nil` (and no longer committing) when none are waiting.
     private func nextBatch() -> [Waiting]? {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard !state.waiting.isEmpty else {
                 state.isCommitting = false
                 return nil

@@ -1,5 +1,5 @@
+import Secrets
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import SQLiteKit
@@ -16,7 +16,7 @@ final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
     let readers: EventLoopGroupConnectionPool<Source>
     /// The connections every other statement, and every session, uses.
     let writers: EventLoopGroupConnectionPool<Source>
-    private let closed = NIOLockedValueBox(false)
+    private let closed = Locked(false)
     private let closeEventLoopGroup: Bool
     private let threadPool: NIOThreadPool?
 
@@ -33,11 +33,11 @@ final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
     }
 
     /// Whether ``close()`` has been called.
-    var isClosed: Bool { closed.withLockedValue { $0 } }
+    var isClosed: Bool { closed.withLock { $0 } }
 
     /// Closes every connection, once; later calls do nothing.
     func close() async throws {
-        let first = closed.withLockedValue { wasClosed in
+        let first = closed.withLock { wasClosed in
             defer { wasClosed = true }
             return !wasClosed
         }

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
-import NIOConcurrencyHelpers
 import Secrets
 import ServiceLifecycle
 
@@ -127,7 +126,7 @@ public enum WalletServerApplication {
             throw error
         }
         // With port 0 the system picks the port; the callback URL (when not given) names the one it picked.
-        let listening = NIOLockedValueBox(configuration)
+        let listening = Locked(configuration)
         let webService: PassRenderer.WebService?
         do {
             webService = try await passWebService(configuration: configuration, storage: storage, logger: logger)
@@ -138,7 +137,7 @@ public enum WalletServerApplication {
         let service = ProvisioningService(
             repository: storage.repository, identities: storage.identities,
             relyingPartyIdentifier: configuration.relyingPartyIdentifier,
-            callbackAddress: { listening.withLockedValue { $0.callbackURL } },
+            callbackAddress: { listening.withLock { $0.callbackURL } },
             sessionLifetime: configuration.sessionLifetime, logger: logger, metrics: metrics, webService: webService)
         logger.info(
             "provisioning server configured",
@@ -179,8 +178,8 @@ public enum WalletServerApplication {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
             services: services,
             onServerRunning: { channel in
-                if let port = channel.localAddress?.port { listening.withLockedValue { $0.port = port } }
-                let callbackURL = listening.withLockedValue { $0.callbackURL }
+                if let port = channel.localAddress?.port { listening.withLock { $0.port = port } }
+                let callbackURL = listening.withLock { $0.callbackURL }
                 logger.info("devices call back at this URL", metadata: ["callback_url": "\(callbackURL)"])
             }, logger: logger)
     }

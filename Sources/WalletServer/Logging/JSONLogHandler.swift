@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Secrets
 import WalletPasses
 
 /// A swift-log handler that writes one JSON object per line: `timestamp`, `level`, `label`, `message`, and every
@@ -65,36 +66,6 @@ public struct JSONLogHandler: LogHandler {
 
     /// Now, in UTC, as ISO 8601 with milliseconds (`2026-11-24T01:12:39.123Z`).
     static func timestamp() -> String {
-        let now = Date().timeIntervalSince1970
-        let wholeSeconds = now.rounded(.down)
-        let milliseconds = Int((now - wholeSeconds) * 1000)
-        var seconds = time_t(wholeSeconds)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-        }
-        digits(Int(parts.tm_year) + 1900, 4)
-        text.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2)
-        text.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2)
-        text.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2)
-        text.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2)
-        text.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2)
-        text.append(UInt8(ascii: "."))
-        digits(min(max(milliseconds, 0), 999), 3)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        RFC3339.milliseconds(Date())
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import WalletPasses
 
 /// What the management API answers about a tag's pass: its identifiers, its content's mutable parts, and where it
@@ -144,7 +145,7 @@ public struct ManagedPassState: Codable, Hashable, Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = RFC3339Date.date(text) else {
+            guard let date = RFC3339.date(text) else {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 date"))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import WalletPasses
 
 /// Reads the management API's request bodies strictly: a JSON object, only known keys, each value of its type, with
@@ -50,7 +51,7 @@ enum ManagementJSON {
     /// An RFC 3339 date-time at `key`, or `nil` when the key is absent.
     static func date(_ object: [String: JSONValue], _ key: String) throws(PassManagementFailure) -> Date? {
         guard let text = try string(object, key) else { return nil }
-        guard let date = RFC3339Date.date(text) else {
+        guard let date = RFC3339.date(text) else {
             throw .invalidRequest("'\(key)' must be an RFC 3339 date-time such as 2026-12-31T20:00:00Z")
         }
         return date

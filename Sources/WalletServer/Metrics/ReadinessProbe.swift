@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import NIOConcurrencyHelpers
 import Secrets
 import WalletPasses
 
@@ -102,23 +101,23 @@ public struct ReadinessProbe: Sendable {
     static func answer<Value: Sendable>(
         within timeout: Duration, _ operation: @escaping @Sendable () async throws -> Value
     ) async -> Result<Value, any Error>? {
-        let pending = NIOLockedValueBox<CheckedContinuation<Result<Value, any Error>?, Never>?>(nil)
-        let tasks = NIOLockedValueBox<(work: Task<Void, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+        let pending = Locked<CheckedContinuation<Result<Value, any Error>?, Never>?>(nil)
+        let tasks = Locked<(work: Task<Void, Never>?, timer: Task<Void, Never>?)>((nil, nil))
         return await withCheckedContinuation { continuation in
-            pending.withLockedValue { $0 = continuation }
+            pending.withLock { $0 = continuation }
             let work = Task {
                 let result: Result<Value, any Error>
                 do { result = .success(try await operation()) } catch { result = .failure(error) }
-                pending.withLockedValue { $0.take() }?.resume(returning: result)
-                tasks.withLockedValue { $0.timer }?.cancel()
+                pending.withLock { $0.take() }?.resume(returning: result)
+                tasks.withLock { $0.timer }?.cancel()
             }
             let timer = Task {
                 try? await Task.sleep(for: timeout)
-                guard !Task.isCancelled, let continuation = pending.withLockedValue({ $0.take() }) else { return }
+                guard !Task.isCancelled, let continuation = pending.withLock({ $0.take() }) else { return }
                 continuation.resume(returning: nil)
-                tasks.withLockedValue { $0.work }?.cancel()
+                tasks.withLock { $0.work }?.cancel()
             }
-            tasks.withLockedValue { $0 = (work, timer) }
+            tasks.withLock { $0 = (work, timer) }
         }
     }
 }

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Secrets
 import Prometheus
 
 /// One route's request metrics: its latency histogram and a request counter per status code.
@@ -11,7 +11,7 @@ final class RouteMetrics: Sendable {
     /// How long the route's requests took.
     let latency: DurationHistogram
     private let registry: PrometheusCollectorRegistry
-    private let counters: NIOLockedValueBox<[Int: Prometheus.Counter]>
+    private let counters: Locked<[Int: Prometheus.Counter]>
 
     /// Makes the route's histogram in `registry`; its counters come with the first request of each status.
     init(route: String, registry: PrometheusCollectorRegistry) {
@@ -20,7 +20,7 @@ final class RouteMetrics: Sendable {
         latency = registry.makeDurationHistogram(
             descriptor: .init(metricName: ServerMetrics.latencyName, unitName: "", helpText: ServerMetrics.latencyHelp),
             labels: [("route", route)], buckets: ServerMetrics.requestBuckets)
-        counters = NIOLockedValueBox([:])
+        counters = Locked([:])
     }
 
     /// Counts one request that ended with `status` and took `duration`.
@@ -31,7 +31,7 @@ final class RouteMetrics: Sendable {
 
     /// The counter of `status` on this route, made on first use.
     func counter(for status: Int) -> Prometheus.Counter {
-        counters.withLockedValue { counters in
+        counters.withLock { counters in
             if let counter = counters[status] { return counter }
             let counter = registry.makeCounter(
                 descriptor: .init(

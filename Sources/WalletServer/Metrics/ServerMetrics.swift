@@ -1,5 +1,5 @@
+import Secrets
 import CoreMetrics
-import NIOConcurrencyHelpers
 import Prometheus
 
 /// The provisioning server's metrics, kept in a Prometheus registry that this value owns (never a process-global one,
@@ -62,7 +62,7 @@ public final class ServerMetrics: Sendable {
     let expired: Prometheus.Counter
     let limited: Prometheus.Counter
     /// The per-route metrics of routes that were not known when the request table was made, by route pattern.
-    private let lateRoutes = NIOLockedValueBox<[String: RouteMetrics]>([:])
+    private let lateRoutes = Locked<[String: RouteMetrics]>([:])
 
     /// Creates the metrics in `registry` (a new one unless given); metrics already there under the same names and
     /// labels are shared, so two values over one registry count together.
@@ -155,7 +155,7 @@ public final class ServerMetrics: Sendable {
 
     /// The metrics of `route`, a route pattern the request table did not know (made once, under a lock).
     func lateRoute(_ route: String) -> RouteMetrics {
-        lateRoutes.withLockedValue { routes in
+        lateRoutes.withLock { routes in
             if let known = routes[route] { return known }
             let made = RouteMetrics(route: route, registry: registry)
             routes[route] = made

@@ -151,7 +151,7 @@ public struct ProvisioningService: Sendable {
         -> Data
     {
         for (name, value) in [("issuerBindingData", issuerBindingData), ("keyHash", keyHash)] {
-            guard HexText.isValid(value, maximumLength: Self.maximumBindingHexLength) else {
+            guard Hex.isValid(value, maximumLength: Self.maximumBindingHexLength) else {
                 throw Failure.invalidRequest(
                     "\(name) must be hexadecimal (ASCII, at most \(Self.maximumBindingHexLength) characters)")
             }

@@ -1,6 +1,6 @@
+import Secrets
 import Crypto
 import Foundation
-import NIOConcurrencyHelpers
 
 /// The provider token APNs authenticates token-based requests with: a JSON Web Token signed with ES256 by an
 /// ``APNsSigningKey`` (header `{"alg":"ES256","kid":<key ID>}`, claims `{"iss":<team ID>,"iat":<seconds>}`).
@@ -21,7 +21,7 @@ public final class APNsAuthenticationToken: Sendable {
     /// The key that signs the tokens.
     public let key: APNsSigningKey
     private let now: @Sendable () -> Date
-    private let issued = NIOLockedValueBox<Issued?>(nil)
+    private let issued = Locked<Issued?>(nil)
 
     /// Creates a token source signing with `key`, reading the time from `now`.
     public init(key: APNsSigningKey, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -33,7 +33,7 @@ public final class APNsAuthenticationToken: Sendable {
     /// is ``renewalAge`` old.
     public func bearer() throws -> String {
         let now = now()
-        return try issued.withLockedValue { issued in
+        return try issued.withLock { issued in
             if let current = issued, now.timeIntervalSince(current.issuedAt) < Self.renewalAge,
                 now >= current.issuedAt
             {
@@ -48,7 +48,7 @@ public final class APNsAuthenticationToken: Sendable {
     /// Drops `token` if it is still the current one, so that the next ``bearer()`` makes a new one (after APNs
     /// answered `ExpiredProviderToken`).
     public func renew(after token: String) {
-        issued.withLockedValue { issued in
+        issued.withLock { issued in
             if issued?.token == token { issued = nil }
         }
     }

@@ -1,8 +1,8 @@
+import Secrets
 import AsyncHTTPClient
 import Crypto
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -32,7 +32,7 @@ public final class APNsClient: Sendable {
         var retired: [HTTPClient] = []
         var isShutDown = false
     }
-    private let clients = NIOLockedValueBox(Clients())
+    private let clients = Locked(Clients())
 
     /// The largest answer body read (Apple's are a few dozen bytes of JSON).
     static let maximumResponseBytes = 16 * 1024
@@ -54,9 +54,7 @@ public final class APNsClient: Sendable {
 
     /// Whether `pushToken` looks like an APNs device token: an even number of hex digits, 16 to 128 bytes.
     public static func isValidPushToken(_ pushToken: String) -> Bool {
-        let count = pushToken.utf8.count
-        return count.isMultiple(of: 2) && (32...256).contains(count)
-            && pushToken.utf8.allSatisfy { (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) }
+        pushToken.utf8.count >= 32 && Hex.isValid(pushToken, maximumLength: 256)
     }
 
     /// Sends one push to the device with `pushToken` for the pass type `topic` (its pass type identifier). With
@@ -131,7 +129,7 @@ public final class APNsClient: Sendable {
 
     /// Closes every connection. Pushes sent afterwards are answered ``APNsPushOutcome/retry(after:reason:)``.
     public func shutdown() async throws {
-        let all = clients.withLockedValue { clients -> [HTTPClient] in
+        let all = clients.withLock { clients -> [HTTPClient] in
             clients.isShutDown = true
             let all = [clients.token].compactMap { $0 } + clients.certificates.values.map(\.client) + clients.retired
             clients.token = nil
@@ -153,7 +151,7 @@ public final class APNsClient: Sendable {
     }
 
     private func tokenClient() throws -> HTTPClient {
-        try clients.withLockedValue { clients in
+        try clients.withLock { clients in
             guard !clients.isShutDown else { throw APNsClientShutDown() }
             if let client = clients.token { return client }
             let client = makeHTTPClient(tls: try tlsConfiguration(identity: nil))
@@ -165,7 +163,7 @@ public final class APNsClient: Sendable {
     private func certificateClient(for topic: String, identity: SigningIdentity) throws -> HTTPClient {
         let certificate = try identity.certificate.derBytes()
         let fingerprint = Data(SHA256.hash(data: certificate))
-        return try clients.withLockedValue { clients in
+        return try clients.withLock { clients in
             guard !clients.isShutDown else { throw APNsClientShutDown() }
             if let known = clients.certificates[topic], known.fingerprint == fingerprint { return known.client }
             let client = makeHTTPClient(tls: try tlsConfiguration(identity: identity, certificate: certificate))

@@ -1,5 +1,5 @@
+import Secrets
 import Foundation
-import NIOConcurrencyHelpers
 
 /// The API users whose tokens authenticated a request in the last few seconds, by the SHA-256 of the token, so
 /// that a busy client's requests do not each read the database to authenticate.
@@ -17,7 +17,7 @@ final class RecentlyAuthenticated: Sendable {
     let lifetime: Duration
     /// The most users kept; past it, expired entries are dropped, and if none had, all of them.
     let capacity: Int
-    private let entries = NIOLockedValueBox([Data: Entry]())
+    private let entries = Locked([Data: Entry]())
 
     /// A cache keeping each user for `lifetime` (zero keeps none), `capacity` users at most.
     init(lifetime: Duration, capacity: Int = 4096) {
@@ -27,7 +27,7 @@ final class RecentlyAuthenticated: Sendable {
 
     /// The active user whose token hashes to `tokenHash`, if it authenticated less than ``lifetime`` ago.
     func user(tokenHash: Data, now: ContinuousClock.Instant = .now) -> APIUser? {
-        entries.withLockedValue { entries in
+        entries.withLock { entries in
             guard let entry = entries[tokenHash] else { return nil }
             guard now < entry.expires else {
                 entries[tokenHash] = nil
@@ -40,7 +40,7 @@ final class RecentlyAuthenticated: Sendable {
     /// Keeps `user`, which just authenticated with the token that hashes to `tokenHash`.
     func keep(_ user: APIUser, tokenHash: Data, now: ContinuousClock.Instant = .now) {
         guard lifetime > .zero else { return }
-        entries.withLockedValue { entries in
+        entries.withLock { entries in
             if entries.count >= capacity {
                 entries = entries.filter { now < $0.value.expires }
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
@@ -51,6 +51,6 @@ final class RecentlyAuthenticated: Sendable {
 
     /// Forgets the user with `id` (just revoked).
     func forget(userID id: UUID) {
-        entries.withLockedValue { entries in entries = entries.filter { $0.value.user.id != id } }
+        entries.withLock { entries in entries = entries.filter { $0.value.user.id != id } }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresKit
@@ -21,7 +20,7 @@ final class PostgresSecretStorage: SealedRowStorage, @unchecked Sendable {
     let location: String
     private let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
     private let timeout: TimeAmount
-    private let closed = NIOLockedValueBox(false)
+    private let closed = Locked(false)
 
     /// Connects lazily to the database at `url` (a `postgres://` URL, TLS required for remote hosts as for the
     /// server's database).
@@ -49,12 +48,12 @@ final class PostgresSecretStorage: SealedRowStorage, @unchecked Sendable {
 
     deinit {
         // The pool must be shut down before it goes away; its shutdown keeps it alive until the connections close.
-        if !closed.withLockedValue({ $0 }) { pool.shutdownGracefully { _ in } }
+        if !closed.withLock({ $0 }) { pool.shutdownGracefully { _ in } }
     }
 
     /// Closes the connections; afterwards every call throws `unavailable`. Calling it again does nothing.
     func close() async {
-        let first = closed.withLockedValue { wasClosed in
+        let first = closed.withLock { wasClosed in
             defer { wasClosed = true }
             return !wasClosed
         }
@@ -147,7 +146,7 @@ final class PostgresSecretStorage: SealedRowStorage, @unchecked Sendable {
                 "\(what) in \(location) was asked for on an event loop thread, which must never block; call the "
                     + "secret store from another thread")
         }
-        guard !closed.withLockedValue({ $0 }) else {
+        guard !closed.withLock({ $0 }) else {
             throw SecretsError.unavailable("\(what) in \(location): the store was closed")
         }
         let loop = pool.eventLoopGroup.any()

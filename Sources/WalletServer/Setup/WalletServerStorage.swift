@@ -3,6 +3,7 @@ import CoreMetrics
 import Logging
 import NIOPosix
 import Secrets
+import SecretsAudit
 import SecretsMetrics
 
 /// Where a provisioning server's data lives, opened: the database (migrated) and the encrypted secret store that
@@ -59,7 +60,7 @@ public final class WalletServerStorage: Sendable {
     ) throws -> WalletServerStorage {
         let store = AggregateSecretsStore(backend: backend)
         var sinks: [any SecretsAuditSink] = [
-            LoggingAuditSink(logger: Logger(label: "coffer.secrets.audit"), level: .debug),
+            LoggingAuditSink(),
             MetricsAuditSink(factory: metrics),
         ]
         var auditFile: AuditFileSink?

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Secrets
 
-/// The web flow (wallet-in-app-provisioning.md, "Current (Web Flow)"): links that open Apple Wallet at
+/// The web flow (Wallet's own "Add to Apple Wallet" from a web page): links that open Apple Wallet at
 /// `https://wallet.apple.com/securePassSession#<issuer data>&<signature>`, and the landing links a client can send to
 /// its users, whose page fetches such a link when tapped.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Secrets
 import WalletPasses
 
 /// Apple's Wallet Passes web service (protocol v1), independent of HTTP: device registration, the list of updated
@@ -67,7 +68,7 @@ public struct PassWebService: Sendable {
     ) async throws -> Bool {
         try Self.checkDevice(deviceLibraryIdentifier)
         let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
-        guard HexText.isValid(pushToken, maximumLength: 512), !pushToken.isEmpty else {
+        guard Hex.isValid(pushToken, maximumLength: 512), !pushToken.isEmpty else {
             throw Failure.invalidRequest("pushToken must be hexadecimal, 1 to 512 characters")
         }
         let outcome = try await repository.register(

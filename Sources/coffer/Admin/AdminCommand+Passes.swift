@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Secrets
 import WalletPasses
 import WalletServer
 
@@ -305,8 +306,8 @@ extension AdminCommand {
         }
 
         private func date(_ text: String, option: String) throws -> Date {
-            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
-                throw CommandFailure("\(option) needs an ISO 8601 date such as 2026-12-31T19:00:00Z", status: .usage)
+            guard let date = RFC3339.date(text) else {
+                throw CommandFailure("\(option) needs an RFC 3339 date such as 2026-12-31T19:00:00Z", status: .usage)
             }
             return date
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Secrets
+import SecretsAudit
 
 /// Completes account paths from the store, for shell completion scripts. It lists paths only, never values, and
 /// never prompts: without a key file, a passphrase file or `$COFFER_PASSPHRASE` (for the file store) it offers

@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import SecretsAudit
 
 /// The access audit of one `coffer` process: with `--audit-file` (or `$COFFER_AUDIT_FILE`), every access a command
 /// makes to a store is appended to that tamper-evident file, and the file is closed (written, `fsync`ed and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Secrets
+import SecretsAudit
 
 extension SecretsCommand {
     /// `coffer secrets audit`: read and verify the access audit that `--audit-file` writes.
@@ -213,9 +214,7 @@ enum AuditCommandFile {
         if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount >= 0 {
             return now.addingTimeInterval(-amount * unit)
         }
-        for format in [Date.ISO8601FormatStyle(), Date.ISO8601FormatStyle(includingFractionalSeconds: true)] {
-            if let date = try? format.parse(text) { return date }
-        }
+        if let date = RFC3339.date(text) { return date }
         if let day = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return day }
         throw CommandFailure(
             "--since '\(text)' is not a time: give 2026-11-24, 2026-11-24T07:30:00Z, or an age such as 90m, 12h, 7d",

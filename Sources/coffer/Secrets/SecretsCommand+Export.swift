@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Secrets
+import SecretsAudit
 
 extension SecretsCommand {
     /// `coffer secrets export --format env|json [paths…] [--prefix app/]`.

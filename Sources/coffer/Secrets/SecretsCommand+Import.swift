@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Secrets
+import SecretsAudit
 
 extension SecretsCommand {
     /// `coffer secrets import FILE.env --map NAME=account/path … | --prefix app/`.

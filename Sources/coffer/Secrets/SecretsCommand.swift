@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Secrets
+import SecretsAudit
 
 /// `coffer secrets`: the encrypted file store from the shell.
 struct SecretsCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Testing) import Secrets
+import SecretsAudit
 import SecretsPlatform
 import SecretsSecretService
 

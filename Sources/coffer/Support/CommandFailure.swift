@@ -1,4 +1,5 @@
 import Secrets
+import SecretsAudit
 import WalletPasses
 import WalletServer
 

@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import LocalData
 import Secrets
+import SecretsAudit
 import SecretsKeychain
 import SecretsSecretService
 

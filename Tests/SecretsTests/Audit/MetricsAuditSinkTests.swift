@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import MetricsTestKit
 @_spi(Testing) import Secrets
+import SecretsAudit
 import SecretsMetrics
 import Testing
 

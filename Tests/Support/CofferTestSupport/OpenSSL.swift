@@ -11,7 +11,7 @@ public enum OpenSSL {
         try ChildProcess.run(executable, arguments, input: input)
     }
 
-    /// Verifies a detached signature the way DESIGN.md prescribes; returns the outcome.
+    /// Verifies a detached signature with `openssl cms -verify` against the root; returns the outcome.
     public static func verify(signature: Data, content: Data, root: Data, in directory: TemporaryDirectory) throws
         -> ChildProcess.Outcome
     {

@@ -7,7 +7,7 @@ import TokenAuthentication
 /// The authenticator waits between attempts on ``clock``, which moves only when the test moves it
 /// (``ManualAuthenticatorClock/advance(by:)``, ``advancingClock(by:_:)``). A retry in a test that does not would wait
 /// for ever with nothing left to wake it: no thread busy, no timer armed, the test process idle. That was the wedge
-/// of issue 15 item 18: on a loaded machine the in-process `TokenServer` answered after the transport's 5 s timeout,
+/// the soak tests found (.ci/README.md): on a loaded machine the in-process `TokenServer` answered after the transport's 5 s timeout,
 /// the authenticator backed off on this clock, and the run hung. So retries are opt-in (a test that exercises them
 /// passes `retry:` and drives the clock), and the transport's timeout only has to end a dead connection: a late
 /// answer from a busy test process is still an answer.

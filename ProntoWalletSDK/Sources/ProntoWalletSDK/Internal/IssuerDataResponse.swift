@@ -3,8 +3,8 @@ import Foundation
 /// The body of a successful `POST /api/v2/in_app_provisioning/issuer_data`:
 /// `{"issuer_data": "<base64>", "signature": "<base64>", "tag_id": "…"}`.
 ///
-/// `tag_id` may be a string (WalletServer sends a UUID) or an integer (the specification's Rails controller renders
-/// `tag.id`, a database id); either is kept as its text.
+/// `tag_id` may be a string (WalletServer sends a UUID) or an integer (a server that renders a database id); either
+/// is kept as its text.
 struct IssuerDataResponse: Decodable, Sendable {
     let issuerData: String
     let signature: String

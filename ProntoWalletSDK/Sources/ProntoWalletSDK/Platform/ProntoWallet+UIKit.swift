@@ -3,7 +3,7 @@
 
     extension ProntoWallet {
         /// Adds a tag's pass to Apple Wallet, presenting the sheet over `presentingViewController`, and tells
-        /// `delegate` how it ended (the spec's entry point).
+        /// `delegate` how it ended (the SDK's main entry point).
         ///
         /// On iOS before 16.4 the delegate hears ``ProvisioningError/walletNotAvailable``.
         @MainActor

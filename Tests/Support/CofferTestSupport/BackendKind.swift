@@ -1,18 +1,19 @@
-import CofferTestSupport
 import Foundation
 @_spi(Testing) import Secrets
 import Testing
 
 /// The backends that ship with `Secrets`, each made fresh in its own temporary directory.
-enum BackendKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+public enum BackendKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory
     case file
     case encryptedFileAES
     case encryptedFileChaCha
 
-    var testDescription: String { rawValue }
+    /// The case's name, as test results show it.
+    public var testDescription: String { rawValue }
 
-    func makeBackend(in directory: TemporaryDirectory) throws -> any SecretsBackend {
+    /// A new, empty backend of this kind, in a directory of its own under `directory`.
+    public func makeBackend(in directory: TemporaryDirectory) throws -> any SecretsBackend {
         let url = directory.appending("store-\(UUID().uuidString)")
         switch self {
         case .inMemory:

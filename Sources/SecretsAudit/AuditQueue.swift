@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// Events waiting for a sink's slow work (formatting, writing, syncing), which the process's one ``AuditWorker``
 /// thread does: what lets a sink take an event on the accessing thread in a fraction of a microsecond without ever
@@ -31,8 +32,8 @@ package final class AuditQueue: @unchecked Sendable {
     private var finished = false
 
     /// How long a queue lingers unless told otherwise: a batch then gathers what 100 ms of accesses record. Shorter
-    /// batches cost more per event (each batch finds the thread's code and data cold, and pays its system calls):
-    /// with reads at 2,000 a second, 27 µs of the audit thread's CPU per read at 20 ms, 18–20 µs at 100 ms.
+    /// batches cost more per event, since each finds the thread's code and data cold and pays its system calls
+    /// (`Benchmarks/RESULTS.md`).
     static let defaultLinger = Duration.milliseconds(100)
 
     /// How many events may wait before ``enqueue(_:)`` does.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Secrets
 
 /// Where an audit file's key and checkpoints live: items in the secret store the audit records.
 ///
@@ -136,7 +137,7 @@ public struct AuditKeyStore: Sendable {
     }
 
     private static func shortName(_ data: Data) -> String {
-        SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: data).prefix(12).hexString
     }
 
     private func access<Result>(_ body: () throws -> Result) throws(SecretsAuditError) -> Result {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Secrets
 
 /// An open audit file: appends batches of records under an exclusive `flock`, continuing the chain the file
 /// already holds (which other processes may have extended since this one last wrote).

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Logging
 @_spi(Testing) import Secrets
+@testable import SecretsAudit
 import Testing
 
 @Suite("The audit file is a MAC chain: every record is kept, and an edit, removal, reordering or cut is found, by line")

@@ -1,4 +1,5 @@
 @_spi(Testing) import Secrets
+@testable import SecretsAudit
 
 /// An audit sink that keeps every event, for tests to read back.
 final class CollectingAuditSink: SecretsAuditSink {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Secrets
 
 /// Writes ``AuditFileRecord``s as lines, byte by byte, with the HMAC keyed once: the audit file writer's hot loop.
 ///
@@ -39,7 +40,7 @@ struct AuditRecordEncoder {
         Self.member("outcome", string: event.outcome.rawValue, into: &bytes)
         Self.name("pid", into: &bytes)
         if record.processID < 0 { bytes.append(UInt8(ascii: "-")) }
-        Self.digits(UInt64(record.processID.magnitude), into: &bytes)
+        ASCIIDecimal.append(UInt64(record.processID.magnitude), to: &bytes)
         Self.name("prev", into: &bytes)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: record.previousMAC.base64EncodedData())
@@ -49,7 +50,7 @@ struct AuditRecordEncoder {
         Self.member("service", string: event.service, into: &bytes)
         Self.name("time", into: &bytes)
         bytes.append(UInt8(ascii: "\""))
-        AuditTimestamp.append(event.time, to: &bytes)
+        RFC3339.appendMilliseconds(event.time, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         Self.member("v", number: UInt64(AuditFileRecord.version), into: &bytes)
         bytes.append(UInt8(ascii: "}"))
@@ -59,16 +60,6 @@ struct AuditRecordEncoder {
         bytes.append(contentsOf: mac.base64EncodedData())
         bytes.append(contentsOf: "\"}\n".utf8)
         return mac
-    }
-
-    /// Appends `value` in decimal.
-    static func digits(_ value: UInt64, into bytes: inout [UInt8]) {
-        guard value >= 10 else {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        digits(value / 10, into: &bytes)
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// Appends a member's name, after a comma unless it is the line's first.
@@ -81,28 +72,11 @@ struct AuditRecordEncoder {
 
     private static func member(_ key: String, number: UInt64, into bytes: inout [UInt8]) {
         name(key, into: &bytes)
-        digits(number, into: &bytes)
+        ASCIIDecimal.append(number, to: &bytes)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func member(_ key: String, string: String, into bytes: inout [UInt8]) {
         name(key, into: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONString.append(string, to: &bytes)
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import Secrets
 
 /// A tamper-evident audit file: one JSON line per event (``AuditFileRecord``), each carrying a MAC chained over the
 /// previous record's under a key kept in the secret store, so that an edited, removed or reordered record is

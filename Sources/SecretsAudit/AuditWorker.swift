@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// The one thread that does the slow work of every ``AuditQueue`` in the process: formatting, writing, syncing.
 ///

@@ -1,11 +1,12 @@
 import Foundation
+import Secrets
 
 /// A ``SecretsDataStoring`` that records every access to the store it wraps in a ``SecretsAudit``: each save,
 /// read, delete and listing becomes one ``SecretsAuditEvent``, whether it succeeds or throws.
 ///
 /// Results and errors are exactly those of the wrapped store. A ``SecretsStore`` made with an audit wraps its
 /// store in one of these; synchronous code (a command-line tool, a server's start-up) can use it directly.
-public struct AuditedSecretsStore: SecretsDataStoring {
+public struct AuditedSecretsStore: SecretsStoreWrapper {
     /// The store every access ends in.
     public let base: any SecretsDataStoring
     /// Where the events go.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Secrets
 
 /// Checks an audit file written by ``AuditFileSink``: every record's MAC, the numbering, the chain, and the
 /// checkpoint in the secret store, and says on which line each problem is.

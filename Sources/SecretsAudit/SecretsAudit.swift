@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// The access audit: turns every access through an ``AuditedSecretsStore`` (or a ``SecretsStore`` made with an
 /// audit) into a ``SecretsAuditEvent`` and hands it to each of its sinks.
@@ -22,14 +23,10 @@ public struct SecretsAudit: Sendable {
     public static let threadName = "coffer-audit"
 
     /// The label of the caller whose accesses are being recorded: set it for a scope with `withCaller(_:_:)`.
-    public static var caller: String? { callerLabel.get() }
+    public static var caller: String? { SecretsCaller.current }
 
-    /// The task-local behind ``caller``, spelled out rather than through `@TaskLocal` so that it also typechecks
-    /// against the iOS 16 SDK's concurrency library, whose property wrapper Swift 6 reads as mutable global state.
-    private static let callerLabel = TaskLocal<String?>(wrappedValue: nil)
-
-    /// Creates an audit that sends events to `sinks`; the default is the log (``LoggingAuditSink/shared``).
-    public init(sinks: [any SecretsAuditSink] = [LoggingAuditSink.shared], defaultCaller: String? = nil) {
+    /// Creates an audit that sends events to `sinks`; the default is the log (``LoggingAuditSink``).
+    public init(sinks: [any SecretsAuditSink] = [LoggingAuditSink()], defaultCaller: String? = nil) {
         self.sinks = sinks
         self.defaultCaller = defaultCaller
     }
@@ -38,17 +35,12 @@ public struct SecretsAudit: Sendable {
     public static func withCaller<Result>(
         _ caller: String, _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await callerLabel.withValue(caller, operation: body)
+        try await SecretsCaller.with(caller, body)
     }
 
     /// Runs `body` with the accesses it makes labelled `caller`, for synchronous code.
     public static func withCaller<Result>(_ caller: String, _ body: () throws -> Result) rethrows -> Result {
-        try callerLabel.withValue(caller, operation: body)
-    }
-
-    /// Runs `body` with the caller label `caller` (`nil`: none), for carrying a task's label onto another thread.
-    static func withCallerLabel<Result>(_ caller: String?, _ body: () throws -> Result) rethrows -> Result {
-        try callerLabel.withValue(caller, operation: body)
+        try SecretsCaller.with(caller, body)
     }
 
     /// Sends `event` to every sink.

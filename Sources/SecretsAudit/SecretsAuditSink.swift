@@ -1,3 +1,5 @@
+import Secrets
+
 /// Where ``SecretsAudit`` sends each ``SecretsAuditEvent``: a log (``LoggingAuditSink``), a tamper-evident file
 /// (``AuditFileSink``), metrics (`MetricsAuditSink`, in the `SecretsMetrics` module) or one of your own.
 ///

@@ -1,12 +1,13 @@
 import Crypto
 import Foundation
+import Secrets
 
 /// HMAC-SHA256 (RFC 2104) under one key, for the audit file writer's hot loop: exactly the MAC that `HMAC<SHA256>`
 /// computes, with both padded key blocks hashed once, when the encoder is made.
 ///
 /// Built on `SHA256`'s `update(bufferPointer:)` because `HMAC`'s only public `update` is generic over `DataProtocol`
-/// and, not being inlinable, looks up type metadata for the data's regions on every call: on this project's
-/// benchmark machine that was half of the audit file sink's CPU per record. The tests check it against `HMAC<SHA256>`
+/// and, not being inlinable, looks up type metadata for the data's regions on every call, a large share of the file
+/// sink's cost per record (`Benchmarks/RESULTS.md`). The tests check it against `HMAC<SHA256>`
 /// for keys shorter than, as long as and longer than SHA-256's 64-byte block.
 struct AuditRecordMAC {
     /// SHA-256 after the key XOR `ipad`: what every message's inner hash continues.

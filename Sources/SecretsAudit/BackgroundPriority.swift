@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// One access to a secret store, as the audit records it: what was done, to which item, through which backend, how
 /// it ended and how long it took. It never holds a value, a key or a token.

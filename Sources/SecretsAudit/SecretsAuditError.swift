@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// The errors of the access audit's file: what a caller can act on, never a secret.
 public enum SecretsAuditError: Error, Hashable, Sendable {

@@ -1,6 +1,6 @@
 /// JSON string literals written byte by byte, escaped as `JSONEncoder` escapes them (`"`, `\` and control
 /// characters; slashes and non-ASCII text left as they are): for the few places that write JSON by hand because an
-/// encoder costs too much there, `manifest.json` and the server's log lines.
+/// encoder costs too much there: `manifest.json`, the server's log lines and the audit file's records.
 package enum JSONString {
     /// Appends `text` as a JSON string literal, quotes included.
     package static func append(_ text: String, to bytes: inout [UInt8]) {
@@ -14,12 +14,11 @@ package enum JSONString {
             case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
             case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case ..<0x20:
-                bytes += Array("\\u00".utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                Hex.append(byte, to: &bytes)
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
