@@ -1,5 +1,5 @@
 #!/bin/sh
-# A real, unlocked gnome-keyring Secret Service for the tests on a headless machine (after shared/recipes):
+# A real, unlocked gnome-keyring Secret Service for the tests on a headless machine:
 # the daemon runs in the foreground of this script, so it is stopped when the command ends and holds no pipe of
 # the caller's open, and its keyring files live in a directory of their own (a login keyring left in
 # ~/.local/share/keyrings by another run, with another password, would stay locked).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak: runs the test suites that start servers (in-process Hummingbird servers, `coffer serve`, URLSession
 # clients, child processes) again and again under a competing CPU load, with a time limit per run, and fails on a
-# hang, printing every thread's stack of the hung test process (issue 15 item 18, "the wedge").
+# hang, printing every thread's stack of the hung test process (what it found: .ci/README.md).
 #
 # Use, after `flock /tmp/coffer-build.lock swift build --build-tests`:
 #   .ci/soak-tests.sh [-n RUNS] [-t SECONDS] [-s CPU_HOGS] [-c CPUS] [-f FILTER] [-b BINARY_DIR] [-S]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints, from one run on this machine, how Coffer's encrypted file store compares with two baselines:
 #   1. sealing a 1 MiB item vs `openssl speed -evp aes-256-gcm` on 1 MiB blocks (the cipher alone);
-#   2. a durable 64 B save vs a bare open/write/fsync/rename/fsync-dir loop (the file dance alone).
+#   2. a durable 64 B save vs a bare open/write/fsync/rename/fsync-dir loop (the file dance alone);
+# and pass signatures and .pkpass builds vs `openssl speed rsa2048` (one RSA-2048 signature per pass).
 # Usage: bash Benchmarks/compare-baselines.sh [scratch-directory on the disk to measure]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -49,7 +50,7 @@ awk -v signatures="$(value pass-signatures-per-second)" -v builds="$(value pkpas
     printf "ratio pass signatures / bare swift-crypto RSA: %.2f  (%.0f/s)\n", signatures / raw, raw
     printf "ratio .pkpass builds / openssl rsa2048 sign:  %.2f  (%.0f/s)\n", builds / rsa, builds
 }'
-# Packaging (issue 16 goal 3): a typical pass through PassSigner and through a PreparedPassTemplate, and its parts.
+# Packaging: a typical pass through PassSigner and through a PreparedPassTemplate, and its parts.
 awk -v builds="$(value pkpass-builds-per-second)" -v template="$(value pkpass-template-builds-per-second)" \
     -v signatures="$(value pass-signatures-per-second)" -v zips="$(value pkpass-zips-per-second)" \
     -v manifests="$(value manifests-per-second)" -v rsa="$rsa_signs" 'BEGIN {

@@ -9,7 +9,7 @@
 #   binaries to compare builds side by side, e.g. a static one:
 #     swift build -c release --product coffer --scratch-path /tmp/coffer-static-build --static-swift-stdlib -Xlinker -s
 #     bash Benchmarks/compare-startup.sh shared=.build/release/coffer static=/tmp/coffer-static-build/release/coffer
-#   Figures and what they showed: scripts/README.md.
+#   Figures and what they showed: Benchmarks/RESULTS.md.
 # Environment: RUNS (timed runs per command, default 200) spread over ROUNDS (default 10), WARMUP (default 20).
 # Needs: hyperfine, dbus, gnome-keyring, libsecret-tools, libglib2.0-bin, jq (installed with apt-get when missing).
 # Exits non-zero when a package cannot be installed, a binary is missing, or any command fails or prints another
