@@ -9,41 +9,27 @@ import SecretsAudit
 /// - `coffer_secrets_access_duration_seconds{operation, backend}`, a timer.
 ///
 /// The metrics go to the factory the application bootstrapped (`MetricsSystem.bootstrap`), or the one given. Paths
-/// and callers are not dimensions: they would make the number of series unbounded. Events are counted on the
-/// audit's background thread, shared by every sink, within about a tenth of a second; ``flush()`` waits for them.
+/// and callers are not dimensions: they would make the number of series unbounded. Each event is counted on the
+/// accessing thread as it is recorded: a counter and a timer are as cheap as queueing the event would be.
 public final class MetricsAuditSink: SecretsAuditSink {
     /// The counter's label.
     public static let accessesLabel = "coffer_secrets_accesses_total"
     /// The timer's label.
     public static let durationLabel = "coffer_secrets_access_duration_seconds"
 
-    private let queue: AuditQueue
+    private let factory: (any MetricsFactory)?
+    private let instruments = Locked(Instruments())
 
     /// Creates a sink that reports to `factory`, or to the bootstrapped `MetricsSystem` when `nil`.
     public init(factory: (any MetricsFactory)? = nil) {
-        var instruments = Instruments()
-        queue = AuditQueue(capacity: 65_536) { batch in
-            for event in batch {
-                let (counter, timer) = instruments.pair(for: event, factory: factory)
-                counter.increment()
-                timer.recordNanoseconds(Self.nanoseconds(event.duration))
-            }
-            return nil
-        }
+        self.factory = factory
     }
 
-    deinit {
-        queue.close()
-    }
-
-    /// Queues `event` to be counted and timed.
+    /// Counts and times `event`.
     public func record(_ event: SecretsAuditEvent) {
-        _ = queue.enqueue(event)
-    }
-
-    /// Returns once every event recorded so far is counted.
-    public func flush() throws(SecretsAuditError) {
-        try queue.flush()
+        let (counter, timer) = instruments.withLock { $0.pair(for: event, factory: factory) }
+        counter.increment()
+        timer.recordNanoseconds(Self.nanoseconds(event.duration))
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -87,7 +87,7 @@ struct AbuseControlTests {
 
     @Test("the configured issuance limit applies to the running server: over it, 429 with Retry-After")
     func configuredRateLimit() async throws {
-        try await withServer({ $0.issuanceRateLimit = IssuanceRateLimit(perMinute: 1, burst: 1) }) {
+        try await withServer({ $0.issuanceRateLimit = RateLimit(perMinute: 1, burst: 1) }) {
             client, _, storage in
             let acme = try await storage.repository.createClient(name: "Acme")
             let token = try await storage.repository.createAPIUser(clientID: acme.id, name: "app").token

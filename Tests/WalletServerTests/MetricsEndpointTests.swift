@@ -20,7 +20,7 @@ struct MetricsEndpointTests {
     /// world's API token.
     func withClient(
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true,
-        issuanceLimit: IssuanceRateLimit = .default,
+        issuanceLimit: RateLimit = .default,
         _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
         let world = try await ProvisioningWorld(engine: .sqliteFile)
@@ -28,7 +28,7 @@ struct MetricsEndpointTests {
             let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
             let router = WalletServerApplication.makeRouter(
                 repository: world.repository, service: world.service, logger: Logger(label: "test"),
-                issuanceLimiter: IssuanceRateLimiter(limit: issuanceLimit), metrics: metrics,
+                issuanceLimiter: RateLimiter<UUID>(limit: issuanceLimit), metrics: metrics,
                 exposesMetrics: exposesMetrics)
             try await Application(router: router).test(.router) { client in try await body(client, world, token) }
         } catch {
@@ -141,7 +141,7 @@ struct MetricsEndpointTests {
 
     @Test("an issuer-data request refused by the rate limit is counted, as a 429 and in its own counter")
     func rateLimitedCounted() async throws {
-        try await withClient(issuanceLimit: IssuanceRateLimit(perMinute: 1, burst: 1)) { client, _, token in
+        try await withClient(issuanceLimit: RateLimit(perMinute: 1, burst: 1)) { client, _, token in
             var statuses: [Int] = []
             for _ in 0..<3 {
                 statuses.append(

@@ -14,7 +14,7 @@ struct ProvisioningRoutesTests {
     /// Runs `body` with a test client of the application over a fresh world, and the world's API token.
     func withClient(
         _ engine: Engine, logger: Logger = Logger(label: "test"),
-        issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
+        issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
         _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
         let world = try await ProvisioningWorld(engine: engine)
@@ -168,7 +168,7 @@ struct ProvisioningRoutesTests {
         arguments: Engine.available)
     func rateLimited(_ engine: Engine) async throws {
         let clock = ManualClock()
-        let limiter = IssuanceRateLimiter(limit: IssuanceRateLimit(perMinute: 2, burst: 2), now: { clock.now })
+        let limiter = RateLimiter<UUID>(limit: RateLimit(perMinute: 2, burst: 2), now: { clock.now })
         try await withClient(engine, issuanceLimiter: limiter) { client, world, token in
             let body = Self.json(#"{"tag_id":"PASS-001"}"#)
             // Every authenticated request counts, a 404 as well as a 200.

@@ -18,7 +18,7 @@ struct ServerConfigurationTests {
         #expect(configuration.callbackURL == "http://127.0.0.1:8080/api/v2/in_app_provisioning/callback")
         #expect(configuration.relyingPartyIdentifier == "127.0.0.1")
         #expect(configuration.createsDevelopmentIdentity)
-        #expect(configuration.issuanceRateLimit == IssuanceRateLimit(perMinute: 60, burst: 20))
+        #expect(configuration.issuanceRateLimit == RateLimit(perMinute: 60, burst: 20))
         #expect(configuration.idleTimeout == 30)
         #expect(configuration.sessionPurgeInterval == 60)
         guard case .automatic = configuration.secretStoreKey else {
@@ -54,7 +54,7 @@ struct ServerConfigurationTests {
             "COFFER_ISSUANCE_RATE_LIMIT": "10", "COFFER_ISSUANCE_BURST": "2", "COFFER_IDLE_TIMEOUT": "2.5",
             "COFFER_SESSION_PURGE_INTERVAL": "600",
         ])
-        #expect(set.issuanceRateLimit == IssuanceRateLimit(perMinute: 10, burst: 2))
+        #expect(set.issuanceRateLimit == RateLimit(perMinute: 10, burst: 2))
         #expect(set.idleTimeout == 2.5)
         #expect(set.sessionPurgeInterval == 600)
         let off = try WalletServerConfiguration(environment: [

@@ -35,8 +35,8 @@ struct WebFlowRoutesTests {
     /// `publicLimits` is given, only the web flow's routes with those per-token and per-address limits on a clock
     /// that stands still.
     func withClient(
-        _ engine: Engine, issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
-        publicLimits: (token: IssuanceRateLimit, address: IssuanceRateLimit)? = nil,
+        _ engine: Engine, issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
+        publicLimits: (token: RateLimit, address: RateLimit)? = nil,
         _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
         let world = try await ProvisioningWorld(engine: engine)
@@ -204,7 +204,7 @@ struct WebFlowRoutesTests {
         arguments: Engine.available)
     func badRequests(_ engine: Engine) async throws {
         // More requests than the default burst: the limit has its own test.
-        try await withClient(engine, issuanceLimiter: IssuanceRateLimiter(limit: .unlimited)) { client, _, token in
+        try await withClient(engine, issuanceLimiter: RateLimiter<UUID>(limit: .unlimited)) { client, _, token in
             let common = [
                 "", "{", "[]", #"{"id_attribute":"reference_id"}"#, #"{"tag_id":5}"#, #"{"tag_id":null}"#,
                 #"{"tag_id":"PASS-001","id_attribute":"email"}"#, #"{"tag_id":"PASS-001","id_attribute":null}"#,
@@ -236,7 +236,7 @@ struct WebFlowRoutesTests {
         arguments: Engine.available)
     func sharedIssuanceLimit(_ engine: Engine) async throws {
         let clock = ManualClock()
-        let limiter = IssuanceRateLimiter(limit: IssuanceRateLimit(perMinute: 2, burst: 2), now: { clock.now })
+        let limiter = RateLimiter<UUID>(limit: RateLimit(perMinute: 2, burst: 2), now: { clock.now })
         try await withClient(engine, issuanceLimiter: limiter) { client, _, token in
             let body = #"{"tag_id":"PASS-001"}"#
             #expect(
@@ -449,7 +449,7 @@ struct WebFlowRoutesTests {
         arguments: Engine.available)
     func publicLimits(_ engine: Engine) async throws {
         let limits = (
-            token: IssuanceRateLimit(perMinute: 6, burst: 2), address: IssuanceRateLimit(perMinute: 12, burst: 4)
+            token: RateLimit(perMinute: 6, burst: 2), address: RateLimit(perMinute: 12, burst: 4)
         )
         try await withClient(engine, publicLimits: limits) { client, _, token in
             let linkToken = try await landingToken(client, token)

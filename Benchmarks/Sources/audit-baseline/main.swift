@@ -59,17 +59,18 @@ for round in 0..<rounds {
 }
 audited += reads[.defaults, default: 0]
 
-func rate(_ configuration: AuditSinkConfiguration) -> Double {
+@MainActor func rate(_ configuration: AuditSinkConfiguration) -> Double {
     Double(reads[configuration, default: 0]) / elapsed[configuration, default: 1]
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-func ratios(_ configuration: AuditSinkConfiguration) -> [Double] {
+@MainActor func ratios(_ configuration: AuditSinkConfiguration) -> [Double] {
     zip(perRound[configuration]!, perRound[.none]!).map { $0 / $1 }
 }
 
 print("audit-baseline: SecretsStore reads of 64 B, encrypted file store, 1 task; \(rounds) rounds of \(seconds) s")
 for configuration in configurations {
-    let line = String(format: "  %-40@ %9.0f reads/s", configuration.rawValue as NSString, rate(configuration))
+    let name = configuration.rawValue.padding(toLength: 40, withPad: " ", startingAt: 0)
+    let line = "  \(name)" + String(format: " %9.0f reads/s", rate(configuration))
     guard configuration != .none else {
         print(line)
         continue

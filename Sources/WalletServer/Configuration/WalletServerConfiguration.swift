@@ -82,9 +82,9 @@ public struct WalletServerConfiguration: Sendable {
     public var sessionLifetime: TimeInterval
     /// Whether a public URL may be plain http on a host other than this machine (``validatePublicURL()``).
     public var allowsInsecurePublicURL = false
-    /// How many issuer-data requests each API token may make (``IssuanceRateLimit/default``: 60 a minute, 20 at
+    /// How many issuer-data requests each API token may make (``RateLimit/default``: 60 a minute, 20 at
     /// once); more are answered `429` with `Retry-After`.
-    public var issuanceRateLimit: IssuanceRateLimit
+    public var issuanceRateLimit: RateLimit
     /// Seconds after which a connection that has sent nothing (no request, or an unfinished one) is closed; `nil`
     /// keeps idle connections open.
     public var idleTimeout: TimeInterval?
@@ -118,7 +118,7 @@ public struct WalletServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080,
         dataDirectory: URL = Configuration.dataDirectory(named: "server"), databaseURL: String? = nil,
         publicURL: URL? = nil, secretStoreKey: SecretStoreKey = .automatic, createsDevelopmentIdentity: Bool = true,
-        sessionLifetime: TimeInterval = 300, issuanceRateLimit: IssuanceRateLimit = .default,
+        sessionLifetime: TimeInterval = 300, issuanceRateLimit: RateLimit = .default,
         idleTimeout: TimeInterval? = 30, sessionPurgeInterval: TimeInterval? = 60, exposesMetrics: Bool = true
     ) {
         self.host = host

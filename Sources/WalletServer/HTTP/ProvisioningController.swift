@@ -9,7 +9,7 @@ struct ProvisioningController: Sendable {
     let repository: any WalletRepository
     let service: ProvisioningService
     /// Counts each API token's issuer-data requests.
-    let limiter: IssuanceRateLimiter
+    let limiter: RateLimiter<UUID>
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
 
@@ -61,7 +61,7 @@ struct ProvisioningController: Sendable {
     /// - Throws: ``APIError/unauthorized`` without a valid token, a `429` ``APIError`` (counted in `metrics`) when
     ///   the token's bucket is empty.
     static func issuer(
-        of request: Request, repository: any WalletRepository, limiter: IssuanceRateLimiter, metrics: ServerMetrics
+        of request: Request, repository: any WalletRepository, limiter: RateLimiter<UUID>, metrics: ServerMetrics
     ) async throws -> APIUser {
         let apiUser = try await BasicCredentials.apiUser(of: request, in: repository)
         if case .limited(let wait) = limiter.acquire(for: apiUser.id) {

@@ -19,7 +19,7 @@ public enum WalletServerApplication {
     /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices.
     public static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
-        issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
+        issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
         updater: PassUpdater? = nil, clientAddress: ClientAddress = ClientAddress(),
         maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil
@@ -75,14 +75,14 @@ public enum WalletServerApplication {
     /// requests counted in `metrics` (served at `GET /metrics` when `exposesMetrics`).
     public static func buildApplication(
         repository: any WalletRepository, service: ProvisioningService, host: String, port: Int,
-        issuanceRateLimit: IssuanceRateLimit = .default, idleTimeout: TimeInterval? = 30,
+        issuanceRateLimit: RateLimit = .default, idleTimeout: TimeInterval? = 30,
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true,
         logger: Logger = Logger(label: "coffer.server")
     ) -> some ApplicationProtocol {
         Application(
             router: makeRouter(
                 repository: repository, service: service, logger: logger,
-                issuanceLimiter: IssuanceRateLimiter(limit: issuanceRateLimit), metrics: metrics,
+                issuanceLimiter: RateLimiter<UUID>(limit: issuanceRateLimit), metrics: metrics,
                 exposesMetrics: exposesMetrics),
             server: http1(idleTimeout: idleTimeout),
             configuration: .init(address: .hostname(host, port: port), serverName: "coffer"), logger: logger)
@@ -167,7 +167,7 @@ public enum WalletServerApplication {
         return Application(
             router: makeRouter(
                 repository: storage.repository, service: service, logger: logger,
-                issuanceLimiter: IssuanceRateLimiter(limit: configuration.issuanceRateLimit), metrics: metrics,
+                issuanceLimiter: RateLimiter<UUID>(limit: configuration.issuanceRateLimit), metrics: metrics,
                 exposesMetrics: configuration.exposesMetrics,
                 readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
                 updater: PassUpdater(store: storage.repository, logger: logger, pushesQueued: { pushes.wake() }),

@@ -1,42 +1,43 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 
 /// The web flow's routes: `POST /api/v2/in_app_provisioning/web_link` and `…/landing_links` (authenticated like
-/// issuer data, and counted by the same ``IssuanceRateLimiter``), and the public landing page `GET /wallet/add/{token}`
+/// issuer data, and counted by the same ``RateLimiter``), and the public landing page `GET /wallet/add/{token}`
 /// with its `POST /wallet/add/{token}/session` (limited per token and per client address).
 struct WebFlowController: Sendable {
     let repository: any WalletRepository
     let webLinks: WebLinkService
     /// Counts each API token's web links and landing links, with its issuer data.
-    let limiter: IssuanceRateLimiter
+    let limiter: RateLimiter<UUID>
     /// Counts each landing token's page views and sessions.
-    let tokenLimiter: IssuanceRateLimiter
+    let tokenLimiter: RateLimiter<SHA256Digest>
     /// Counts each client address's page views and sessions, whatever the token.
-    let addressLimiter: IssuanceRateLimiter
+    let addressLimiter: RateLimiter<String>
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
     /// Who sent a request, for the per-address limit.
     let clientAddress: ClientAddress
 
     /// A landing token's page views and sessions: 20 a minute, 10 at once (a person taps a few times at most).
-    static let tokenLimit = IssuanceRateLimit(perMinute: 20, burst: 10)
+    static let tokenLimit = RateLimit(perMinute: 20, burst: 10)
     /// A client address's page views and sessions, over every token: 60 a minute, 30 at once.
-    static let addressLimit = IssuanceRateLimit(perMinute: 60, burst: 30)
+    static let addressLimit = RateLimit(perMinute: 60, burst: 30)
 
     init(
-        repository: any WalletRepository, service: ProvisioningService, limiter: IssuanceRateLimiter,
+        repository: any WalletRepository, service: ProvisioningService, limiter: RateLimiter<UUID>,
         metrics: ServerMetrics, clientAddress: ClientAddress = ClientAddress(),
-        tokenLimit: IssuanceRateLimit = Self.tokenLimit, addressLimit: IssuanceRateLimit = Self.addressLimit,
+        tokenLimit: RateLimit = Self.tokenLimit, addressLimit: RateLimit = Self.addressLimit,
         clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.clientAddress = clientAddress
         self.repository = repository
         self.webLinks = WebLinkService(provisioning: service, repository: repository)
         self.limiter = limiter
-        self.tokenLimiter = IssuanceRateLimiter(limit: tokenLimit, now: clock)
-        self.addressLimiter = IssuanceRateLimiter(limit: addressLimit, now: clock)
+        self.tokenLimiter = RateLimiter<SHA256Digest>(limit: tokenLimit, now: clock)
+        self.addressLimiter = RateLimiter<String>(limit: addressLimit, now: clock)
         self.metrics = metrics
     }
 
@@ -158,12 +159,12 @@ struct WebFlowController: Sendable {
     /// spent, `nil` when it may go ahead.
     private func limited(_ request: Request, context: WalletRequestContext, token: String) -> Int? {
         let address = clientAddress.address(of: request, context: context)
-        if case .limited(let wait) = addressLimiter.acquire(for: IssuanceRateLimiter.bucket("address", address)) {
+        if case .limited(let wait) = addressLimiter.acquire(for: address) {
             return ProvisioningController.wholeSeconds(wait)
         }
         // A malformed token reaches no row: only well-formed ones get (and fill) a bucket of their own.
         guard WebLinkService.isWellFormed(token: token) else { return nil }
-        if case .limited(let wait) = tokenLimiter.acquire(for: IssuanceRateLimiter.bucket("token", token)) {
+        if case .limited(let wait) = tokenLimiter.acquire(for: SHA256.hash(data: Data(token.utf8))) {
             return ProvisioningController.wholeSeconds(wait)
         }
         return nil

@@ -8,26 +8,26 @@ struct PassWebServiceController: Sendable {
     /// Who sent a request: the budgets below are per client address.
     let clientAddress: ClientAddress
     /// Counts each client address's `POST /v1/log` requests (the route is unauthenticated).
-    let logLimiter: IssuanceRateLimiter
+    let logLimiter: RateLimiter<String>
     /// Counts each client address's registrations.
-    let registrationLimiter: IssuanceRateLimiter
+    let registrationLimiter: RateLimiter<String>
 
     /// The path the web service is mounted at; passes carry `<public URL>/passkit` as their `webServiceURL`.
     static let mountPath = "/passkit"
     /// How many `POST /v1/log` requests one client address may send: 60 a minute, 20 at once.
-    static let logLimit = IssuanceRateLimit(perMinute: 60, burst: 20)
+    static let logLimit = RateLimit(perMinute: 60, burst: 20)
     /// How many registrations one client address may make: 30 a minute, 10 at once (a device registers each of
     /// its passes once, and again when its push token changes).
-    static let registrationLimit = IssuanceRateLimit(perMinute: 30, burst: 10)
+    static let registrationLimit = RateLimit(perMinute: 30, burst: 10)
 
     init(
         service: PassWebService, clientAddress: ClientAddress = ClientAddress(),
-        logLimit: IssuanceRateLimit = Self.logLimit, registrationLimit: IssuanceRateLimit = Self.registrationLimit
+        logLimit: RateLimit = Self.logLimit, registrationLimit: RateLimit = Self.registrationLimit
     ) {
         self.service = service
         self.clientAddress = clientAddress
-        self.logLimiter = IssuanceRateLimiter(limit: logLimit)
-        self.registrationLimiter = IssuanceRateLimiter(limit: registrationLimit)
+        self.logLimiter = RateLimiter<String>(limit: logLimit)
+        self.registrationLimiter = RateLimiter<String>(limit: registrationLimit)
     }
 
     struct Registration: Decodable {
@@ -150,10 +150,10 @@ struct PassWebServiceController: Sendable {
     /// Counts the request against its client address's budget in `limiter`; throws `429` with `Retry-After` when
     /// that budget is spent.
     private func limit(
-        _ request: Request, _ context: WalletRequestContext, with limiter: IssuanceRateLimiter, what: String
+        _ request: Request, _ context: WalletRequestContext, with limiter: RateLimiter<String>, what: String
     ) throws {
         let address = clientAddress.address(of: request, context: context)
-        guard case .limited(let wait) = limiter.acquire(for: IssuanceRateLimiter.bucket("address", address)) else {
+        guard case .limited(let wait) = limiter.acquire(for: address) else {
             return
         }
         let seconds = ProvisioningController.wholeSeconds(wait)

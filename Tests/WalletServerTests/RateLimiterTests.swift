@@ -13,18 +13,18 @@ final class ManualClock: @unchecked Sendable {
     func advance(by duration: Duration) { lock.withLock { offset += duration } }
 }
 
-@Suite("Each API token's issuances are limited by a token bucket, in memory, by the token's id")
-struct IssuanceRateLimiterTests {
+@Suite("A token bucket per key, in memory: an API token's issuances, a client address's requests")
+struct RateLimiterTests {
     let clock = ManualClock()
 
-    func limiter(_ limit: IssuanceRateLimit, sweepThreshold: Int = 1024) -> IssuanceRateLimiter {
+    func limiter(_ limit: RateLimit, sweepThreshold: Int = 1024) -> RateLimiter<UUID> {
         let clock = clock
-        return IssuanceRateLimiter(limit: limit, now: { clock.now }, sweepThreshold: sweepThreshold)
+        return RateLimiter<UUID>(limit: limit, now: { clock.now }, sweepThreshold: sweepThreshold)
     }
 
     @Test("a token makes its burst at once, then waits for the refill, and is told how long")
     func burstThenWait() {
-        let limiter = limiter(IssuanceRateLimit(perMinute: 60, burst: 3))
+        let limiter = limiter(RateLimit(perMinute: 60, burst: 3))
         let token = UUID()
         for _ in 0..<3 { #expect(limiter.acquire(for: token) == .allowed) }
         #expect(limiter.acquire(for: token) == .limited(retryAfter: .seconds(1)))
@@ -37,7 +37,7 @@ struct IssuanceRateLimiterTests {
 
     @Test("a refused request does not cost anything: waiting the time it names is enough")
     func refusalIsFree() {
-        let limiter = limiter(IssuanceRateLimit(perMinute: 6, burst: 1))
+        let limiter = limiter(RateLimit(perMinute: 6, burst: 1))
         let token = UUID()
         #expect(limiter.acquire(for: token) == .allowed)
         for _ in 0..<5 { #expect(limiter.acquire(for: token) == .limited(retryAfter: .seconds(10))) }
@@ -47,7 +47,7 @@ struct IssuanceRateLimiterTests {
 
     @Test("tokens are limited independently of each other")
     func independentTokens() {
-        let limiter = limiter(IssuanceRateLimit(perMinute: 1, burst: 1))
+        let limiter = limiter(RateLimit(perMinute: 1, burst: 1))
         let (first, second) = (UUID(), UUID())
         #expect(limiter.acquire(for: first) == .allowed)
         #expect(limiter.acquire(for: first) != .allowed)
@@ -56,7 +56,7 @@ struct IssuanceRateLimiterTests {
 
     @Test("a quiet spell refills the bucket up to the burst, never beyond")
     func refillCapped() {
-        let limiter = limiter(IssuanceRateLimit(perMinute: 60, burst: 5))
+        let limiter = limiter(RateLimit(perMinute: 60, burst: 5))
         let token = UUID()
         #expect(limiter.acquire(for: token) == .allowed)
         clock.advance(by: .seconds(3600))
@@ -74,7 +74,7 @@ struct IssuanceRateLimiterTests {
 
     @Test("buckets that have refilled are dropped as new tokens arrive, so memory follows recent activity only")
     func idleBucketsEvicted() {
-        let limiter = limiter(IssuanceRateLimit(perMinute: 60, burst: 5), sweepThreshold: 8)
+        let limiter = limiter(RateLimit(perMinute: 60, burst: 5), sweepThreshold: 8)
         for _ in 0..<1000 { _ = limiter.acquire(for: UUID()) }
         #expect(limiter.trackedBucketCount == 1000)
         clock.advance(by: .seconds(60))
@@ -84,7 +84,7 @@ struct IssuanceRateLimiterTests {
 
     @Test("a bucket still refilling is kept: dropping it would hand the token a fresh burst")
     func busyBucketsKept() {
-        let limiter = limiter(IssuanceRateLimit(perMinute: 1, burst: 2), sweepThreshold: 2)
+        let limiter = limiter(RateLimit(perMinute: 1, burst: 2), sweepThreshold: 2)
         let busy = UUID()
         #expect(limiter.acquire(for: busy) == .allowed)
         #expect(limiter.acquire(for: busy) == .allowed)
@@ -94,7 +94,7 @@ struct IssuanceRateLimiterTests {
 
     @Test("concurrent requests for one token never get more than the burst")
     func concurrent() async {
-        let limiter = limiter(IssuanceRateLimit(perMinute: 60, burst: 20))
+        let limiter = limiter(RateLimit(perMinute: 60, burst: 20))
         let token = UUID()
         let allowed = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<400 { group.addTask { limiter.acquire(for: token) == .allowed } }
@@ -115,16 +115,16 @@ struct IssuanceRateLimiterTests {
     @Test(
         "an unusable limit is refused with the setting's name",
         arguments: [
-            (IssuanceRateLimit(perMinute: -1, burst: 5), "RATE_LIMIT"), (.init(perMinute: 5, burst: 0), "BURST"),
+            (RateLimit(perMinute: -1, burst: 5), "RATE_LIMIT"), (.init(perMinute: 5, burst: 0), "BURST"),
         ])
-    func invalid(_ limit: IssuanceRateLimit, _ name: String) {
+    func invalid(_ limit: RateLimit, _ name: String) {
         #expect {
             try limit.validate()
         } throws: { error in
             guard case WalletServerError.invalidConfiguration(let reason) = error else { return false }
             return reason.contains("COFFER_ISSUANCE_\(name)")
         }
-        #expect(throws: Never.self) { try IssuanceRateLimit.unlimited.validate() }
-        #expect(throws: Never.self) { try IssuanceRateLimit.default.validate() }
+        #expect(throws: Never.self) { try RateLimit.unlimited.validate() }
+        #expect(throws: Never.self) { try RateLimit.default.validate() }
     }
 }

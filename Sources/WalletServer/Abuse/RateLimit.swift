@@ -1,22 +1,22 @@
 import Foundation
 
-/// How often one API token may ask for issuer data: a token bucket that holds ``burst`` issuances and refills at
-/// ``perMinute`` a minute.
+/// How often one caller (an API token, a client address) may make a kind of request: a token bucket that holds
+/// ``burst`` requests and refills at ``perMinute`` a minute.
 ///
-/// A token that empties its bucket is answered `429 Too Many Requests` with a `Retry-After` header until the bucket
+/// A caller that empties its bucket is answered `429 Too Many Requests` with a `Retry-After` header until the bucket
 /// has refilled by one. ``perMinute`` `0` turns the limit off (``unlimited``).
-public struct IssuanceRateLimit: Hashable, Sendable {
-    /// The issuances a token regains each minute; `0` means no limit.
+public struct RateLimit: Hashable, Sendable {
+    /// The requests a caller regains each minute; `0` means no limit.
     public var perMinute: Int
-    /// The issuances a token may make at once, after a quiet spell (the bucket's size); at least 1 when limited.
+    /// The requests a caller may make at once, after a quiet spell (the bucket's size); at least 1 when limited.
     public var burst: Int
 
     /// 60 a minute, 20 at once.
-    public static let `default` = IssuanceRateLimit(perMinute: 60, burst: 20)
+    public static let `default` = RateLimit(perMinute: 60, burst: 20)
     /// No limit.
-    public static let unlimited = IssuanceRateLimit(perMinute: 0, burst: 0)
+    public static let unlimited = RateLimit(perMinute: 0, burst: 0)
 
-    /// Creates a limit of `perMinute` issuances a minute, `burst` at once.
+    /// Creates a limit of `perMinute` requests a minute, `burst` at once.
     public init(perMinute: Int, burst: Int) {
         self.perMinute = perMinute
         self.burst = burst

@@ -1,0 +1,72 @@
+import Foundation
+import Secrets
+
+/// Counts requests against a ``RateLimit``: one token bucket per key (an API user's identifier, a client address, a
+/// hash of a landing token), in memory, for this process.
+///
+/// Each bucket is kept as the time at which it will be full again (the generic cell rate algorithm, a token bucket
+/// in exact arithmetic): a request moves that time one interval (a minute / ``RateLimit/perMinute``) later, and is
+/// refused while the time lies more than `burst - 1` intervals ahead. A bucket that is full again is the same as no
+/// bucket, so such buckets are dropped as the table grows: memory follows the keys that asked recently. Key a
+/// limiter by a secret's hash (`SHA256Digest`), never by the secret. Safe to call from any task; the clock is
+/// injected so that tests move time by hand.
+public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
+    /// What ``acquire(for:)`` decided.
+    public enum Decision: Hashable, Sendable {
+        /// The request may go ahead; it was counted.
+        case allowed
+        /// The key's bucket is empty; one more request is allowed after `retryAfter`. Nothing was counted.
+        case limited(retryAfter: Duration)
+    }
+
+    private struct State {
+        /// When each key's bucket is full again.
+        var fullAt: [Key: ContinuousClock.Instant] = [:]
+        /// The table size at which the next sweep of full buckets runs.
+        var sweepAt: Int
+    }
+
+    /// The limit it enforces.
+    public let limit: RateLimit
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private let sweepThreshold: Int
+    private let state: Locked<State>
+
+    /// Creates a limiter for `limit`, reading the time from `now` (the continuous clock unless a test gives another).
+    public convenience init(
+        limit: RateLimit, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.init(limit: limit, now: now, sweepThreshold: 1024)
+    }
+
+    /// Creates a limiter that sweeps full buckets out once the table holds `sweepThreshold` of them, or twice as
+    /// many as the last sweep left.
+    init(limit: RateLimit, now: @escaping @Sendable () -> ContinuousClock.Instant, sweepThreshold: Int) {
+        self.limit = limit
+        self.now = now
+        self.sweepThreshold = max(1, sweepThreshold)
+        self.state = Locked(State(sweepAt: max(1, sweepThreshold)))
+    }
+
+    /// Counts one request for `key` if its bucket has one left.
+    public func acquire(for key: Key) -> Decision {
+        guard !limit.isUnlimited else { return .allowed }
+        let instant = now()
+        let interval = Duration.seconds(60) / limit.perMinute
+        let tolerance = interval * (max(1, limit.burst) - 1)
+        return state.withLock { state in
+            let fullAt = max(state.fullAt[key] ?? instant, instant)
+            let ahead = instant.duration(to: fullAt)
+            guard ahead <= tolerance else { return .limited(retryAfter: ahead - tolerance) }
+            state.fullAt[key] = fullAt + interval
+            if state.fullAt.count >= state.sweepAt {
+                state.fullAt = state.fullAt.filter { $0.value > instant }
+                state.sweepAt = max(sweepThreshold, state.fullAt.count * 2)
+            }
+            return .allowed
+        }
+    }
+
+    /// How many buckets are held (full ones not yet swept out included).
+    public var trackedBucketCount: Int { state.withLock { $0.fullAt.count } }
+}
