@@ -20,7 +20,7 @@ guard arguments.count >= 4, let tokenURL = URL(string: arguments[1]), let apiURL
 }
 
 do {
-    let configuration = SecretsConfig.resolve()
+    let configuration = SecretsConfiguration(environment: ProcessInfo.processInfo.environment)
     guard let passphrase = ProcessInfo.processInfo.environment["COFFER_PASSPHRASE"] else {
         throw TokenAuthenticationError.missingCredential("set COFFER_PASSPHRASE to open the store")
     }

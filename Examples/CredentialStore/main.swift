@@ -8,7 +8,7 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("c
 defer { try? FileManager.default.removeItem(at: directory) }
 
 do {
-    var configuration = SecretsConfig.resolve()
+    var configuration = SecretsConfiguration(environment: ProcessInfo.processInfo.environment)
     configuration.service = "com.example.credential-store"
     let backend = try EncryptedFileBackend(directory: directory, key: .passphrase("an example passphrase"))
     let store: any SecretsStoring = AggregateSecretsStore(backend: backend, configuration: configuration)

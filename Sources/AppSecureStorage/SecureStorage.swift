@@ -82,7 +82,7 @@ public final class SecureStorage: Sendable {
         let configuration = store.aggregateStore?.configuration
         let engine = KeychainEngine(
             backend: StoreItemsBackend(base: store.base),
-            service: configuration?.service ?? Configuration.defaultService,
+            service: configuration?.service ?? SecretsConfiguration.defaultService,
             accessGroup: configuration?.accessGroup)
         let observers = Locked<[String: [UUID: @Sendable () -> Void]]>([:])
         self.observers = observers

@@ -26,7 +26,7 @@ public struct AuditedSecretsStore: SecretsStoreWrapper {
         self.base = base
         self.audit = audit
         let aggregate = base as? AggregateSecretsStore
-        self.service = service ?? aggregate?.configuration.service ?? Configuration().service
+        self.service = service ?? aggregate?.configuration.service ?? SecretsConfiguration().service
         self.backend =
             backend ?? aggregate?.backends.map(\.backendName).joined(separator: "+")
             ?? String(describing: type(of: base))

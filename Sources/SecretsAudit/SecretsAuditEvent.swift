@@ -49,7 +49,7 @@ public struct SecretsAuditEvent: Hashable, Sendable {
     public var time: Date
     /// What the access did.
     public var operation: Operation
-    /// The service the item belongs to (`KEYCHAIN_SERVICE`, the app's bundle identifier…).
+    /// The service the item belongs to (`COFFER_SERVICE`, the app's bundle identifier…).
     public var service: String
     /// The item's account path, or `nil` for an access to the whole store (a listing, a rotation).
     public var account: String?

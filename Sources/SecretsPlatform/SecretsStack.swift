@@ -39,7 +39,7 @@ public enum SecretsStack {
     ///   - secretServiceTimeout: How long the Secret Service may take to answer the first call.
     /// - Throws: What `fileStoreKey` or opening the file store throws.
     public static func select(
-        configuration: Configuration = SecretsConfig.resolve(),
+        configuration: SecretsConfiguration = SecretsConfiguration(environment: ProcessInfo.processInfo.environment),
         fileStoreKey: (() throws -> KeySource)? = nil,
         secretServiceTimeout: TimeInterval = 2
     ) throws -> Selection {
@@ -73,7 +73,7 @@ public enum SecretsStack {
     ///
     /// - Throws: `unavailable` (saying `why`) when there is no `key` to open it with.
     private static func encryptedFileStore(
-        because why: String, configuration: Configuration, key: (() throws -> KeySource)?
+        because why: String, configuration: SecretsConfiguration, key: (() throws -> KeySource)?
     ) throws -> Selection {
         guard let key else {
             throw SecretsError.unavailable(
@@ -87,7 +87,7 @@ public enum SecretsStack {
 
     /// The platform's store as a typed store, logging which backend was chosen and why.
     public static func make(
-        configuration: Configuration = SecretsConfig.resolve(),
+        configuration: SecretsConfiguration = SecretsConfiguration(environment: ProcessInfo.processInfo.environment),
         fileStoreKey: (() throws -> KeySource)? = nil,
         logger: Logger = Logger(label: "coffer.secrets")
     ) throws -> AggregateSecretsStore {

@@ -17,7 +17,7 @@ struct SecureStorageSharedStoreTests {
 
     init() {
         secrets = SecretsStore(
-            backend: AppleKeychainBackend(client: keychain), configuration: Configuration(service: "app"))
+            backend: AppleKeychainBackend(client: keychain), configuration: SecretsConfiguration(service: "app"))
     }
 
     func makeStorage() -> SecureStorage {
@@ -182,7 +182,7 @@ struct SecureStorageSharedStoreTests {
     func auditedStorePolicy() async throws {
         let aggregate = AggregateSecretsStore(
             backend: AppleKeychainBackend(client: keychain),
-            configuration: Configuration(
+            configuration: SecretsConfiguration(
                 service: "app", accessPolicy: AccessPolicy(accessibility: .afterFirstUnlockThisDeviceOnly)))
         let audited = SecretsStore(aggregate, audit: SecretsAudit(sinks: []))
         let storage = SecureStorage(store: audited) { [reports] error, key in reports.append("\(key): \(error)") }

@@ -20,7 +20,7 @@ struct SecretsAuditTests {
         -> AuditedSecretsStore
     {
         let base = AggregateSecretsStore(
-            backend: try kind.makeBackend(in: directory), configuration: Configuration(service: "app.example"))
+            backend: try kind.makeBackend(in: directory), configuration: SecretsConfiguration(service: "app.example"))
         return AuditedSecretsStore(base, audit: SecretsAudit(sinks: [sink], defaultCaller: caller))
     }
 

@@ -106,7 +106,7 @@ struct SecretServiceBackendTests {
         let file = try EncryptedFileBackend(
             directory: directory.appending("store"), key: .passphrase("test passphrase"),
             options: .weakKeyDerivationForTesting())
-        var configuration = Configuration()
+        var configuration = SecretsConfiguration()
         configuration.service = SecretServiceEnvironment.uniqueService()
         let legacy = AggregateSecretsStore(backend: file, configuration: configuration)
         try legacy.saveData(Data("old-token".utf8), account: "ai/openai")

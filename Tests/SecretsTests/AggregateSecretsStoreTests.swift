@@ -7,7 +7,7 @@ import Testing
 struct AggregateSecretsStoreTests {
     let primary = InMemoryBackend()
     let legacy = InMemoryBackend()
-    let configuration = Configuration(service: "TauIntegrations")
+    let configuration = SecretsConfiguration(service: "TauIntegrations")
     let secret = GeminiSecret(apiKey: "g-key")
 
     func store(migrateOnRead: Bool = false, removeAfterMigration: Bool = false) -> AggregateSecretsStore {

@@ -6,7 +6,7 @@ import Testing
 @Suite("The example secret types round-trip through a store")
 struct ExampleSecretsTests {
     let store = AggregateSecretsStore(
-        backend: InMemoryBackend(), configuration: Configuration(service: "TauIntegrations"))
+        backend: InMemoryBackend(), configuration: SecretsConfiguration(service: "TauIntegrations"))
 
     @Test("each type saves and reads back under its namespaced path")
     func roundTrips() throws {

@@ -36,7 +36,8 @@ struct IdentifierTests {
 
     @Test("a query expands an ID with the configuration")
     func queryFromConfiguration() {
-        let configuration = Configuration(service: "TauIntegrations", accessGroup: "group.x", synchronizable: true)
+        let configuration = SecretsConfiguration(
+            service: "TauIntegrations", accessGroup: "group.x", synchronizable: true)
         let query = SecretQuery(id: ServiceID<String>(path: "ai/openai"), configuration: configuration)
         #expect(query.service == "TauIntegrations")
         #expect(query.account == "ai/openai")

@@ -58,7 +58,8 @@ struct TokenEndpointSecurityTests {
 
     @Test("a rotated refresh token replaces only the one that was sent; invalid_grant clears only that one")
     func compareAndSet() async throws {
-        let store = AggregateSecretsStore(backend: InMemoryBackend(), configuration: Configuration(service: "cas"))
+        let store = AggregateSecretsStore(
+            backend: InMemoryBackend(), configuration: SecretsConfiguration(service: "cas"))
         try store.save(OAuthCredential.refreshToken("refresh-A", clientID: "reports"))
         let storage = AccessTokenStorage(store: store)
 

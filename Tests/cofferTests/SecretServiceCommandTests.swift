@@ -17,7 +17,7 @@ struct SecretServiceCommandTests {
     let service = "coffer-cli-\(UUID().uuidString.lowercased())"
 
     /// The keyring backend under this test's own service.
-    var keyringEnvironment: [String: String] { ["COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": service] }
+    var keyringEnvironment: [String: String] { ["COFFER_BACKEND": "secret-service", "COFFER_SERVICE": service] }
 
     func coffer(_ arguments: String..., environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
         try coffer(arguments, environment: environment)
@@ -205,7 +205,7 @@ struct SecretServiceCommandTests {
             for command in "get app/token" "get app/missing" "set app/token --value after-lock" "delete app/token" "list"; do
                 "$coffer" secrets $command 2>"$work/err"; echo "$command=$? $(cat "$work/err")"
             done
-            secret-tool search --all service "$KEYCHAIN_SERVICE" account app/token 2>/dev/null | grep -c '^label'
+            secret-tool search --all service "$COFFER_SERVICE" account app/token 2>/dev/null | grep -c '^label'
             """)
         let lines = outcome.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "set=0", "\(outcome.output)\(outcome.errorOutput)")

@@ -158,7 +158,7 @@ struct SecretsRunCommandTests {
         .enabled(if: SecretServiceCommandTests.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func secretService() throws {
         let keyring = [
-            "COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": "coffer-run-\(UUID().uuidString.lowercased())",
+            "COFFER_BACKEND": "secret-service", "COFFER_SERVICE": "coffer-run-\(UUID().uuidString.lowercased())",
         ]
         #expect(try coffer("secrets", "set", "ai/openai", "--value", "sk-keyring", environment: keyring).status == 0)
         defer { _ = try? coffer("secrets", "delete", "ai/openai", environment: keyring) }

@@ -106,7 +106,7 @@ public struct StorageLocations: Sendable {
         case (.documents, .xdg):
             return xdgDataDirectory
         case (.caches, .xdg):
-            return Self.xdgDirectory("XDG_CACHE_HOME", default: ".cache", in: environment)
+            return BaseDirectory.cache.url(environment: environment)
                 .appending(path: applicationIdentifier, directoryHint: .isDirectory)
         }
     }
@@ -160,7 +160,7 @@ public struct StorageLocations: Sendable {
     }
 
     private var xdgDataDirectory: URL {
-        Self.xdgDirectory("XDG_DATA_HOME", default: ".local/share", in: environment)
+        BaseDirectory.data.url(environment: environment)
             .appending(path: applicationIdentifier, directoryHint: .isDirectory)
     }
 
@@ -169,7 +169,7 @@ public struct StorageLocations: Sendable {
         if let appGroupContainer { return appGroupContainer(identifier) }
         switch platform {
         case .xdg:
-            return Self.xdgDirectory("XDG_DATA_HOME", default: ".local/share", in: environment)
+            return BaseDirectory.data.url(environment: environment)
                 .appending(path: "app-groups", directoryHint: .isDirectory)
                 .appending(path: identifier, directoryHint: .isDirectory)
         case .apple(let apple):
@@ -228,15 +228,5 @@ public struct StorageLocations: Sendable {
         guard !identifier.contains("/"), identifier != ".", identifier != ".." else {
             throw SecretsError.invalidIdentifier(identifier, reason: "an app group identifier is a name, not a path")
         }
-    }
-
-    private static func xdgDirectory(_ variable: String, default relative: String, in environment: [String: String])
-        -> URL
-    {
-        if let value = environment[variable], value.hasPrefix("/") {
-            return URL(filePath: value, directoryHint: .isDirectory)
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(filePath: home, directoryHint: .isDirectory).appending(path: relative, directoryHint: .isDirectory)
     }
 }

@@ -3,7 +3,7 @@
 /// `service` is the store-wide service name (the Keychain's `kSecAttrService`), `account` the secret's path
 /// (`kSecAttrAccount`), `accessGroup` the sharing group, `synchronizable` whether it may sync over iCloud, and
 /// `accessPolicy` when it may be read. Backends move bytes at a query; the typed layer above builds queries from
-/// a ``Configuration`` and a ``ServiceID``. `Value` is the phantom type of the secret at this place (use `Data`
+/// a ``SecretsConfiguration`` and a ``ServiceID``. `Value` is the phantom type of the secret at this place (use `Data`
 /// for untyped access).
 public struct SecretQuery<Value>: Hashable, Sendable {
     /// The service name shared by all of a store's items.
@@ -33,7 +33,7 @@ public struct SecretQuery<Value>: Hashable, Sendable {
     }
 
     /// Expands a typed identifier with a store's configuration.
-    public init(id: ServiceID<Value>, configuration: Configuration) {
+    public init(id: ServiceID<Value>, configuration: SecretsConfiguration) {
         self.init(
             service: configuration.service,
             account: id.path,

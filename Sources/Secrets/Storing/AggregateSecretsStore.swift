@@ -32,7 +32,7 @@ public struct AggregateSecretsStore: SecretsDataStoring {
     /// The backends, in read order.
     public let backends: [any SecretsBackend]
     /// The service, access group and policy every query uses.
-    public let configuration: Configuration
+    public let configuration: SecretsConfiguration
     /// How backends are used.
     public let options: Options
     private let logger: Logger
@@ -42,7 +42,7 @@ public struct AggregateSecretsStore: SecretsDataStoring {
     /// - Precondition: `backends` is not empty and `options.primaryIndex` is one of its indices.
     public init(
         backends: [any SecretsBackend],
-        configuration: Configuration = Configuration(),
+        configuration: SecretsConfiguration = SecretsConfiguration(),
         options: Options = Options(),
         logger: Logger = Logger(label: "coffer.secrets")
     ) {
@@ -55,7 +55,7 @@ public struct AggregateSecretsStore: SecretsDataStoring {
     }
 
     /// Creates a store over a single backend.
-    public init(backend: any SecretsBackend, configuration: Configuration = Configuration()) {
+    public init(backend: any SecretsBackend, configuration: SecretsConfiguration = SecretsConfiguration()) {
         self.init(backends: [backend], configuration: configuration)
     }
 

@@ -48,7 +48,7 @@ public actor SecretsStore {
     }
 
     /// Creates a store over a single backend, through an ``AggregateSecretsStore``.
-    public init(backend: any SecretsBackend, configuration: Configuration = Configuration()) {
+    public init(backend: any SecretsBackend, configuration: SecretsConfiguration = SecretsConfiguration()) {
         self.init(AggregateSecretsStore(backend: backend, configuration: configuration))
     }
 

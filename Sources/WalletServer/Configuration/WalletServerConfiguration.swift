@@ -116,7 +116,7 @@ public struct WalletServerConfiguration: Sendable {
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
         host: String = "127.0.0.1", port: Int = 8080,
-        dataDirectory: URL = Configuration.dataDirectory(named: "server"), databaseURL: String? = nil,
+        dataDirectory: URL = SecretsConfiguration.dataDirectory(named: "server"), databaseURL: String? = nil,
         publicURL: URL? = nil, secretStoreKey: SecretStoreKey = .automatic, createsDevelopmentIdentity: Bool = true,
         sessionLifetime: TimeInterval = 300, issuanceRateLimit: RateLimit = .default,
         idleTimeout: TimeInterval? = 30, sessionPurgeInterval: TimeInterval? = 60, exposesMetrics: Bool = true
@@ -139,13 +139,8 @@ public struct WalletServerConfiguration: Sendable {
     ///
     /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the variable whose value is unusable.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        func value(_ name: String) -> String? {
-            guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-                return nil
-            }
-            return value
-        }
-        self.init(dataDirectory: Configuration.dataDirectory(named: "server", environment: environment))
+        func value(_ name: String) -> String? { EnvironmentValue.named(name, in: environment) }
+        self.init(dataDirectory: SecretsConfiguration.dataDirectory(named: "server", environment: environment))
         if let host = value(Variable.host) { self.host = host }
         if let port = value(Variable.port) { self.port = try Self.port(port, from: Variable.port) }
         if let directory = value(Variable.dataDirectory) {

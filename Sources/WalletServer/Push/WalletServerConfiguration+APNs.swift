@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 extension WalletServerConfiguration.Variable {
     /// The `.p8` APNs authentication key that signs provider tokens (with ``apnsKeyID`` and ``apnsTeamID``; without
@@ -48,12 +49,7 @@ extension WalletServerConfiguration {
 
     /// ``apns(keyFile:keyID:teamID:environment:names:)`` from `environment`'s `COFFER_APNS_*` variables.
     static func apns(environment: [String: String]) throws -> APNsConfiguration {
-        func value(_ name: String) -> String? {
-            guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-                return nil
-            }
-            return value
-        }
+        func value(_ name: String) -> String? { EnvironmentValue.named(name, in: environment) }
         return try apns(
             keyFile: value(Variable.apnsKeyFile), keyID: value(Variable.apnsKeyID), teamID: value(Variable.apnsTeamID),
             environment: value(Variable.apnsEnvironment))

@@ -18,10 +18,10 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The store directory (default: $COFFER_STORE_DIR, else $XDG_DATA_HOME/coffer/secrets).")
     var store: String?
 
-    @Option(help: "The service name items are kept under (default: $KEYCHAIN_SERVICE, else 'coffer').")
+    @Option(help: "The service name items are kept under (default: $COFFER_SERVICE, else 'coffer').")
     var service: String?
 
-    @Option(help: "The access group (default: $KEYCHAIN_ACCESS_GROUP).")
+    @Option(help: "The access group (default: $COFFER_ACCESS_GROUP).")
     var accessGroup: String?
 
     @Option(help: "Read the passphrase from this file (its first line) instead of $COFFER_PASSPHRASE or a prompt.")
@@ -38,8 +38,8 @@ struct StoreOptions: ParsableArguments {
     var auditFile: String?
 
     /// The configuration from the environment with this command's overrides.
-    func configuration() -> Configuration {
-        var configuration = SecretsConfig.resolve()
+    func configuration() -> SecretsConfiguration {
+        var configuration = SecretsConfiguration(environment: ProcessInfo.processInfo.environment)
         if let store { configuration.storeDirectory = Self.absoluteURL(store) }
         if let service { configuration.service = service }
         if let accessGroup { configuration.accessGroup = accessGroup }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Secrets
 import Logging
 import WalletServer
 
@@ -65,7 +66,7 @@ struct ServerOptions: ParsableArguments {
         if apnsKeyFile != nil || apnsKeyID != nil || apnsTeamID != nil || apnsEnvironment != nil {
             let environment = ProcessInfo.processInfo.environment
             func pick(_ option: String?, _ variable: String) -> String? {
-                option ?? environment[variable].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+                option ?? EnvironmentValue.named(variable, in: environment)
             }
             configuration.apns = try CommandFailure.mapping {
                 try WalletServerConfiguration.apns(

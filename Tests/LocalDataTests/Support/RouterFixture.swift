@@ -66,7 +66,8 @@ struct RouterFixture {
     ) -> SecretsStore {
         let aggregate = AggregateSecretsStore(
             backend: backend,
-            configuration: Configuration(service: service, accessPolicy: AccessPolicy(accessibility: accessibility)))
+            configuration: SecretsConfiguration(
+                service: service, accessPolicy: AccessPolicy(accessibility: accessibility)))
         return audited ? SecretsStore(aggregate, audit: SecretsAudit(sinks: [])) : SecretsStore(aggregate)
     }
 

@@ -27,7 +27,8 @@ struct AuthenticatorFixture {
         clearAfter: Duration? = nil, retry: RetryPolicy = AuthenticatorFixture.noRetry,
         transport: any HTTPTransport = URLSessionTransport(timeout: AuthenticatorFixture.transportTimeout)
     ) throws {
-        store = AggregateSecretsStore(backend: InMemoryBackend(), configuration: Configuration(service: "token-tests"))
+        store = AggregateSecretsStore(
+            backend: InMemoryBackend(), configuration: SecretsConfiguration(service: "token-tests"))
         if let credential { try store.save(credential) }
         storage = AccessTokenStorage(store: store)
         authenticator = PublicRequestAuthenticator(
