@@ -183,31 +183,21 @@
         /// - Returns: `unavailable` naming the Debian package to install when the library is missing, or naming
         ///   the function when the library is too old to have it.
         static func load(_ library: String) -> Result<LibSecret, SecretsError> {
-            guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
-                let reason = dlerror().map { String(cString: $0) } ?? "not found"
-                return .failure(
+            DynamicLibrary.open(firstOf: [library]) { library throws(DynamicLibraryError) in try LibSecret(library) }
+                .mapError { failure in
                     .unavailable(
-                        "libsecret could not be loaded (\(reason)); install it to use the Secret Service "
-                            + "(Debian and Ubuntu: apt-get install libsecret-1-0; Fedora: dnf install libsecret)"))
-            }
-            do {
-                return .success(try LibSecret(handle: handle))
-            } catch {
-                dlclose(handle)
-                return .failure(error)
-            }
+                        "libsecret could not be loaded (\(failure)); install libsecret 0.18 or later to use the Secret "
+                            + "Service (Debian and Ubuntu: apt-get install libsecret-1-0; Fedora: dnf install libsecret)"
+                    )
+                }
         }
 
-        private init(handle: UnsafeMutableRawPointer) throws(SecretsError) {
-            func symbol(_ name: String) throws(SecretsError) -> UnsafeMutableRawPointer {
-                guard let address = dlsym(handle, name) else {
-                    throw .unavailable(
-                        "the libsecret found has no \(name); install libsecret 0.18 or later (libsecret-1-0)")
-                }
-                return address
+        private init(_ library: DynamicLibrary) throws(DynamicLibraryError) {
+            func symbol(_ name: String) throws(DynamicLibraryError) -> UnsafeMutableRawPointer {
+                try library.address(of: name)
             }
-            func function<Function>(_ name: String, as type: Function.Type) throws(SecretsError) -> Function {
-                unsafeBitCast(try symbol(name), to: type)
+            func function<Function>(_ name: String, as type: Function.Type) throws(DynamicLibraryError) -> Function {
+                try library.function(name, as: type)
             }
             serviceGetSync = try function("secret_service_get_sync", as: ServiceGetSync.self)
             serviceLookupSync = try function("secret_service_lookup_sync", as: ServiceLookupSync.self)

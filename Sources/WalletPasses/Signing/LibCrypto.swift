@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 
 /// OpenSSL's libcrypto (3.0 or later) and the few functions Coffer's RSA signer calls, found at run time.
 ///
@@ -88,38 +89,25 @@ final class LibCrypto: @unchecked Sendable {
     /// - Returns: ``WalletPassesError/signingEngineUnavailable(_:)`` naming the package to install when no library
     ///   opens, or naming the function when the library is too old to have it.
     static func load(_ libraries: [String]) -> Result<LibCrypto, WalletPassesError> {
-        var reasons: [String] = []
-        for library in libraries {
-            guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
-                reasons.append(dlerror().map { String(cString: $0) } ?? "\(library): not found")
-                continue
+        DynamicLibrary.open(firstOf: libraries) { library throws(DynamicLibraryError) in try LibCrypto(library) }
+            .mapError { failure in
+                .signingEngineUnavailable(
+                    "OpenSSL's libcrypto 3 could not be loaded (\(failure)); install it to sign with OpenSSL (Debian "
+                        + "and Ubuntu: apt-get install libssl3; Fedora: dnf install openssl-libs), or leave "
+                        + "\(RSASigningEngine.environmentVariable) unset to sign with swift-crypto")
             }
-            do {
-                return .success(try LibCrypto(handle: handle, name: library))
-            } catch {
-                dlclose(handle)
-                reasons.append(error.description)
-            }
-        }
-        return .failure(
-            .signingEngineUnavailable(
-                "OpenSSL's libcrypto 3 could not be loaded (\(reasons.joined(separator: "; "))); install it to sign "
-                    + "with OpenSSL (Debian and Ubuntu: apt-get install libssl3; Fedora: dnf install openssl-libs), "
-                    + "or leave \(RSASigningEngine.environmentVariable) unset to sign with swift-crypto"))
     }
 
-    private init(handle: UnsafeMutableRawPointer, name: String) throws(WalletPassesError) {
-        func function<Function>(_ symbol: String, as type: Function.Type) throws(WalletPassesError) -> Function {
-            guard let address = dlsym(handle, symbol) else {
-                throw .signingEngineUnavailable("\(name) has no \(symbol): it is not OpenSSL 3.0 or later")
-            }
-            return unsafeBitCast(address, to: type)
+    private init(_ library: DynamicLibrary) throws(DynamicLibraryError) {
+        func function<Function>(_ symbol: String, as type: Function.Type) throws(DynamicLibraryError) -> Function {
+            try library.function(symbol, as: type)
         }
         versionNumber = try function("OpenSSL_version_num", as: VersionNumber.self)
         version = versionNumber()
         guard version >= Self.minimumVersion else {
-            throw .signingEngineUnavailable(
-                "\(name) is OpenSSL \(String(version >> 28)).\(String((version >> 20) & 0xFF)), older than 3.0")
+            throw DynamicLibraryError(reasons: [
+                "\(library.name) is OpenSSL \(String(version >> 28)).\(String((version >> 20) & 0xFF)), older than 3.0"
+            ])
         }
         decodePrivateKey = try function("d2i_AutoPrivateKey", as: DecodePrivateKey.self)
         keyFree = try function("EVP_PKEY_free", as: KeyFree.self)
