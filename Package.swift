@@ -194,8 +194,15 @@ let package = Package(
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                "SecretsMetrics", .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
+        ),
+        .testTarget(
+            name: "SecretsMetricsTests",
+            dependencies: ["SecretsMetrics", "Secrets", .product(name: "MetricsTestKit", package: "swift-metrics")]
+        ),
+        .testTarget(
+            name: "SecretsPlatformTests",
+            dependencies: ["SecretsPlatform", "CofferTestSupport"]
         ),
         .testTarget(
             name: "LocalDataTests",
@@ -229,8 +236,7 @@ let package = Package(
         .testTarget(
             name: "SecretsSecretServiceTests",
             dependencies: [
-                "SecretsSecretService", "SecretsPlatform", "SecretsKeychain", "Secrets", "SecretsTesting",
-                "CofferTestSupport",
+                "SecretsSecretService", "SecretsKeychain", "Secrets", "SecretsTesting", "CofferTestSupport",
             ]
         ),
         .testTarget(

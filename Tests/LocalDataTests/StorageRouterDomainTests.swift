@@ -55,7 +55,7 @@ struct StorageRouterDomainTests {
         try await relaunched.remove(key)
     }
 
-    @Test("keychain keys work over the real Secret Service", .enabled(if: RouterFixture.secretServiceEnabled))
+    @Test("keychain keys work over the real Secret Service", .enabled(if: SecretServiceEnvironment.isEnabled))
     func secretService() async throws {
         let fixture = try RouterFixture(secretService: true)
         defer { try? fixture.cleanUp() }

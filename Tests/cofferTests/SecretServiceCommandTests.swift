@@ -12,8 +12,6 @@ enum UnusableSecretService {
 
 @Suite("coffer secrets --backend secret-service, against real keyrings")
 struct SecretServiceCommandTests {
-    static let isEnabled = ProcessInfo.processInfo.environment["COFFER_TEST_SECRET_SERVICE"] == "1"
-
     let service = "coffer-cli-\(UUID().uuidString.lowercased())"
 
     /// The keyring backend under this test's own service.
@@ -31,13 +29,12 @@ struct SecretServiceCommandTests {
 
     @Test(
         "set, get, list and delete in the session's keyring; secret-tool reads what coffer wrote; a miss exits 1",
-        .enabled(if: isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func roundTrip() throws {
         #expect(try coffer("secrets", "set", "ai/openai", "--value", "sk-cli").status == 0)
         #expect(try coffer("secrets", "get", "ai/openai").output == "sk-cli")
         #expect(try coffer("secrets", "list").output == "ai/openai\n")
-        let lookup = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/secret-tool"), ["lookup", "service", service, "account", "ai/openai"])
+        let lookup = try SecretServiceEnvironment.secretTool("lookup", "service", service, "account", "ai/openai")
         #expect(lookup.output == "sk-cli")
         let missing = try coffer("secrets", "get", "ai/none")
         #expect(missing.status == 1)
@@ -47,7 +44,7 @@ struct SecretServiceCommandTests {
 
     @Test(
         "migrate --from file --to secret-service: progress, a summary, secret-tool sees the items, a rerun is a no-op",
-        .enabled(if: isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func migrateFromFile() throws {
         let directory = try TemporaryDirectory()
         let file = [
@@ -62,8 +59,7 @@ struct SecretServiceCommandTests {
         #expect(migrated.status == 0, "\(migrated.errorOutput)")
         #expect(migrated.output == "migrated 120, already there 0, conflicts 0\n")
         #expect(migrated.errorOutput.contains("100/120\n120/120\n"))
-        let lookup = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/secret-tool"), ["lookup", "service", service, "account", "item/42"])
+        let lookup = try SecretServiceEnvironment.secretTool("lookup", "service", service, "account", "item/42")
         #expect(lookup.output == "v-item/42")
 
         let again = try coffer(
@@ -77,7 +73,7 @@ struct SecretServiceCommandTests {
         #expect(conflict.status == 4)
         #expect(conflict.errorOutput.contains("item/7"))
         #expect(try coffer("secrets", "get", "item/7").output == "v-item/7", "the keyring's copy is left alone")
-        _ = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/secret-tool"), ["clear", "service", service])
+        _ = try SecretServiceEnvironment.secretTool("clear", "service", service)
     }
 
     @Test("--backend overrides $COFFER_BACKEND, and a bad $COFFER_BACKEND is a usage error")
@@ -93,7 +89,8 @@ struct SecretServiceCommandTests {
     }
 
     @Test(
-        "--backend auto: the keyring when one answers, and says so", .enabled(if: isEnabled, "needs a Secret Service"))
+        "--backend auto: the keyring when one answers, and says so",
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service"))
     func autoWithKeyring() throws {
         let set = try coffer("secrets", "set", "auto/item", "--value", "v", "--backend", "auto")
         #expect(set.status == 0, "\(set.errorOutput)")
@@ -145,7 +142,8 @@ struct SecretServiceCommandTests {
 
     @Test(
         "a Secret Service without a default collection: exit 5, saying there is none and how to make one",
-        .enabled(if: isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1)))
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1))
+    )
     func noDefaultCollection() throws {
         let outcome = try runInPrivateKeyring(
             unlocked: false,
@@ -194,7 +192,8 @@ struct SecretServiceCommandTests {
     /// A keyring of its own, locked halfway: the session's keyring stays unlocked for the other tests.
     @Test(
         "a locked keyring: reads, misses, writes, deletes and lists exit 5 and say it is locked; nothing is lost",
-        .enabled(if: isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1)))
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1))
+    )
     func lockedKeyring() throws {
         let outcome = try runInPrivateKeyring(
             unlocked: true,

@@ -155,7 +155,7 @@ struct SecretsRunCommandTests {
 
     @Test(
         "with --backend secret-service, run reads the secret from the keyring",
-        .enabled(if: SecretServiceCommandTests.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func secretService() throws {
         let keyring = [
             "COFFER_BACKEND": "secret-service", "KEYCHAIN_SERVICE": "coffer-run-\(UUID().uuidString.lowercased())",

@@ -1,4 +1,3 @@
-import CofferTestSupport
 import Foundation
 import MetricsTestKit
 @_spi(Testing) import Secrets
