@@ -11,8 +11,6 @@ struct WebFlowBrowserTests {
     }
     /// Under CI a missing browser fails the run instead of skipping the test.
     static let required = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     @Test(
         "tapping the badge at phone size opens wallet.apple.com with issuer data under 300 s old that openssl verifies; the screenshot is kept",
@@ -24,9 +22,9 @@ struct WebFlowBrowserTests {
         let outcome = try ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/python3"),
             [
-                Self.packageRoot.appendingPathComponent("Tests/Browser/webflow_browser_test.py").path,
+                SourceTree.appending("Tests/Browser/webflow_browser_test.py").path,
                 "--coffer", coffer.path, "--chromium", chromium,
-                "--artifacts", Self.packageRoot.appendingPathComponent(".build/artifacts/webflow").path,
+                "--artifacts", SourceTree.appending(".build/artifacts/webflow").path,
             ])
         print(outcome.output, terminator: "")
         #expect(outcome.status == 0, "\(outcome.output)\n\(outcome.errorOutput)")

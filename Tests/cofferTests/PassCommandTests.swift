@@ -6,8 +6,7 @@ import Testing
 struct PassCommandTests {
     let directory: TemporaryDirectory
     var identity: URL { directory.appending("identity") }
-    static let examplePass = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Examples/Passes/EventTicket.pass")
+    static let examplePass = SourceTree.appending("Examples/Passes/EventTicket.pass")
 
     init() throws {
         directory = try TemporaryDirectory()

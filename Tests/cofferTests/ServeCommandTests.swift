@@ -222,8 +222,7 @@ struct ServeCommandTests {
 
     @Test("a template without an nfc dictionary still makes a pass, with a warning that its binding protects nothing")
     func templateWithoutNFC() throws {
-        let eventTicket = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/Passes/EventTicket.pass").path
+        let eventTicket = SourceTree.appending("Examples/Passes/EventTicket.pass").path
         let seed = try admin("seed-demo")
         try #require(seed.status == 0, "\(seed.errorOutput)")
         #expect(!seed.errorOutput.contains("warning"), "the demo ticket is an NFC pass")
