@@ -187,7 +187,11 @@ let package = Package(
             dependencies: ["LocalData", "Secrets"],
             path: "Tests/Support/LocalDataChild"
         ),
-        .target(name: "CofferTestSupport", path: "Tests/Support/CofferTestSupport"),
+        .target(
+            name: "CofferTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support/CofferTestSupport"
+        ),
         .testTarget(
             name: "SecretsTests",
             dependencies: [

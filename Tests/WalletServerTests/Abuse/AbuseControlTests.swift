@@ -64,7 +64,7 @@ struct AbuseControlTests {
     func purgeRunsInTheServer() async throws {
         try await withServer({ $0.sessionPurgeInterval = 0.05 }) { _, _, storage in
             let repository = storage.repository
-            let pass = try await RepositoryTests.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let now = Date()
             try await repository.createSession(
                 ProvisioningSession(
@@ -96,7 +96,7 @@ struct AbuseControlTests {
             for _ in 0..<2 {
                 let (status, retry) = try await client.execute(
                     uri: "/api/v2/in_app_provisioning/issuer_data", method: .post,
-                    headers: ProvisioningRoutesTests.basic(token), body: ByteBuffer(string: #"{"tag_id":"NONE"}"#)
+                    headers: ProvisioningAPI.headers(token: token), body: ByteBuffer(string: #"{"tag_id":"NONE"}"#)
                 ) { response in (response.status.code, response.headers[.retryAfter]) }
                 statuses.append(status)
                 retryAfter = retry

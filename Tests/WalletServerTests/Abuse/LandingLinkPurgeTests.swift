@@ -7,8 +7,7 @@ import WalletServer
 struct LandingLinkPurgeTests {
     @Test("the purger deletes the expired links and keeps the live ones", arguments: Engine.available)
     func purge(_ engine: Engine) async throws {
-        let world = try await ProvisioningWorld(engine: engine)
-        do {
+        try await ProvisioningWorld.with(engine) { world in
             let repository = world.repository
             let pass = try #require(try await repository.pass(tagID: world.tag.id))
             let now = world.clock.now
@@ -23,10 +22,6 @@ struct LandingLinkPurgeTests {
                 .purge()
             #expect(try await repository.deleteExpiredLandingLinks(now: now, limit: 10) == 0, "none left to purge")
             #expect(try await repository.landingTarget(tokenHash: live, now: now) != nil, "the live link is kept")
-        } catch {
-            try await world.shutdown()
-            throw error
         }
-        try await world.shutdown()
     }
 }

@@ -13,7 +13,7 @@ struct SchemaUpgradeTests {
     func fromVersion1(_ engine: Engine) async throws {
         let directory = try TemporaryDirectory()
         let database = try WalletDatabase.open(url: try await engine.makeDatabaseURL(in: directory))
-        do {
+        try await database.whileOpen { database in
             let versionOne = try #require(SchemaMigrator.migrations.first { $0.version == 1 })
             let passTypeID = UUID()
             try await database.transaction { db in
@@ -49,11 +49,7 @@ struct SchemaUpgradeTests {
             passType.bindingLearnMoreURL = "https://old.example.com/binding"
             try await repository.updatePassType(passType)
             #expect(try await repository.passType(id: passTypeID) == passType)
-        } catch {
-            try await database.shutdown()
-            throw error
         }
-        try await database.shutdown()
     }
 
     @Test(
@@ -63,7 +59,7 @@ struct SchemaUpgradeTests {
         let directory = try TemporaryDirectory()
         let url = try await engine.makeDatabaseURL(in: directory)
         let database = try WalletDatabase.open(url: url)
-        do {
+        try await database.whileOpen { database in
             // A table in the way of the first migration.
             try await database.sql.raw("CREATE TABLE clients (other TEXT)").run()
             let error = await #expect(throws: WalletServerError.self) {
@@ -78,11 +74,7 @@ struct SchemaUpgradeTests {
                 #expect(!message.contains(password))
             }
             #expect(!message.contains("PSQLError") && !message.contains("SQLiteError"))
-        } catch {
-            try await database.shutdown()
-            throw error
         }
-        try await database.shutdown()
     }
 
     /// Brings a fresh database to `version` the way a server of that version did.
@@ -142,7 +134,7 @@ struct SchemaUpgradeTests {
                 .joined()
         }
         let (open, used, expired) = (identifiers[0], identifiers[1], identifiers[2])
-        do {
+        try await database.whileOpen { database in
             try await Self.migrate(database, to: 2)
             let repository = SQLWalletRepository(database: database)
             let pass = try await Self.makeVersion2Pass(in: repository, database: database)
@@ -177,11 +169,7 @@ struct SchemaUpgradeTests {
             #expect(try await repository.consumeSession(id: used, now: nowDate) == nil)
             #expect(try await repository.consumeSession(id: expired, now: nowDate) == nil)
             #expect(try await repository.consumeSession(id: open, now: nowDate)?.passID == pass.id)
-        } catch {
-            try await database.shutdown()
-            throw error
         }
-        try await database.shutdown()
         guard engine == .sqliteFile else { return }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
             .filter { $0.hasPrefix("coffer-wallet.sqlite") }

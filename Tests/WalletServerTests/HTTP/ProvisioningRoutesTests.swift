@@ -17,25 +17,11 @@ struct ProvisioningRoutesTests {
         issuanceLimiter: IssuanceRateLimiter = IssuanceRateLimiter(limit: .default),
         _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
-        let world = try await ProvisioningWorld(engine: engine)
-        let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
-        let router = WalletServerApplication.makeRouter(
-            repository: world.repository, service: world.service, logger: logger, issuanceLimiter: issuanceLimiter)
-        let app = Application(router: router)
-        do {
-            try await app.test(.router) { client in try await body(client, world, token) }
-        } catch {
-            try await world.shutdown()
-            throw error
+        try await ProvisioningWorld.withClient(engine, body) { world in
+            WalletServerApplication.makeRouter(
+                repository: world.repository, service: world.service, logger: logger, issuanceLimiter: issuanceLimiter)
         }
-        try await world.shutdown()
     }
-
-    static func basic(_ token: String) -> HTTPFields {
-        [.authorization: "Basic " + Data((token + ":").utf8).base64EncodedString(), .contentType: "application/json"]
-    }
-
-    static let path = "/api/v2/in_app_provisioning/issuer_data"
 
     static func json(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 
@@ -43,7 +29,8 @@ struct ProvisioningRoutesTests {
     func happyPath(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
             let issued = try await client.execute(
-                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"PASS-001"}"#)
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: Self.json(#"{"tag_id":"PASS-001"}"#)
             ) { response in
                 #expect(response.status == .ok)
                 return try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
@@ -83,11 +70,13 @@ struct ProvisioningRoutesTests {
     func unauthorized(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
             for headers in [
-                Self.basic("not-a-token"), HTTPFields([HTTPField(name: .contentType, value: "application/json")]),
-                Self.basic(""),
+                ProvisioningAPI.headers(token: "not-a-token"),
+                HTTPFields([HTTPField(name: .contentType, value: "application/json")]),
+                ProvisioningAPI.headers(token: ""),
             ] {
                 try await client.execute(
-                    uri: Self.path, method: .post, headers: headers, body: Self.json(#"{"tag_id":"PASS-001"}"#)
+                    uri: ProvisioningAPI.issuerData, method: .post, headers: headers,
+                    body: Self.json(#"{"tag_id":"PASS-001"}"#)
                 ) {
                     response in
                     #expect(response.status == .unauthorized)
@@ -98,7 +87,7 @@ struct ProvisioningRoutesTests {
             let revoked = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "old")
             _ = try await world.repository.revokeAPIUser(id: revoked.apiUser.id)
             try await client.execute(
-                uri: Self.path, method: .post, headers: Self.basic(revoked.token),
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: revoked.token),
                 body: Self.json(#"{"tag_id":"PASS-001"}"#)
             ) { response in #expect(response.status == .unauthorized) }
         }
@@ -118,15 +107,11 @@ struct ProvisioningRoutesTests {
                 (token, #"{"tag_id":"PASS-001","id_attribute":"subscription_id"}"#),
             ]
             for (caller, body) in cases {
-                try await client.execute(
-                    uri: Self.path, method: .post, headers: Self.basic(caller), body: Self.json(body)
-                ) {
-                    response in
-                    #expect(response.status == .notFound, "\(body)")
-                    let error =
-                        try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
-                    #expect((error?["error"] as? [String: Any])?["code"] as? String == "not_found")
-                }
+                let answer = try await Answer.send(
+                    client, .post, ProvisioningAPI.issuerData, headers: ProvisioningAPI.headers(token: caller),
+                    body: body)
+                #expect(answer.status == .notFound, "\(body)")
+                #expect(answer.errorCode == "not_found")
             }
         }
     }
@@ -142,7 +127,8 @@ struct ProvisioningRoutesTests {
                 #"{"tag_id":null}"#, #"{"tag_id":"PASS-001","id_attribute":7}"#,
             ] {
                 try await client.execute(
-                    uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(body)
+                    uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                    body: Self.json(body)
                 ) {
                     response in #expect(response.status == .badRequest, "\(body)")
                 }
@@ -173,12 +159,19 @@ struct ProvisioningRoutesTests {
             let body = Self.json(#"{"tag_id":"PASS-001"}"#)
             // Every authenticated request counts, a 404 as well as a 200.
             try await client.execute(
-                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"NONE"}"#)
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: Self.json(#"{"tag_id":"NONE"}"#)
             ) { #expect($0.status == .notFound) }
-            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+            try await client.execute(
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: body
+            ) {
                 #expect($0.status == .ok)
             }
-            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+            try await client.execute(
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: body
+            ) {
                 response in
                 #expect(response.status == .tooManyRequests)
                 #expect(response.headers[.retryAfter] == "30")
@@ -188,20 +181,32 @@ struct ProvisioningRoutesTests {
                 #expect(!error.error.message.contains(token))
             }
             // Unauthenticated requests are not counted against anyone: they are 401.
-            try await client.execute(uri: Self.path, method: .post, headers: Self.basic("forged"), body: body) {
+            try await client.execute(
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: "forged"),
+                body: body
+            ) {
                 #expect($0.status == .unauthorized)
             }
             let other = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "other")
-            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(other.token), body: body) {
+            try await client.execute(
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: other.token),
+                body: body
+            ) {
                 #expect($0.status == .ok)
             }
             clock.advance(by: .seconds(29))
-            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+            try await client.execute(
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: body
+            ) {
                 #expect($0.status == .tooManyRequests)
                 #expect($0.headers[.retryAfter] == "1")
             }
             clock.advance(by: .seconds(1))
-            try await client.execute(uri: Self.path, method: .post, headers: Self.basic(token), body: body) {
+            try await client.execute(
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: body
+            ) {
                 #expect($0.status == .ok)
             }
         }
@@ -215,7 +220,7 @@ struct ProvisioningRoutesTests {
             var sessions: [String] = []
             for _ in 0..<2 {
                 let issued = try await client.execute(
-                    uri: Self.path, method: .post, headers: Self.basic(token),
+                    uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
                     body: Self.json(#"{"tag_id":"PASS-001"}"#)
                 ) { response in
                     #expect(response.status == .ok)
@@ -293,7 +298,8 @@ struct ProvisioningRoutesTests {
         try await withClient(.sqliteFile) { client, world, token in
             try await world.database.shutdown()
             try await client.execute(
-                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"PASS-001"}"#)
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: Self.json(#"{"tag_id":"PASS-001"}"#)
             ) { response in
                 #expect(response.status == .serviceUnavailable)
                 let body = try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
@@ -315,7 +321,7 @@ struct ProvisioningRoutesTests {
             }
             for _ in 0..<3 {
                 try await client.execute(
-                    uri: Self.path, method: .post, headers: Self.basic(token),
+                    uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
                     body: Self.json(#"{"tag_id":"PASS-001"}"#)
                 ) { response in
                     #expect(response.status == .serviceUnavailable)
@@ -326,11 +332,14 @@ struct ProvisioningRoutesTests {
 
     @Test("JSON request logs carry id, path, status and latency, and never a token or a session identifier")
     func requestLogs() async throws {
-        let lines = LogLines()
-        let logger = Logger(label: "test") { label in JSONLogHandler(label: label) { lines.append($0) } }
+        let lines = Recorder()
+        let logger = Logger(label: "test") { label in
+            JSONLogHandler(label: label) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        }
         try await withClient(.sqliteFile, logger: logger) { client, world, token in
             let issued = try await client.execute(
-                uri: Self.path, method: .post, headers: Self.basic(token), body: Self.json(#"{"tag_id":"PASS-001"}"#)
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
+                body: Self.json(#"{"tag_id":"PASS-001"}"#)
             ) { response in
                 try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
             }
@@ -341,17 +350,18 @@ struct ProvisioningRoutesTests {
                 body: Self.json(#"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
             ) { #expect($0.status == .ok) }
 
-            let requests = try lines.all.map { try JSONDecoder().decode([String: String].self, from: $0) }
+            let requests = try lines.values.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
                 .filter { $0["message"] == "request" }
             #expect(requests.map { $0["status"] } == ["200", "200"])
-            #expect(requests.map { $0["path"] } == [Self.path, "/api/v2/in_app_provisioning/callback"])
+            #expect(
+                requests.map { $0["path"] } == [ProvisioningAPI.issuerData, "/api/v2/in_app_provisioning/callback"])
             for request in requests {
                 #expect(request["request_id"]?.isEmpty == false)
                 #expect(request["route"] == request["path"])
                 #expect(request["latency_ms"].flatMap(Double.init) != nil)
                 #expect(request["level"] == "info")
             }
-            let everything = String(decoding: lines.all.joined(), as: UTF8.self)
+            let everything = lines.values.joined()
             #expect(!everything.contains(token))
             #expect(!everything.contains(session))
         }
@@ -365,14 +375,4 @@ struct ProvisioningRoutesTests {
         }
         let error: Detail
     }
-}
-
-/// Log lines collected from a handler.
-final class LogLines: @unchecked Sendable {
-    // Safety: `stored` is only read or written while holding `lock`.
-    private let lock = NSLock()
-    private var stored: [Data] = []
-
-    func append(_ line: Data) { lock.withLock { stored.append(line) } }
-    var all: [Data] { lock.withLock { stored } }
 }

@@ -9,75 +9,6 @@ import Testing
 import WalletPasses
 import WalletServer
 
-/// A provisioning world with the management API over it: the world's client (with its API token) and a second
-/// client with a token and a tag of its own.
-struct ManagementWorld {
-    let world: ProvisioningWorld
-    let token: String
-    let otherToken: String
-    /// The second client, with which no pass type is shared.
-    let otherClientID: UUID
-    let management: PassManagement
-    let updater: PassUpdater
-
-    init(engine: Engine, now: @escaping @Sendable () -> Date = { Date() }) async throws {
-        world = try await ProvisioningWorld(engine: engine)
-        let repository = world.repository
-        token = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "backend").token
-        let other = try await repository.createClient(name: "Other")
-        otherToken = try await repository.createAPIUser(clientID: other.id, name: "other").token
-        otherClientID = other.id
-        updater = PassUpdater(store: repository, now: now)
-        management = PassManagement(repository: repository, updater: updater, now: now)
-    }
-
-    var clientID: UUID { world.apiUser.clientID }
-
-    /// Runs `body` with a test client of the router, shutting the world down afterwards.
-    static func run(
-        _ engine: Engine, now: @escaping @Sendable () -> Date = { Date() },
-        _ body: @Sendable (any TestClientProtocol, ManagementWorld) async throws -> Void
-    ) async throws {
-        let world = try await ManagementWorld(engine: engine, now: now)
-        let router = WalletServerApplication.makeRouter(
-            repository: world.world.repository, service: world.world.service, logger: Logger(label: "test"),
-            updater: world.updater)
-        do {
-            try await Application(router: router).test(.router) { client in try await body(client, world) }
-        } catch {
-            try await world.world.shutdown()
-            throw error
-        }
-        try await world.world.shutdown()
-    }
-
-    static func headers(_ token: String?, key: String? = nil) -> HTTPFields {
-        var fields: HTTPFields = [.contentType: "application/json"]
-        if let token { fields[.authorization] = "Basic " + Data((token + ":").utf8).base64EncodedString() }
-        if let key { fields[HTTPField.Name("Idempotency-Key")!] = key }
-        return fields
-    }
-
-    /// Sends a request; returns the status, the body and the headers.
-    static func send(
-        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, token: String?,
-        body: String? = nil, key: String? = nil
-    ) async throws -> (status: HTTPResponse.Status, body: Data, headers: HTTPFields) {
-        try await client.execute(
-            uri: uri, method: method, headers: headers(token, key: key), body: body.map { ByteBuffer(string: $0) }
-        ) { response in (response.status, Data(response.body.readableBytesView), response.headers) }
-    }
-
-    static func state(_ data: Data) throws -> ManagedPassState {
-        try ManagedPassState.makeDecoder().decode(ManagedPassState.self, from: data)
-    }
-
-    static func errorCode(_ data: Data) -> String? {
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return (object?["error"] as? [String: Any])?["code"] as? String
-    }
-}
-
 @Suite("The management API: create, read, change, void, expire and list passes, scoped to the API user's client")
 struct ManagementRoutesTests {
     typealias W = ManagementWorld
@@ -101,8 +32,8 @@ struct ManagementRoutesTests {
             #expect(state.bindingState == .unbound)
             #expect(state.registrations == 0)
             #expect(!state.voided)
-            #expect(state.relevantDate == ManagedPassStateDates.date("2026-12-31T19:00:00Z"))
-            #expect(state.expirationDate == ManagedPassStateDates.date("2027-01-01T05:00:00Z"))
+            #expect(state.relevantDate == ISO8601.date("2026-12-31T19:00:00Z"))
+            #expect(state.expirationDate == ISO8601.date("2027-01-01T05:00:00Z"))
             // The tag belongs to the existing user with that reference (the world's Jane).
             let tag = try #require(try await world.world.repository.tag(id: state.tag.id))
             let jane = try await world.world.repository.users(clientID: world.clientID)
@@ -151,7 +82,7 @@ struct ManagementRoutesTests {
                     let answer = try await W.send(client, method, uri, token: token, body: body)
                     #expect(answer.status == .unauthorized, "\(method) \(uri)")
                     #expect(answer.headers[.wwwAuthenticate] != nil)
-                    #expect(W.errorCode(answer.body) == "unauthorized")
+                    #expect(answer.errorCode == "unauthorized")
                 }
             }
         }
@@ -172,7 +103,7 @@ struct ManagementRoutesTests {
                     let token = tag == "PASS-001" ? world.otherToken : world.token
                     let answer = try await W.send(client, method, uri, token: token, body: body)
                     #expect(answer.status == .notFound, "\(method) \(uri)")
-                    #expect(W.errorCode(answer.body) == "not_found")
+                    #expect(answer.errorCode == "not_found")
                 }
             }
             #expect(try await world.world.repository.pass(tagID: world.world.tag.id) == before, "nothing changed")
@@ -196,7 +127,7 @@ struct ManagementRoutesTests {
             let tags = try await world.world.repository.tags(clientID: world.clientID).count
             let answer = try await W.send(client, .post, "/api/v2/passes", token: world.token, body: body)
             #expect(answer.status == .badRequest, "\(body): \(String(decoding: answer.body, as: UTF8.self))")
-            #expect(W.errorCode(answer.body) == "bad_request")
+            #expect(answer.errorCode == "bad_request")
             #expect(try await world.world.repository.tags(clientID: world.clientID).count == tags)
         }
     }
@@ -224,7 +155,7 @@ struct ManagementRoutesTests {
             let big = #"{"reference_id":"A","fields":{"seat":""# + String(repeating: "x", count: 70_000) + #""}}"#
             let create = try await W.send(client, .post, "/api/v2/passes", token: world.token, body: big)
             #expect(create.status == .contentTooLarge)
-            #expect(W.errorCode(create.body) == "too_large")
+            #expect(create.errorCode == "too_large")
             let patch = try await W.send(client, .patch, "/api/v2/passes/PASS-001", token: world.token, body: big)
             #expect(patch.status == .contentTooLarge)
         }
@@ -257,7 +188,7 @@ struct ManagementRoutesTests {
             let duplicate = try await W.send(
                 client, .post, "/api/v2/passes", token: world.token, body: #"{"reference_id":"PASS-001"}"#)
             #expect(duplicate.status == .conflict)
-            #expect(W.errorCode(duplicate.body) == "conflict")
+            #expect(duplicate.errorCode == "conflict")
             let passType = try #require(try await world.world.repository.passTypes().first)
             let unnamed = try await W.send(
                 client, .post, "/api/v2/passes", token: world.otherToken, body: #"{"reference_id":"PASS-001"}"#)
@@ -266,7 +197,7 @@ struct ManagementRoutesTests {
                 client, .post, "/api/v2/passes", token: world.otherToken,
                 body: #"{"reference_id":"PASS-001","pass_type_id":"\#(passType.id)"}"#)
             #expect(refused.status == .forbidden, "another client's pass type")
-            #expect(W.errorCode(refused.body) == "forbidden")
+            #expect(refused.errorCode == "forbidden")
             try await world.world.repository.grantPassType(
                 passTypeID: passType.id, clientID: world.otherClientID, now: Date())
             let named = try await W.send(
@@ -291,7 +222,7 @@ struct ManagementRoutesTests {
             let second = try W.state(patched.body)
             #expect(second.fields["seat"] == .text("14C"))
             #expect(second.fields["event"] == .text("Encore"))
-            #expect(second.relevantDate == ManagedPassStateDates.date("2026-12-24T18:00:00Z"))
+            #expect(second.relevantDate == ISO8601.date("2026-12-24T18:00:00Z"))
             #expect(Int64(second.updateTag)! > Int64(first.updateTag)!)
             #expect(second.serialNumber == first.serialNumber)
 
@@ -448,9 +379,4 @@ struct ManagementRoutesTests {
             }
         }
     }
-}
-
-/// Dates as the tests write them.
-enum ManagedPassStateDates {
-    static func date(_ text: String) -> Date? { try? Date.ISO8601FormatStyle().parse(text) }
 }

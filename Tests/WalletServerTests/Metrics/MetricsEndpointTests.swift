@@ -13,8 +13,6 @@ import WalletPasses
 struct MetricsEndpointTests {
     static let requests = "coffer_http_requests_total"
     static let latency = "coffer_http_request_duration_seconds"
-    static let issuerData = "/api/v2/in_app_provisioning/issuer_data"
-    static let callback = "/api/v2/in_app_provisioning/callback"
 
     /// Runs `body` with a test client of the application over a fresh world (its metrics in `metrics`), and the
     /// world's API token.
@@ -23,19 +21,12 @@ struct MetricsEndpointTests {
         issuanceLimit: IssuanceRateLimit = .default,
         _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
-        let world = try await ProvisioningWorld(engine: .sqliteFile)
-        do {
-            let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
-            let router = WalletServerApplication.makeRouter(
+        try await ProvisioningWorld.withClient(.sqliteFile, body) { world in
+            WalletServerApplication.makeRouter(
                 repository: world.repository, service: world.service, logger: Logger(label: "test"),
                 issuanceLimiter: IssuanceRateLimiter(limit: issuanceLimit), metrics: metrics,
                 exposesMetrics: exposesMetrics)
-            try await Application(router: router).test(.router) { client in try await body(client, world, token) }
-        } catch {
-            try await world.shutdown()
-            throw error
         }
-        try await world.shutdown()
     }
 
     /// `GET /metrics`, checked to be 200 with the Prometheus content type and parsed strictly.
@@ -84,15 +75,15 @@ struct MetricsEndpointTests {
             let before = try await Self.scrape(client).metrics
             for _ in 0..<3 { _ = try await client.execute(uri: "/health", method: .get) { _ in } }
             _ = try await client.execute(
-                uri: Self.issuerData, method: .post, headers: ProvisioningRoutesTests.basic("not-" + token),
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: "not-" + token),
                 body: ByteBuffer(string: #"{"tag_id":"PASS-001"}"#)
             ) { #expect($0.status == .unauthorized) }
             _ = try await client.execute(
-                uri: Self.issuerData, method: .post, headers: ProvisioningRoutesTests.basic(token),
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
                 body: ByteBuffer(string: "not json")
             ) { #expect($0.status == .badRequest) }
             _ = try await client.execute(
-                uri: Self.issuerData, method: .post, headers: ProvisioningRoutesTests.basic(token),
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
                 body: ByteBuffer(string: #"{"tag_id":"PASS-001"}"#)
             ) { #expect($0.status == .ok) }
             let after = try await Self.scrape(client).metrics
@@ -101,15 +92,15 @@ struct MetricsEndpointTests {
                 Self.count(after, route: route, status: status) - Self.count(before, route: route, status: status)
             }
             #expect(moved("/health", 200) == 3)
-            #expect(moved(Self.issuerData, 401) == 1)
-            #expect(moved(Self.issuerData, 400) == 1)
-            #expect(moved(Self.issuerData, 200) == 1)
-            #expect(moved(Self.issuerData, 429) == 0)
+            #expect(moved(ProvisioningAPI.issuerData, 401) == 1)
+            #expect(moved(ProvisioningAPI.issuerData, 400) == 1)
+            #expect(moved(ProvisioningAPI.issuerData, 200) == 1)
+            #expect(moved(ProvisioningAPI.issuerData, 429) == 0)
             // The scrape before this one counted too, once it had answered.
             #expect(moved("/metrics", 200) == 1)
             let healthCount = try #require(after.value(Self.latency + "_count", ["route": "/health"]))
             #expect(healthCount == 3)
-            #expect(after.value(Self.latency + "_count", ["route": Self.issuerData]) == 3)
+            #expect(after.value(Self.latency + "_count", ["route": ProvisioningAPI.issuerData]) == 3)
             #expect(try #require(after.value(Self.latency + "_sum", ["route": "/health"])) > 0)
             // Every bucket bound the server promises is there, and the last finite one holds every request.
             let bounds = after.buckets(Self.latency, ["route": "/health"]).map(\.bound)
@@ -146,15 +137,15 @@ struct MetricsEndpointTests {
             for _ in 0..<3 {
                 statuses.append(
                     try await client.execute(
-                        uri: Self.issuerData, method: .post, headers: ProvisioningRoutesTests.basic(token),
+                        uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
                         body: ByteBuffer(string: #"{"tag_id":"MISSING"}"#)
                     ) { $0.status.code })
             }
             #expect(statuses == [404, 429, 429])
             let (_, metrics) = try await Self.scrape(client)
             #expect(metrics.value("coffer_issuance_rate_limited_total") == 2)
-            #expect(Self.count(metrics, route: Self.issuerData, status: 429) == 2)
-            #expect(Self.count(metrics, route: Self.issuerData, status: 404) == 1)
+            #expect(Self.count(metrics, route: ProvisioningAPI.issuerData, status: 429) == 2)
+            #expect(Self.count(metrics, route: ProvisioningAPI.issuerData, status: 404) == 1)
         }
     }
 
@@ -162,7 +153,7 @@ struct MetricsEndpointTests {
     func nothingSecret() async throws {
         try await withClient { client, world, token in
             let issued = try await client.execute(
-                uri: Self.issuerData, method: .post, headers: ProvisioningRoutesTests.basic(token),
+                uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: token),
                 body: ByteBuffer(string: #"{"tag_id":"PASS-001"}"#)
             ) { response in
                 try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
@@ -170,12 +161,12 @@ struct MetricsEndpointTests {
             let data = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
             let binding = try JSONDecoder().decode(IssuerBindingData.self, from: data)
             _ = try await client.execute(
-                uri: Self.callback + "?sessionIdentifier=\(binding.sessionIdentifier)", method: .post,
+                uri: ProvisioningAPI.callback + "?sessionIdentifier=\(binding.sessionIdentifier)", method: .post,
                 headers: [.contentType: "application/json"],
                 body: ByteBuffer(string: #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
             ) { #expect($0.status == .ok) }
             let (text, metrics) = try await Self.scrape(client)
-            #expect(Self.count(metrics, route: Self.callback, status: 200) == 1)
+            #expect(Self.count(metrics, route: ProvisioningAPI.callback, status: 200) == 1)
             let secrets = [
                 token, binding.sessionIdentifier, binding.fidoProfile.accountHash, "PASS-001", "9001",
                 world.tag.id.uuidString, world.apiUser.id.uuidString, world.apiUser.clientID.uuidString, "c0ffee",
@@ -194,8 +185,7 @@ struct MetricsEndpointTests {
         "a provisioning counts the session issued and consumed and times both signatures and each database step; a refused callback consumes nothing"
     )
     func provisioningCounted() async throws {
-        let world = try await ProvisioningWorld(engine: .sqliteFile)
-        do {
+        try await ProvisioningWorld.with(.sqliteFile) { world in
             let service = world.service
             func exposition() throws -> PrometheusText {
                 try PrometheusText(String(decoding: service.metrics.exposition(), as: UTF8.self))
@@ -217,11 +207,7 @@ struct MetricsEndpointTests {
             // Issuance: target, write. Callbacks: the refused consumption; then consumption, target, binding.
             #expect(metrics.value("coffer_database_duration_seconds_count") == 6)
             #expect(try #require(metrics.value("coffer_signing_duration_seconds_sum")) > 0)
-        } catch {
-            try await world.shutdown()
-            throw error
         }
-        try await world.shutdown()
     }
 
     @Test("with metrics off, /metrics is an unknown path and requests are not counted, while /ready and /health answer")
@@ -251,11 +237,8 @@ struct MetricsEndpointTests {
 
     @Test("expired sessions deleted by the purge are counted, batch by batch")
     func expiredSessionsCounted() async throws {
-        let directory = try TemporaryDirectory()
-        let database = try await Engine.sqliteFile.makeDatabase(in: directory)
-        do {
-            let repository = SQLWalletRepository(database: database)
-            let pass = try await RepositoryTests.makePass(in: repository)
+        try await Engine.sqliteFile.withRepository { repository, _ in
+            let pass = try await repository.makePass().pass
             let now = Date()
             for index in 0..<5 {
                 try await repository.createSession(
@@ -272,11 +255,7 @@ struct MetricsEndpointTests {
             #expect(try await purger.purge() == 0)
             let exposition = try PrometheusText(String(decoding: metrics.exposition(), as: UTF8.self))
             #expect(exposition.value("coffer_provisioning_sessions_expired_total") == 5)
-        } catch {
-            try await database.shutdown()
-            throw error
         }
-        try await database.shutdown()
     }
 
     static func seconds(_ duration: Duration) -> Double {

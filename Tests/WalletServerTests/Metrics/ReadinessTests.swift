@@ -32,18 +32,9 @@ struct ReadinessTests {
         }
     }
 
-    func withWorld(_ body: (ProvisioningWorld) async throws -> Void) async throws {
-        let world = try await ProvisioningWorld(engine: .sqliteFile)
-        do { try await body(world) } catch {
-            try await world.shutdown()
-            throw error
-        }
-        try await world.shutdown()
-    }
-
     @Test("a healthy server is ready: 200 {\"status\":\"ready\"}")
     func healthy() async throws {
-        try await withWorld { world in
+        try await ProvisioningWorld.with(.sqliteFile) { world in
             let (status, answer, text) = try await Self.ready(world)
             #expect(status == .ok)
             #expect(text == #"{"status":"ready"}"#)
@@ -53,7 +44,7 @@ struct ReadinessTests {
 
     @Test("with the database shut down, 503 not_ready with a reason naming the database; /health still answers 200")
     func databaseDown() async throws {
-        try await withWorld { world in
+        try await ProvisioningWorld.with(.sqliteFile) { world in
             try await world.database.shutdown()
             let (status, answer, _) = try await Self.ready(world)
             #expect(status == .serviceUnavailable)
@@ -74,7 +65,7 @@ struct ReadinessTests {
         "beyond this machine /ready says only ready or not: the reasons go to a local caller or one with the operations token"
     )
     func reasonsOnlyForOperators() async throws {
-        try await withWorld { world in
+        try await ProvisioningWorld.with(.sqliteFile) { world in
             try await world.database.shutdown()
             let operationsToken = "ops-token-0123456789abcdef"
             let router = WalletServerApplication.makeRouter(
@@ -103,7 +94,7 @@ struct ReadinessTests {
 
     @Test("a pass type whose key is missing from the secret store: 503 naming it and how to import it, no secret")
     func missingKey() async throws {
-        try await withWorld { world in
+        try await ProvisioningWorld.with(.sqliteFile) { world in
             try await world.repository.createPassType(
                 PassType(
                     passTypeIdentifier: "pass.dev.coffer.missing", teamIdentifier: "DEVTEAM000",
@@ -124,7 +115,7 @@ struct ReadinessTests {
 
     @Test("an identity stored for another pass type: 503 saying whose it is")
     func wrongIdentity() async throws {
-        try await withWorld { world in
+        try await ProvisioningWorld.with(.sqliteFile) { world in
             let secrets = AggregateSecretsStore(backend: InMemoryBackend())
             try ProvisioningWorld.identity.signingIdentity.save(to: secrets, at: "wallet/pass-types/server")
             try ProvisioningWorld.identity.signingIdentity.save(to: secrets, at: "wallet/pass-types/other")

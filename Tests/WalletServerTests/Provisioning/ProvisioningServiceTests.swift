@@ -6,96 +6,13 @@ import Testing
 import WalletPasses
 import WalletServer
 
-/// One server's worth of data: a client with an API user, a user, a pass type whose identity is in the secret
-/// store, a tag and its pass.
-struct ProvisioningWorld {
-    static let learnMoreURL = "https://acme.example.com/wallet-binding"
-    static let identity = try! DevelopmentIdentity.generate(
-        passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000")
-    /// The pass type's NFC key: the renderer writes its public half into NFC passes.
-    static let nfcKey = P256.KeyAgreement.PrivateKey()
-
-    let directory: TemporaryDirectory
-    let databaseURL: String
-    let database: WalletDatabase
-    let repository: SQLWalletRepository
-    let apiUser: APIUser
-    let tag: ClientTag
-    let clock: TestClock
-    let service: ProvisioningService
-
-    /// The `webServiceURL` passes carry when the world has a web service.
-    static let webServiceURL = "https://wallet.example.com/passkit"
-
-    /// A world over `engine`; with `webService`, passes carry ``webServiceURL`` and tokens made under a random key,
-    /// and with `template`, the pass is made from it instead of the plain ticket.
-    init(engine: Engine, webService: Bool = false, template: PassPackage? = nil) async throws {
-        directory = try TemporaryDirectory()
-        databaseURL = try await engine.makeDatabaseURL(in: directory)
-        database = try await Engine.migrated(try WalletDatabase.open(url: databaseURL))
-        repository = SQLWalletRepository(database: database)
-        let secrets = AggregateSecretsStore(backend: InMemoryBackend())
-        try Self.identity.signingIdentity.save(to: secrets, at: "wallet/pass-types/server")
-        let client = try await repository.createClient(name: "Acme")
-        apiUser = try await repository.createAPIUser(clientID: client.id, name: "app").apiUser
-        let user = try await repository.createUser(clientID: client.id, externalReference: "jane@example.com")
-        let passType = PassType(
-            passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", organizationName: "Acme Events",
-            signingKeyPath: "wallet/pass-types/server", bindingLearnMoreURL: Self.learnMoreURL,
-            nfcPublicKey: Self.nfcKey.publicKey.derRepresentation.base64EncodedString())
-        try await repository.createPassType(passType)
-        try await repository.grantPassType(passTypeID: passType.id, clientID: client.id, now: Date())
-        tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "9001")
-        try await repository.createTag(tag)
-        let pass = Pass(
-            passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", serialNumber: "PASS-001",
-            organizationName: "Acme Events", description: "Ticket", style: .eventTicket,
-            fields: PassFields(primaryFields: [.text("event", "Launch", label: "EVENT")]))
-        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
-        let package = try template ?? PassPackage(pass: pass, files: ["icon.png": png])
-        try await repository.createPass(
-            ApplePass(
-                tagID: tag.id, passTypeID: passType.id, serialNumber: "PASS-001", passContent: try package.archived()))
-        clock = TestClock()
-        let clock = clock
-        service = ProvisioningService(
-            repository: repository, identities: SigningIdentityCache(store: secrets),
-            relyingPartyIdentifier: "wallet.example.com",
-            callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", now: { clock.now },
-            webService: webService
-                ? try PassRenderer.WebService(
-                    url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)))
-                : nil)
-    }
-
-    func shutdown() async throws { try await database.shutdown() }
-}
-
-/// A clock tests move by hand.
-final class TestClock: @unchecked Sendable {
-    // Safety: `current` is only read and written while holding `lock`.
-    private let lock = NSLock()
-    private var current = Date()
-    var now: Date { lock.withLock { current } }
-    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
-}
-
 @Suite("The provisioning flow: issuer data, then a one-time callback that binds and re-signs the pass")
 struct ProvisioningServiceTests {
-    func withWorld(_ engine: Engine, _ body: (ProvisioningWorld) async throws -> Void) async throws {
-        let world = try await ProvisioningWorld(engine: engine)
-        do { try await body(world) } catch {
-            try await world.shutdown()
-            throw error
-        }
-        try await world.shutdown()
-    }
-
     @Test(
         "issuer data verifies with openssl, is stored on the pass, and the callback returns a bound pass once",
         arguments: Engine.available)
     func happyPath(_ engine: Engine) async throws {
-        try await withWorld(engine) { world in
+        try await ProvisioningWorld.with(engine) { world in
             let response = try await world.service.issuerData(
                 for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
             #expect(response.tagID == world.tag.id.uuidString)
@@ -141,7 +58,7 @@ struct ProvisioningServiceTests {
 
     @Test("after an issuance, the session identifier is nowhere in the database's files; only its hash is")
     func identifierNotStored() async throws {
-        try await withWorld(.sqliteFile) { world in
+        try await ProvisioningWorld.with(.sqliteFile) { world in
             let response = try await world.service.issuerData(
                 for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
             let binding = try JSONDecoder().decode(
@@ -157,7 +74,7 @@ struct ProvisioningServiceTests {
             }
             // While the server runs (the write-ahead log holds the newest pages) and after it closed the database.
             for phase in ["running", "closed"] {
-                if phase == "closed" { try await world.shutdown() }
+                if phase == "closed" { try await world.database.shutdown() }
                 let files = try everything()
                 #expect(!files.isEmpty)
                 #expect(files.range(of: Data(identifier.utf8)) == nil, "\(phase): the identifier is stored")
@@ -172,7 +89,7 @@ struct ProvisioningServiceTests {
         "each id attribute finds the tag; unknown tags, other clients' tags and tags without a pass are not found",
         arguments: Engine.available)
     func lookups(_ engine: Engine) async throws {
-        try await withWorld(engine) { world in
+        try await ProvisioningWorld.with(engine) { world in
             _ = try await world.service.issuerData(for: world.apiUser, tagID: "9001", attribute: .prontoTagID)
             await #expect(throws: ProvisioningService.Failure.self) {
                 try await world.service.issuerData(for: world.apiUser, tagID: "missing", attribute: .referenceID)
@@ -195,7 +112,7 @@ struct ProvisioningServiceTests {
         "a client issues only under pass types shared with it: another client's pass type is refused until shared",
         arguments: Engine.available)
     func passTypesBelongToClients(_ engine: Engine) async throws {
-        try await withWorld(engine) { world in
+        try await ProvisioningWorld.with(engine) { world in
             let passType = try #require(try await world.repository.passTypes().first)
             let other = try await world.repository.createClient(name: "Other")
             let otherUser = try await world.repository.createAPIUser(clientID: other.id, name: "x").apiUser
@@ -225,7 +142,7 @@ struct ProvisioningServiceTests {
         "a session is refused after it expires, and unknown sessions and non-hex input are refused",
         arguments: Engine.available)
     func refusals(_ engine: Engine) async throws {
-        try await withWorld(engine) { world in
+        try await ProvisioningWorld.with(engine) { world in
             let response = try await world.service.issuerData(
                 for: world.apiUser, tagID: "PASS-001", attribute: .referenceID)
             let binding = try JSONDecoder().decode(

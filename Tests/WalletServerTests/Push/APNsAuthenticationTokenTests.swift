@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Crypto
 import Foundation
 import Testing
@@ -43,7 +44,7 @@ struct APNsAuthenticationTokenTests {
 
     @Test("a token is kept for 50 minutes, then renewed")
     func renewal() throws {
-        let clock = SettableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
         let source = APNsAuthenticationToken(key: Self.key, now: clock.read)
         let first = try source.bearer()
         clock.advance(by: 49 * 60 + 59)
@@ -57,7 +58,7 @@ struct APNsAuthenticationTokenTests {
 
     @Test("a clock that went back makes a new token rather than one dated in the future")
     func clockBack() throws {
-        let clock = SettableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
         let source = APNsAuthenticationToken(key: Self.key, now: clock.read)
         let first = try source.bearer()
         clock.advance(by: -60)
@@ -66,7 +67,7 @@ struct APNsAuthenticationTokenTests {
 
     @Test("renew(after:) drops the token APNs refused, and only that one")
     func renewAfterRefusal() throws {
-        let clock = SettableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
         let source = APNsAuthenticationToken(key: Self.key, now: clock.read)
         let first = try source.bearer()
         source.renew(after: "not.the.token")

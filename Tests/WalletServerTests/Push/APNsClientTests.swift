@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CofferTestSupport
 import Crypto
 import Foundation
 import NIOCore
@@ -116,7 +117,7 @@ struct APNsClientTests {
 
     @Test("a token over an hour old is refused as expired, and the next push carries a new one")
     func expiredToken() async throws {
-        let clock = SettableClock(Date().addingTimeInterval(-3700))
+        let clock = TestClock(Date().addingTimeInterval(-3700))
         try await Self.withTokenClient(now: clock.read) { client, standIn in
             #expect(
                 await client.send(pushToken: Self.pushToken, topic: Self.topic, identity: nil)

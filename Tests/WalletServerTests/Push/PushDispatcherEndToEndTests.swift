@@ -21,16 +21,11 @@ struct PushDispatcherEndToEndTests {
         "a change to a registered pass is pushed to the device's token, topic the pass type, with its certificate",
         arguments: Engine.available)
     func registeredDeviceIsPushed(_ engine: Engine) async throws {
-        let world = try await ProvisioningWorld(engine: engine, webService: true)
-        do {
+        try await ProvisioningWorld.with(engine, webService: true) { world in
             try await APNsStandIn.with(clientCertificateAuthority: ProvisioningWorld.identity.root) { standIn in
                 try await run(world: world, standIn: standIn)
             }
-        } catch {
-            try await world.shutdown()
-            throw error
         }
-        try await world.shutdown()
     }
 
     func run(world: ProvisioningWorld, standIn: APNsStandIn) async throws {

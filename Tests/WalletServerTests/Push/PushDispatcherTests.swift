@@ -2,7 +2,6 @@ import CofferTestSupport
 import Crypto
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import SQLKit
 import Testing
 import WalletPasses
@@ -21,15 +20,7 @@ struct PushDispatcherTests {
 
     /// A pass of the topic's pass type with `devices` registered devices (device-0…, token(0)…).
     static func makePass(in repository: SQLWalletRepository, devices: Int) async throws -> (ApplePass, PassType) {
-        let acme = try await repository.createClient(name: "Acme")
-        let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-        let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
-        try await repository.createTag(tag)
-        let passType = PassType(
-            passTypeIdentifier: topic, teamIdentifier: "DEVTEAM000", organizationName: "Acme", signingKeyPath: "k")
-        try await repository.createPassType(passType)
-        let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
-        try await repository.createPass(pass)
+        let (pass, passType) = try await repository.makePass(passTypeIdentifier: topic, teamIdentifier: "DEVTEAM000")
         for device in 0..<devices {
             _ = try await repository.register(
                 deviceLibraryIdentifier: "device-\(device)", pushToken: token(device), passID: pass.id, now: Date(),
@@ -111,7 +102,7 @@ struct PushDispatcherTests {
             let (pass, _) = try await Self.makePass(in: repository, devices: 2)
             standIn.script(Self.token(0), .internalServerError)
             standIn.script(Self.token(1), .tooManyRequests(retryAfter: "120"))
-            let clock = SettableClock(Date())
+            let clock = TestClock(Date())
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.read())
             let dispatcher = PushDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, baseDelay: 10, maximumDelay: 600,
@@ -139,7 +130,7 @@ struct PushDispatcherTests {
         try await Self.withSetup(engine) { repository, database, standIn, client in
             let (pass, _) = try await Self.makePass(in: repository, devices: 1)
             standIn.script(Self.token(0), .serviceUnavailable, .serviceUnavailable, .serviceUnavailable)
-            let clock = SettableClock(Date())
+            let clock = TestClock(Date())
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.read())
             let dispatcher = PushDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, maximumAttempts: 3, baseDelay: 1,
@@ -320,8 +311,8 @@ struct PushDispatcherTests {
 
     @Test("no log line names a push token, whatever becomes of the push", arguments: Engine.available)
     func pushTokensNeverLogged(_ engine: Engine) async throws {
-        let lines = PushLogLines()
-        var logger = Logger(label: "push-test") { _ in PushLogLines.Handler(lines: lines) }
+        let lines = Recorder()
+        var logger = Logger(label: "push-test") { _ in RecordingLogHandler(recorder: lines, logLevel: .trace) }
         logger.logLevel = .trace
         let key = P256.Signing.PrivateKey()
         try await engine.withRepository { repository, _ in
@@ -347,7 +338,7 @@ struct PushDispatcherTests {
                 #expect(standIn.received.count == 6)
             }
         }
-        let logged = lines.all
+        let logged = lines.values
         #expect(logged.contains { $0.contains(#""device": "#) }, "lines name the device by its digest")
         #expect(!logged.contains { $0.contains("device-") }, "a device library identifier is logged")
         for device in 0..<6 { #expect(!logged.contains { $0.contains(Self.token(device)) }) }
@@ -360,30 +351,5 @@ struct PushDispatcherTests {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return condition()
-    }
-}
-
-/// Every log line (message and metadata) a logger wrote, for checking what reaches the logs.
-final class PushLogLines: Sendable {
-    private let box = NIOLockedValueBox<[String]>([])
-
-    /// The lines so far.
-    var all: [String] { box.withLockedValue { $0 } }
-
-    /// A handler that records into `lines`.
-    struct Handler: LogHandler {
-        let lines: PushLogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            lines.box.withLockedValue { $0.append("\(event.message) \(all) \(event.source)") }
-        }
     }
 }

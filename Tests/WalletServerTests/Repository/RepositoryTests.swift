@@ -6,20 +6,6 @@ import WalletServer
 
 @Suite("The SQL repository stores the server's data on SQLite and PostgreSQL")
 struct RepositoryTests {
-    /// A client, user, tag, pass type and pass: what a provisioning session needs to point at.
-    static func makePass(in repository: SQLWalletRepository) async throws -> ApplePass {
-        let acme = try await repository.createClient(name: "Acme")
-        let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
-        let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
-        try await repository.createTag(tag)
-        let passType = PassType(
-            passTypeIdentifier: "pass.com.example", teamIdentifier: "T", organizationName: "Acme", signingKeyPath: "k")
-        try await repository.createPassType(passType)
-        let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
-        try await repository.createPass(pass)
-        return pass
-    }
-
     @Test("migrations record their version and are idempotent", arguments: Engine.available)
     func migrations(_ engine: Engine) async throws {
         try await engine.withRepository { _, database in
@@ -127,7 +113,7 @@ struct RepositoryTests {
         arguments: Engine.available)
     func provisioningTargets(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
-            let pass = try await Self.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let tag = try #require(try await repository.tag(id: pass.tagID))
             let byTag = try #require(
                 try await repository.provisioningTarget(clientID: tag.clientID, attribute: .referenceID, value: "T1"))
@@ -156,7 +142,7 @@ struct RepositoryTests {
     @Test("issuance stores the pass's binding data and its session together", arguments: Engine.available)
     func issuance(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
-            var pass = try await Self.makePass(in: repository)
+            var pass = try await repository.makePass().pass
             pass.accountBindingData = Data("{}".utf8)
             let now = Date()
             try await repository.recordIssuance(
@@ -183,7 +169,7 @@ struct RepositoryTests {
         arguments: Engine.available)
     func interleavedIssuanceAndBinding(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
-            let made = try await Self.makePass(in: repository)
+            let made = try await repository.makePass().pass
             let now = Date()
             // Both steps read the pass before either writes.
             var issued = try #require(try await repository.pass(id: made.id))
@@ -217,7 +203,7 @@ struct RepositoryTests {
     @Test("a session is consumed once, and never after it expires", arguments: Engine.available)
     func sessions(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
-            let pass = try await Self.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let now = Date()
             try await repository.createSession(
                 ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300))
@@ -235,7 +221,7 @@ struct RepositoryTests {
         "a session is stored only as the SHA-256 of its identifier, and found by it", arguments: Engine.available)
     func sessionsHashed(_ engine: Engine) async throws {
         try await engine.withRepository { repository, database in
-            let pass = try await Self.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let now = Date()
             let identifier = "b1e2c3d4a5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718"
             try await repository.createSession(
@@ -264,7 +250,7 @@ struct RepositoryTests {
         arguments: Engine.available)
     func issuanceEndsOpenSessions(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
-            let pass = try await Self.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let tag = try #require(try await repository.tag(id: pass.tagID))
             let otherTag = ClientTag(clientID: tag.clientID, userID: tag.userID, referenceID: "T2")
             try await repository.createTag(otherTag)
@@ -289,7 +275,7 @@ struct RepositoryTests {
         arguments: Engine.available)
     func expiredSessionsDeleted(_ engine: Engine) async throws {
         try await engine.withRepository { repository, database in
-            let pass = try await Self.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let now = Date()
             for index in 0..<5 {
                 try await repository.createSession(
@@ -317,7 +303,7 @@ struct RepositoryTests {
         arguments: Engine.available)
     func purger(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
-            let pass = try await Self.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let now = Date()
             for index in 0..<7 {
                 try await repository.createSession(
@@ -337,7 +323,7 @@ struct RepositoryTests {
     @Test("concurrent consumers of one session: exactly one wins", arguments: Engine.available)
     func sessionRace(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
-            let pass = try await Self.makePass(in: repository)
+            let pass = try await repository.makePass().pass
             let now = Date()
             try await repository.createSession(
                 ProvisioningSession(id: "race", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(300))

@@ -29,13 +29,7 @@ struct PostgresSecretsBackendTests {
     /// Runs `body` with a fresh migrated database, shutting it down afterwards.
     func withDatabase(_ body: (String, WalletDatabase) async throws -> Void) async throws {
         let (url, database) = try await makeDatabase()
-        do {
-            try await body(url, database)
-        } catch {
-            try await database.shutdown()
-            throw error
-        }
-        try await database.shutdown()
+        try await database.whileOpen { try await body(url, $0) }
     }
 
     /// Opens the store at `url` on a thread of its own (opening blocks while it waits for the database).

@@ -13,14 +13,16 @@ struct DataProtectionTests {
         _ directory: TemporaryDirectory, key: WalletServerConfiguration.SecretStoreKey = .automatic,
         developmentIdentity: Bool = true
     ) async throws -> [String] {
-        let lines = LogLines()
-        let logger = Logger(label: "test") { label in JSONLogHandler(label: label) { lines.append($0) } }
+        let lines = Recorder()
+        let logger = Logger(label: "test") { label in
+            JSONLogHandler(label: label) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        }
         let configuration = WalletServerConfiguration(
             dataDirectory: directory.appending("data"), secretStoreKey: key,
             createsDevelopmentIdentity: developmentIdentity)
         let storage = try await WalletServerStorage.open(configuration: configuration, logger: logger)
         try await storage.shutdown()
-        return lines.all.map { String(decoding: $0, as: UTF8.self) }
+        return lines.values
     }
 
     func mode(_ url: URL) throws -> Int {

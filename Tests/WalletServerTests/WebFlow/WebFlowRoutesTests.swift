@@ -15,21 +15,6 @@ import WalletPasses
 struct WebFlowRoutesTests {
     static let webLink = "/api/v2/in_app_provisioning/web_link"
     static let landingLinks = "/api/v2/in_app_provisioning/landing_links"
-    static let issuerData = "/api/v2/in_app_provisioning/issuer_data"
-
-    /// What a route answered.
-    struct Answer: Sendable {
-        let status: HTTPResponse.Status
-        let headers: HTTPFields
-        let body: Data
-
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func json() throws -> [String: String] { try JSONDecoder().decode([String: String].self, from: body) }
-        var errorCode: String? {
-            let object = try? JSONSerialization.jsonObject(with: body) as? [String: [String: Any]]
-            return object?["error"]?["code"] as? String
-        }
-    }
 
     /// Runs `body` with a test client over a fresh world and the world's API token: the whole router, or, when
     /// `publicLimits` is given, only the web flow's routes with those per-token and per-address limits on a clock
@@ -39,39 +24,20 @@ struct WebFlowRoutesTests {
         publicLimits: (token: IssuanceRateLimit, address: IssuanceRateLimit)? = nil,
         _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void
     ) async throws {
-        let world = try await ProvisioningWorld(engine: engine)
-        let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "web").token
-        let router: Router<WalletRequestContext>
-        if let publicLimits {
-            router = Router(context: WalletRequestContext.self)
+        try await ProvisioningWorld.withClient(engine, tokenName: "web", body) { world in
+            guard let publicLimits else {
+                return WalletServerApplication.makeRouter(
+                    repository: world.repository, service: world.service, logger: .init(label: "test"),
+                    issuanceLimiter: issuanceLimiter)
+            }
+            let router = Router(context: WalletRequestContext.self)
             let instant = ContinuousClock.now
             WebFlowController(
                 repository: world.repository, service: world.service, limiter: issuanceLimiter,
                 metrics: ServerMetrics(), tokenLimit: publicLimits.token, addressLimit: publicLimits.address,
                 clock: { instant }
             ).addRoutes(to: router)
-        } else {
-            router = WalletServerApplication.makeRouter(
-                repository: world.repository, service: world.service, logger: .init(label: "test"),
-                issuanceLimiter: issuanceLimiter)
-        }
-        do {
-            try await Application(router: router).test(.router) { client in try await body(client, world, token) }
-        } catch {
-            try await world.shutdown()
-            throw error
-        }
-        try await world.shutdown()
-    }
-
-    func call(
-        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:],
-        body: String? = nil
-    ) async throws -> Answer {
-        try await client.execute(
-            uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
-        ) { response in
-            Answer(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            return router
         }
     }
 
@@ -79,8 +45,8 @@ struct WebFlowRoutesTests {
     func landingToken(
         _ client: any TestClientProtocol, _ token: String, body: String = #"{"tag_id":"PASS-001"}"#
     ) async throws -> String {
-        let answer = try await call(
-            client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token), body: body)
+        let answer = try await Answer.send(
+            client, .post, Self.landingLinks, headers: ProvisioningAPI.headers(token: token), body: body)
         try #require(answer.status == .created, "\(answer.text)")
         let url = try #require(try answer.json()["url"])
         return String(try #require(url.split(separator: "/").last))
@@ -108,10 +74,6 @@ struct WebFlowRoutesTests {
         return try JSONDecoder().decode(IssuerBindingData.self, from: parts.issuerData)
     }
 
-    static func date(_ text: String?) throws -> Date {
-        try Date.ISO8601FormatStyle().parse(try #require(text))
-    }
-
     // MARK: The authenticated endpoints
 
     @Test(
@@ -119,8 +81,8 @@ struct WebFlowRoutesTests {
         arguments: Engine.available)
     func webLink(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
-            let answer = try await call(
-                client, .post, Self.webLink, headers: ProvisioningRoutesTests.basic(token),
+            let answer = try await Answer.send(
+                client, .post, Self.webLink, headers: ProvisioningAPI.headers(token: token),
                 body: #"{"tag_id":"9001","id_attribute":"pronto_tag_id"}"#)
             #expect(answer.status == .ok, "\(answer.text)")
             #expect(answer.headers[.cacheControl] == "no-store")
@@ -131,10 +93,10 @@ struct WebFlowRoutesTests {
                 binding.creationDate
                     == Date(timeIntervalSince1970: world.clock.now.timeIntervalSince1970.rounded(.down)))
             #expect(binding.callbackURL == world.service.callbackURL)
-            let expiry = try Self.date(json["expires_at"])
+            let expiry = try #require(ISO8601.date(json["expires_at"]))
             #expect(abs(expiry.timeIntervalSince(world.clock.now) - IssuerBindingData.maximumAge) < 1)
 
-            let callback = try await call(
+            let callback = try await Answer.send(
                 client, .post, "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(binding.sessionIdentifier)",
                 headers: [.contentType: "application/json"], body: #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
             #expect(callback.status == .ok)
@@ -160,10 +122,11 @@ struct WebFlowRoutesTests {
             _ = try await world.repository.revokeAPIUser(id: revoked.apiUser.id)
             for path in [Self.webLink, Self.landingLinks] {
                 for headers in [
-                    ProvisioningRoutesTests.basic("not-a-token"), ProvisioningRoutesTests.basic(revoked.token),
+                    ProvisioningAPI.headers(token: "not-a-token"), ProvisioningAPI.headers(token: revoked.token),
                     [.contentType: "application/json"],
                 ] {
-                    let answer = try await call(client, .post, path, headers: headers, body: #"{"tag_id":"PASS-001"}"#)
+                    let answer = try await Answer.send(
+                        client, .post, path, headers: headers, body: #"{"tag_id":"PASS-001"}"#)
                     #expect(answer.status == .unauthorized, "\(path)")
                     #expect(answer.headers[.wwwAuthenticate] != nil)
                     #expect(!answer.text.contains("not-a-token"))
@@ -188,8 +151,8 @@ struct WebFlowRoutesTests {
             ]
             for path in [Self.webLink, Self.landingLinks] {
                 for (caller, body) in cases {
-                    let answer = try await call(
-                        client, .post, path, headers: ProvisioningRoutesTests.basic(caller), body: body)
+                    let answer = try await Answer.send(
+                        client, .post, path, headers: ProvisioningAPI.headers(token: caller), body: body)
                     #expect(answer.status == .notFound, "\(path) \(body)")
                     #expect(answer.errorCode == "not_found")
                 }
@@ -218,14 +181,14 @@ struct WebFlowRoutesTests {
             ]
             for (path, bodies) in [(Self.webLink, common), (Self.landingLinks, common + lifetimes)] {
                 for body in bodies {
-                    let answer = try await call(
-                        client, .post, path, headers: ProvisioningRoutesTests.basic(token), body: body)
+                    let answer = try await Answer.send(
+                        client, .post, path, headers: ProvisioningAPI.headers(token: token), body: body)
                     #expect(answer.status == .badRequest, "\(path) \(body.prefix(60))")
                     #expect(answer.errorCode == "bad_request")
                 }
             }
-            let answer = try await call(
-                client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
+            let answer = try await Answer.send(
+                client, .post, Self.landingLinks, headers: ProvisioningAPI.headers(token: token),
                 body: #"{"tag_id":"PASS-001","expires_in":59}"#)
             #expect(answer.text.contains("expires_in must be 60 to 604800 seconds"))
         }
@@ -240,23 +203,26 @@ struct WebFlowRoutesTests {
         try await withClient(engine, issuanceLimiter: limiter) { client, _, token in
             let body = #"{"tag_id":"PASS-001"}"#
             #expect(
-                try await call(
-                    client, .post, Self.issuerData, headers: ProvisioningRoutesTests.basic(token), body: body
+                try await Answer.send(
+                    client, .post, ProvisioningAPI.issuerData, headers: ProvisioningAPI.headers(token: token),
+                    body: body
                 ).status == .ok)
             #expect(
-                try await call(client, .post, Self.webLink, headers: ProvisioningRoutesTests.basic(token), body: body)
-                    .status == .ok)
-            for path in [Self.landingLinks, Self.webLink, Self.issuerData] {
-                let answer = try await call(
-                    client, .post, path, headers: ProvisioningRoutesTests.basic(token), body: body)
+                try await Answer.send(
+                    client, .post, Self.webLink, headers: ProvisioningAPI.headers(token: token), body: body
+                )
+                .status == .ok)
+            for path in [Self.landingLinks, Self.webLink, ProvisioningAPI.issuerData] {
+                let answer = try await Answer.send(
+                    client, .post, path, headers: ProvisioningAPI.headers(token: token), body: body)
                 #expect(answer.status == .tooManyRequests, "\(path)")
                 #expect(answer.headers[.retryAfter] == "30")
                 #expect(answer.errorCode == "rate_limited")
             }
             clock.advance(by: .seconds(30))
             #expect(
-                try await call(
-                    client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token), body: body
+                try await Answer.send(
+                    client, .post, Self.landingLinks, headers: ProvisioningAPI.headers(token: token), body: body
                 ).status
                     == .created)
         }
@@ -269,8 +235,8 @@ struct WebFlowRoutesTests {
         arguments: Engine.available)
     func landingLinkStorage(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
-            let answer = try await call(
-                client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
+            let answer = try await Answer.send(
+                client, .post, Self.landingLinks, headers: ProvisioningAPI.headers(token: token),
                 body: #"{"tag_id":"PASS-001"}"#)
             #expect(answer.status == .created)
             #expect(answer.headers[.cacheControl] == "no-store")
@@ -281,12 +247,14 @@ struct WebFlowRoutesTests {
             let linkToken = String(url.dropFirst("https://wallet.example.com/wallet/add/".count))
             #expect(linkToken.count == 43)
             #expect(linkToken.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-            #expect(abs(try Self.date(json["expires_at"]).timeIntervalSince(world.clock.now) - 12 * 3_600) < 1)
+            let expiry = try #require(ISO8601.date(json["expires_at"]))
+            #expect(abs(expiry.timeIntervalSince(world.clock.now) - 12 * 3_600) < 1)
 
-            let hour = try await call(
-                client, .post, Self.landingLinks, headers: ProvisioningRoutesTests.basic(token),
+            let hour = try await Answer.send(
+                client, .post, Self.landingLinks, headers: ProvisioningAPI.headers(token: token),
                 body: #"{"tag_id":"PASS-001","id_attribute":"reference_id","expires_in":3600}"#)
-            #expect(abs(try Self.date(try hour.json()["expires_at"]).timeIntervalSince(world.clock.now) - 3600) < 1)
+            let hourExpiry = try #require(ISO8601.date(try hour.json()["expires_at"]))
+            #expect(abs(hourExpiry.timeIntervalSince(world.clock.now) - 3600) < 1)
             let second = String(try #require(try hour.json()["url"]?.split(separator: "/").last))
             #expect(second != linkToken)
 
@@ -315,7 +283,7 @@ struct WebFlowRoutesTests {
     func landingPage(_ engine: Engine) async throws {
         try await withClient(engine) { client, _, token in
             let linkToken = try await landingToken(client, token)
-            let first = try await call(client, .get, "/wallet/add/\(linkToken)")
+            let first = try await Answer.send(client, .get, "/wallet/add/\(linkToken)")
             #expect(first.status == .ok)
             #expect(first.headers[.contentType] == "text/html; charset=utf-8")
             #expect(first.headers[.cacheControl] == "no-store")
@@ -349,7 +317,7 @@ struct WebFlowRoutesTests {
             #expect(html.contains("'https://wallet.apple.com/'"))
             #expect(!html.contains(linkToken), "the page does not repeat its token")
 
-            let second = try await call(client, .get, "/wallet/add/\(linkToken)")
+            let second = try await Answer.send(client, .get, "/wallet/add/\(linkToken)")
             #expect(second.headers[.contentSecurityPolicy] != policy, "each page gets its own nonce")
         }
     }
@@ -368,7 +336,7 @@ struct WebFlowRoutesTests {
         try await withClient(engine) { client, world, token in
             let linkToken = try await landingToken(client, token)
             world.clock.advance(by: 6 * 3_600)
-            let answer = try await call(
+            let answer = try await Answer.send(
                 client, .post, "/wallet/add/\(linkToken)/session",
                 headers: [HTTPField.Name("Sec-Fetch-Site")!: "same-origin"])
             #expect(answer.status == .ok, "\(answer.text)")
@@ -381,15 +349,15 @@ struct WebFlowRoutesTests {
 
             // A second tap makes newer issuer data; only its session completes a binding, as with issuer_data.
             world.clock.advance(by: 1)
-            let again = try await call(client, .post, "/wallet/add/\(linkToken)/session")
+            let again = try await Answer.send(client, .post, "/wallet/add/\(linkToken)/session")
             let newer = try Self.verified(try Self.walletFragment(try #require(try again.json()["url"])), in: world)
             let body = #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#
             let callback = "/api/v2/in_app_provisioning/callback?sessionIdentifier="
-            let stale = try await call(
+            let stale = try await Answer.send(
                 client, .post, callback + binding.sessionIdentifier, headers: [.contentType: "application/json"],
                 body: body)
             #expect(stale.status == .notFound)
-            let bound = try await call(
+            let bound = try await Answer.send(
                 client, .post, callback + newer.sessionIdentifier, headers: [.contentType: "application/json"],
                 body: body)
             #expect(bound.status == .ok)
@@ -404,7 +372,7 @@ struct WebFlowRoutesTests {
             let expiring = try await landingToken(client, token, body: #"{"tag_id":"PASS-001","expires_in":60}"#)
             let lasting = try await landingToken(client, token)
             let flipped = String(lasting.dropLast()) + (lasting.last == "A" ? "B" : "A")
-            #expect(try await call(client, .get, "/wallet/add/\(expiring)").status == .ok)
+            #expect(try await Answer.send(client, .get, "/wallet/add/\(expiring)").status == .ok)
             world.clock.advance(by: 60)
             let tokens = [
                 expiring, SecretToken.makeAPIToken(), flipped, "short", lasting + "A", String(lasting.dropLast()) + ".",
@@ -412,7 +380,7 @@ struct WebFlowRoutesTests {
             var pages = Set<String>()
             var errors = Set<String>()
             for candidate in tokens {
-                let page = try await call(client, .get, "/wallet/add/\(candidate)")
+                let page = try await Answer.send(client, .get, "/wallet/add/\(candidate)")
                 #expect(page.status == .notFound, "\(candidate)")
                 #expect(page.headers[.contentType] == "text/html; charset=utf-8")
                 #expect(page.headers[.cacheControl] == "no-store")
@@ -420,14 +388,14 @@ struct WebFlowRoutesTests {
                 #expect(!page.text.contains(candidate))
                 let nonce = try #require(page.headers[.contentSecurityPolicy]?.firstMatch(of: /'nonce-([^']+)'/)?.1)
                 pages.insert(page.text.replacingOccurrences(of: String(nonce), with: "NONCE"))
-                let tap = try await call(client, .post, "/wallet/add/\(candidate)/session")
+                let tap = try await Answer.send(client, .post, "/wallet/add/\(candidate)/session")
                 #expect(tap.status == .notFound, "\(candidate)")
                 #expect(tap.errorCode == "not_found")
                 errors.insert(tap.text)
             }
             #expect(pages.count == 1, "every unusable token gets the same page")
             #expect(errors.count == 1, "every unusable token gets the same error")
-            #expect(try await call(client, .get, "/wallet/add/\(lasting)").status == .ok)
+            #expect(try await Answer.send(client, .get, "/wallet/add/\(lasting)").status == .ok)
         }
     }
 
@@ -456,31 +424,35 @@ struct WebFlowRoutesTests {
             let from = { (address: String) -> HTTPFields in [HTTPField.Name("X-Forwarded-For")!: "10.0.0.9, \(address)"]
             }
             // Per token: two views from two addresses, then the token is spent, whoever asks.
-            #expect(try await call(client, .get, "/wallet/add/\(linkToken)", headers: from("192.0.2.1")).status == .ok)
             #expect(
-                try await call(client, .post, "/wallet/add/\(linkToken)/session", headers: from("192.0.2.2")).status
+                try await Answer.send(client, .get, "/wallet/add/\(linkToken)", headers: from("192.0.2.1")).status
                     == .ok)
-            let page = try await call(client, .get, "/wallet/add/\(linkToken)", headers: from("192.0.2.3"))
+            #expect(
+                try await Answer.send(client, .post, "/wallet/add/\(linkToken)/session", headers: from("192.0.2.2"))
+                    .status
+                    == .ok)
+            let page = try await Answer.send(client, .get, "/wallet/add/\(linkToken)", headers: from("192.0.2.3"))
             #expect(page.status == .tooManyRequests)
             #expect(page.headers[.retryAfter] == "10")
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.text.contains("<h1>Too many tries</h1>"))
-            let tap = try await call(client, .post, "/wallet/add/\(linkToken)/session", headers: from("192.0.2.4"))
+            let tap = try await Answer.send(
+                client, .post, "/wallet/add/\(linkToken)/session", headers: from("192.0.2.4"))
             #expect(tap.status == .tooManyRequests)
             #expect(tap.errorCode == "rate_limited")
             #expect(tap.headers[.retryAfter] == "10")
 
             // Per address: four guesses at tokens, then the address is spent, whatever the token.
             for _ in 0..<4 {
-                let guess = try await call(
+                let guess = try await Answer.send(
                     client, .get, "/wallet/add/\(SecretToken.makeAPIToken())", headers: from("198.51.100.7"))
                 #expect(guess.status == .notFound)
             }
-            let fifth = try await call(client, .get, "/wallet/add/short", headers: from("198.51.100.7"))
+            let fifth = try await Answer.send(client, .get, "/wallet/add/short", headers: from("198.51.100.7"))
             #expect(fifth.status == .tooManyRequests)
             #expect(fifth.headers[.retryAfter] == "5")
             // Another address is not affected.
-            let other = try await call(client, .get, "/wallet/add/short", headers: from("198.51.100.8"))
+            let other = try await Answer.send(client, .get, "/wallet/add/short", headers: from("198.51.100.8"))
             #expect(other.status == .notFound)
         }
     }
@@ -489,7 +461,7 @@ struct WebFlowRoutesTests {
     func crossSite(_ engine: Engine) async throws {
         try await withClient(engine) { client, _, token in
             let linkToken = try await landingToken(client, token)
-            let answer = try await call(
+            let answer = try await Answer.send(
                 client, .post, "/wallet/add/\(linkToken)/session",
                 headers: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"])
             #expect(answer.status == .forbidden)
@@ -503,16 +475,16 @@ struct WebFlowRoutesTests {
     func landingLinkSpentByBinding(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
             let linkToken = try await landingToken(client, token)
-            #expect(try await call(client, .get, "/wallet/add/\(linkToken)").status == .ok)
-            let session = try await call(client, .post, "/wallet/add/\(linkToken)/session")
+            #expect(try await Answer.send(client, .get, "/wallet/add/\(linkToken)").status == .ok)
+            let session = try await Answer.send(client, .post, "/wallet/add/\(linkToken)/session")
             let url = try #require(try session.json()["url"])
             let binding = try Self.verified(try Self.walletFragment(url), in: world)
-            let callback = try await call(
+            let callback = try await Answer.send(
                 client, .post, "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(binding.sessionIdentifier)",
                 headers: [.contentType: "application/json"], body: #"{"issuerBindingData":"0a0b","keyHash":"c0ffee"}"#)
             #expect(callback.status == .ok)
-            #expect(try await call(client, .get, "/wallet/add/\(linkToken)").status == .notFound)
-            #expect(try await call(client, .post, "/wallet/add/\(linkToken)/session").status == .notFound)
+            #expect(try await Answer.send(client, .get, "/wallet/add/\(linkToken)").status == .notFound)
+            #expect(try await Answer.send(client, .post, "/wallet/add/\(linkToken)/session").status == .notFound)
             let rows = try await world.database.sql.select().column("*").from("landing_links").all()
             #expect(rows.isEmpty)
         }
@@ -540,7 +512,7 @@ struct WebFlowRoutesTests {
     @Test("a wrong method on a landing path is 405 with Allow", arguments: Engine.available)
     func wrongMethod(_ engine: Engine) async throws {
         try await withClient(engine) { client, _, _ in
-            let answer = try await call(client, .delete, "/wallet/add/\(SecretToken.makeAPIToken())")
+            let answer = try await Answer.send(client, .delete, "/wallet/add/\(SecretToken.makeAPIToken())")
             #expect(answer.status == .methodNotAllowed)
             #expect(answer.headers[.allow] == "GET")
         }

@@ -57,13 +57,12 @@ struct PassWebServiceTests {
         maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass,
         logger: Logger = Logger(label: "test"), _ body: @Sendable (Fixture) async throws -> Void
     ) async throws {
-        let world = try await ProvisioningWorld(engine: engine, webService: true, template: template)
-        let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
-        let updater = PassUpdater(store: world.repository, now: { world.clock.now })
-        let router = WalletServerApplication.makeRouter(
-            repository: world.repository, service: world.service, logger: logger, updater: updater,
-            maximumDevicesPerPass: maximumDevicesPerPass)
-        do {
+        try await ProvisioningWorld.with(engine, webService: true, template: template) { world in
+            let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
+            let updater = PassUpdater(store: world.repository, now: { world.clock.now })
+            let router = WalletServerApplication.makeRouter(
+                repository: world.repository, service: world.service, logger: logger, updater: updater,
+                maximumDevicesPerPass: maximumDevicesPerPass)
             try await Application(router: router).test(.router) { client in
                 let pkpass = try await Self.bind(client: client, apiToken: token)
                 let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
@@ -72,17 +71,13 @@ struct PassWebServiceTests {
                 try await body(
                     Fixture(client: client, world: world, pkpass: pkpass, token: passToken, updater: updater))
             }
-        } catch {
-            try await world.shutdown()
-            throw error
         }
-        try await world.shutdown()
     }
 
     /// Issuer data, then the device's callback: the bound `.pkpass`.
     static func bind(client: any TestClientProtocol, apiToken: String) async throws -> Data {
         let issued = try await client.execute(
-            uri: ProvisioningRoutesTests.path, method: .post, headers: ProvisioningRoutesTests.basic(apiToken),
+            uri: ProvisioningAPI.issuerData, method: .post, headers: ProvisioningAPI.headers(token: apiToken),
             body: ByteBuffer(string: #"{"tag_id":"PASS-001"}"#)
         ) { try JSONDecoder().decode([String: String].self, from: Data($0.body.readableBytesView)) }
         let data = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
@@ -472,8 +467,8 @@ struct PassWebServiceTests {
         "a pass registers on at most its cap of devices: beyond it 403 and nothing stored; a known device may renew",
         arguments: Engine.available)
     func deviceCap(_ engine: Engine) async throws {
-        let lines = PushLogLines()
-        let logger = Logger(label: "cap") { _ in PushLogLines.Handler(lines: lines) }
+        let lines = Recorder()
+        let logger = Logger(label: "cap") { _ in RecordingLogHandler(recorder: lines, logLevel: .trace) }
         try await withFixture(engine, maximumDevicesPerPass: 2, logger: logger) { fixture in
             func register(_ device: String) async throws -> HTTPResponse.Status {
                 try await fixture.client.execute(
@@ -489,8 +484,8 @@ struct PassWebServiceTests {
             let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)).id
             #expect(try await fixture.world.repository.registrationCount(passID: passID) == 2)
         }
-        #expect(!lines.all.isEmpty)
-        let leaked = lines.all.filter { $0.contains("made-up-device") }
+        #expect(!lines.values.isEmpty)
+        let leaked = lines.values.filter { $0.contains("made-up-device") }
         #expect(leaked.isEmpty, "\(leaked)")
     }
 

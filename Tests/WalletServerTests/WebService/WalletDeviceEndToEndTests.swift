@@ -70,7 +70,7 @@ struct WalletDeviceEndToEndTests {
         client: any TestClientProtocol, seed: WalletAdministration.DemoSeed, standIn: APNsStandIn, root: Certificate,
         rootPEM: Data, directory: TemporaryDirectory
     ) async throws {
-        let basic = ProvisioningRoutesTests.basic(seed.apiToken)
+        let basic = ProvisioningAPI.headers(token: seed.apiToken)
         // 1. Issue: issuer data, then the device's callback binds the pass.
         let issued = try await client.execute(
             uri: "/api/v2/in_app_provisioning/issuer_data", method: .post, headers: basic,
