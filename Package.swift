@@ -235,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecretsKeychainTests",
-            dependencies: ["SecretsKeychain", "Secrets", "SecretsTesting"]
+            dependencies: ["SecretsKeychain", "Secrets", "SecretsTesting", "CofferTestSupport"]
         ),
         .testTarget(
             name: "SecretsSecretServiceTests",

@@ -125,7 +125,7 @@ struct IssuanceDurabilityTests {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(
-            "Basic " + Data("\(token):".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            HTTPBasic.authorization(user: token), forHTTPHeaderField: "Authorization")
         request.httpBody = try JSONEncoder().encode(["tag_id": tag])
         let (body, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }

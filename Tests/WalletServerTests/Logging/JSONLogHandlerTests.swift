@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Logging
 import Synchronization
@@ -54,8 +55,7 @@ struct JSONLogHandlerTests {
         let after = Date()
         let stamp = try #require(fields["timestamp"])
         #expect(stamp.wholeMatch(of: #/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/#) != nil, "\(stamp)")
-        let parsed = try #require(
-            try? Date(stamp, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        let parsed = try #require(ISO8601.date(stamp))
         #expect(parsed >= before.addingTimeInterval(-0.001) && parsed <= after)
     }
 }

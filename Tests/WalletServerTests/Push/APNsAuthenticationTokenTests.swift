@@ -104,12 +104,10 @@ struct APNsSettingsTests {
 
     @Test("a key file that is missing, not PEM, or another curve's key is refused with a typed error")
     func unreadableKeys() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let missing = directory.appendingPathComponent("missing.p8")
-        let garbage = directory.appendingPathComponent("garbage.p8")
-        let p384 = directory.appendingPathComponent("p384.p8")
+        let directory = try TemporaryDirectory()
+        let missing = directory.appending("missing.p8")
+        let garbage = directory.appending("garbage.p8")
+        let p384 = directory.appending("p384.p8")
         try Data("not a key".utf8).write(to: garbage)
         try Data(P384.Signing.PrivateKey().pemRepresentation.utf8).write(to: p384)
         for file in [missing, garbage, p384] {
@@ -152,10 +150,8 @@ struct APNsSettingsTests {
 
     @Test("COFFER_APNS_* choose token authentication and the gateway; none of them means certificates, production")
     func environment() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let keyFile = directory.appendingPathComponent("AuthKey.p8")
+        let directory = try TemporaryDirectory()
+        let keyFile = directory.appending("AuthKey.p8")
         try Data(P256.Signing.PrivateKey().pemRepresentation.utf8).write(to: keyFile)
 
         let defaults = try WalletServerConfiguration(environment: [:])
