@@ -22,9 +22,7 @@ struct SecretServiceCommandTests {
     }
 
     func coffer(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments,
-            environment: keyringEnvironment.merging(environment) { $1 })
+        try CofferCLI.run(arguments, environment: keyringEnvironment.merging(environment) { $1 })
     }
 
     @Test(
@@ -47,10 +45,7 @@ struct SecretServiceCommandTests {
         .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func migrateFromFile() throws {
         let directory = try TemporaryDirectory()
-        let file = [
-            "COFFER_BACKEND": "file", "COFFER_STORE_DIR": directory.appending("store").path,
-            "COFFER_PASSPHRASE": "test passphrase", "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
-        ]
+        let file = CofferCLI.fileStore(directory.appending("store")).merging(["COFFER_BACKEND": "file"]) { $1 }
         let values = (0..<120).map { "item/\($0)" }
         for path in values {
             #expect(try coffer("secrets", "set", path, "--value", "v-\(path)", environment: file).status == 0)
@@ -107,10 +102,8 @@ struct SecretServiceCommandTests {
         ])
     func autoWithoutKeyring(_ unusable: [String: String], _ note: String) throws {
         let directory = try TemporaryDirectory()
-        let environment = unusable.merging([
-            "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
-            "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
-        ]) { $1 }
+        let environment = unusable.merging(CofferCLI.fileStore(directory.appending("store"), passphrase: "pass")) { $1 }
+            .merging(["COFFER_BACKEND": "auto"]) { $1 }
         let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
         #expect(set.status == 0, "\(set.errorOutput)")
         #expect(set.errorOutput.contains(note))

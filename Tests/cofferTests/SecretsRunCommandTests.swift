@@ -18,18 +18,11 @@ struct SecretsRunCommandTests {
         #expect(set.status == 0, "\(set.errorOutput)")
     }
 
-    var environment: [String: String] {
-        [
-            "COFFER_STORE_DIR": storeURL.path, "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
-            "COFFER_PASSPHRASE": "test passphrase",
-        ]
-    }
+    var environment: [String: String] { CofferCLI.fileStore(storeURL) }
 
     @discardableResult
     func coffer(_ arguments: String..., environment extra: [String: String] = [:]) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments,
-            environment: environment.merging(extra) { $1 })
+        try CofferCLI.run(arguments, environment: environment.merging(extra) { $1 })
     }
 
     @Test("the command sees the secret in its environment; coffer itself prints nothing of it")
@@ -203,8 +196,7 @@ struct SecretsRunCommandTests {
             ["--env-file", "/nonexistent/map.txt", "--", "true"],
         ])
     func usageErrors(_ arguments: [String]) throws {
-        let outcome = try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), ["secrets", "run"] + arguments, environment: environment)
+        let outcome = try CofferCLI.run(["secrets", "run"] + arguments, environment: environment)
         #expect(outcome.status == 2, "\(arguments): \(outcome.errorOutput)")
         #expect(!outcome.errorOutput.isEmpty)
     }
