@@ -65,14 +65,7 @@ struct AbuseControlTests {
         try await withServer({ $0.sessionPurgeInterval = 0.05 }) { _, _, storage in
             let repository = storage.repository
             let pass = try await repository.makePass().pass
-            let now = Date()
-            try await repository.createSession(
-                ProvisioningSession(
-                    id: "expired", passID: pass.id, createdAt: now.addingTimeInterval(-600),
-                    expiresAt: now.addingTimeInterval(-300)))
-            try await repository.createSession(
-                ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(600))
-            )
+            try await repository.makeSessions(of: pass, expired: 1, now: Date())
             let deadline = ContinuousClock.now + .seconds(10)
             var remaining = 2
             while remaining > 1, ContinuousClock.now < deadline {

@@ -239,16 +239,7 @@ struct MetricsEndpointTests {
     func expiredSessionsCounted() async throws {
         try await Engine.sqliteFile.withRepository { repository, _ in
             let pass = try await repository.makePass().pass
-            let now = Date()
-            for index in 0..<5 {
-                try await repository.createSession(
-                    ProvisioningSession(
-                        id: "expired-\(index)", passID: pass.id, createdAt: now.addingTimeInterval(-600),
-                        expiresAt: now.addingTimeInterval(-300)))
-            }
-            try await repository.createSession(
-                ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(600))
-            )
+            try await repository.makeSessions(of: pass, expired: 5, now: Date())
             let metrics = ServerMetrics()
             let purger = SessionPurger(repository: repository, interval: .seconds(60), batchSize: 2, metrics: metrics)
             #expect(try await purger.purge() == 5)

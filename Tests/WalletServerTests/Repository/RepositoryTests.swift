@@ -305,14 +305,7 @@ struct RepositoryTests {
         try await engine.withRepository { repository, _ in
             let pass = try await repository.makePass().pass
             let now = Date()
-            for index in 0..<7 {
-                try await repository.createSession(
-                    ProvisioningSession(
-                        id: "old-\(index)", passID: pass.id, createdAt: now.addingTimeInterval(-600),
-                        expiresAt: now.addingTimeInterval(-1)))
-            }
-            try await repository.createSession(
-                ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(60)))
+            try await repository.makeSessions(of: pass, expired: 7, now: now)
             let purger = SessionPurger(repository: repository, interval: .seconds(60), batchSize: 3, now: { now })
             #expect(try await purger.purge() == 7)
             #expect(try await purger.purge() == 0)

@@ -18,4 +18,17 @@ extension SQLWalletRepository {
         try await createPass(pass)
         return (pass, passType)
     }
+
+    /// For `pass`: `expired` sessions that ended before `now` (`expired-0`, `expired-1`, …) and one still open
+    /// (`live`), for the purger to tell apart.
+    func makeSessions(of pass: ApplePass, expired: Int, now: Date) async throws {
+        for index in 0..<expired {
+            try await createSession(
+                ProvisioningSession(
+                    id: "expired-\(index)", passID: pass.id, createdAt: now.addingTimeInterval(-600),
+                    expiresAt: now.addingTimeInterval(-300)))
+        }
+        try await createSession(
+            ProvisioningSession(id: "live", passID: pass.id, createdAt: now, expiresAt: now.addingTimeInterval(600)))
+    }
 }
