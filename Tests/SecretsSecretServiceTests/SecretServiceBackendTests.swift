@@ -84,7 +84,7 @@ struct SecretServiceBackendTests {
         #expect(try backend.read(SecretQuery<Data>(service: service, account: "shared")) == nil)
     }
 
-    @Test("an aggregate store with the keyring as primary moves items out of the encrypted file store as it reads")
+    @Test("an aggregate store with the keyring first moves items out of the encrypted file store as it reads")
     func migrateOnRead() throws {
         let directory = try TemporaryDirectory()
         let file = try EncryptedFileBackend(

@@ -18,7 +18,7 @@ struct IssuanceDurabilityTests {
     static let clients = 16
 
     @Test(
-        "kill -9 under load: after a restart, every issuer data a client received has its session in the database, usable by the callback"
+        "kill -9 under load: after a restart, all issuer data clients got has a session the callback can use"
     )
     func killedUnderLoad() async throws {
         let directory = try TemporaryDirectory()

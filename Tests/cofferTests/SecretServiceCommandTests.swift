@@ -26,7 +26,7 @@ struct SecretServiceCommandTests {
     }
 
     @Test(
-        "set, get, list and delete in the session's keyring; secret-tool reads what coffer wrote; a miss exits 1",
+        "set, get, list, delete in the session's keyring; secret-tool reads what coffer wrote; a miss exits 1",
         .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func roundTrip() throws {
         #expect(try coffer("secrets", "set", "ai/openai", "--value", "sk-cli").status == 0)
@@ -41,7 +41,7 @@ struct SecretServiceCommandTests {
     }
 
     @Test(
-        "migrate --from file --to secret-service: progress, a summary, secret-tool sees the items, a rerun is a no-op",
+        "migrate --from file --to secret-service: progress, summary, items in secret-tool; a rerun is a no-op",
         .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func migrateFromFile() throws {
         let directory = try TemporaryDirectory()
@@ -95,7 +95,7 @@ struct SecretServiceCommandTests {
     }
 
     @Test(
-        "--backend auto without a usable Secret Service: the encrypted file store, with the passphrase, and says why",
+        "--backend auto without a usable Secret Service: the encrypted file store (passphrase), saying why",
         arguments: [
             (UnusableSecretService.noSessionBus, "using the encrypted-file store: "),
             (UnusableSecretService.noLibSecret, "using the encrypted-file store: libsecret could not be loaded"),
@@ -184,7 +184,7 @@ struct SecretServiceCommandTests {
 
     /// A keyring of its own, locked halfway: the session's keyring stays unlocked for the other tests.
     @Test(
-        "a locked keyring: reads, misses, writes, deletes and lists exit 5 and say it is locked; nothing is lost",
+        "a locked keyring: reads, misses, writes, deletes and lists exit 5, saying so; nothing is lost",
         .enabled(if: SecretServiceEnvironment.isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1))
     )
     func lockedKeyring() throws {

@@ -2,7 +2,7 @@ import CofferTestSupport
 import Foundation
 import Testing
 
-@Suite("coffer secrets --audit-file records every access; audit show lists them and audit verify finds tampering")
+@Suite("coffer secrets --audit-file records each access; audit show lists them, audit verify finds tampering")
 struct SecretsAuditCommandTests {
     let directory: TemporaryDirectory
     var auditURL: URL { directory.appending("audit.jsonl") }
@@ -41,7 +41,7 @@ struct SecretsAuditCommandTests {
     }
 
     @Test(
-        "an emptied audit file fails verify (exit 3), no command writes on, and audit reset starts a new file once it is moved aside"
+        "an emptied audit file fails verify (exit 3) and blocks writes until it is moved aside and reset"
     )
     func emptiedFile() throws {
         try makeAccesses()

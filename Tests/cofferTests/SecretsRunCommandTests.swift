@@ -86,7 +86,7 @@ struct SecretsRunCommandTests {
         #expect(process.terminationStatus == 3)
     }
 
-    @Test("the command inherits no COFFER_* variable, not the passphrase nor the store, unless a mapping names it")
+    @Test("the command inherits no COFFER_* variable (passphrase, store) unless a mapping names it")
     func noCofferVariablesReachTheCommand() throws {
         let outcome = try coffer(
             "secrets", "run", "--env", "OPENAI_API_KEY=ai/openai", "--env", "COFFER_TOKEN=ai/openai", "--", "env",

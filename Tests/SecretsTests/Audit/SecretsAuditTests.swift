@@ -215,7 +215,7 @@ struct SecretsAuditTests {
     }
 
     @Test(
-        "a log handler that reads an audited store on the audit's thread is recorded, and never waits for itself",
+        "a log handler reading an audited store on the audit's thread is recorded and never waits for itself",
         .timeLimit(.minutes(1)))
     func logHandlerReadingAnAuditedStore() throws {
         let tokenAuditURL = directory.appending("token-audit.jsonl")

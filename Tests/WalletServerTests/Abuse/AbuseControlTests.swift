@@ -13,7 +13,7 @@ import WalletServer
     import Darwin
 #endif
 
-@Suite("The whole server's abuse controls, from its configuration: idle connections, expired sessions, rate limits")
+@Suite("The server's abuse controls, from its configuration: idle connections, expired sessions, rate limits")
 struct AbuseControlTests {
     /// Runs the whole server (``WalletServerApplication/buildApplication(configuration:)``) over a fresh data
     /// directory, live on a free port, with `body` given the port and the server's storage opened beside it.
@@ -50,7 +50,7 @@ struct AbuseControlTests {
         }
     }
 
-    @Test("a connection that stops in the middle of its request's headers is closed once the idle timeout passes")
+    @Test("a connection that stops in the middle of its request headers is closed once the idle timeout passes")
     func halfRequestClosed() async throws {
         try await withServer({ $0.idleTimeout = 0.5 }) { _, port, _ in
             let partial = "POST /api/v2/in_app_provisioning/issuer_data HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le"

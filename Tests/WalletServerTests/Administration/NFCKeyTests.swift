@@ -85,7 +85,7 @@ struct NFCKeyTests {
         }
     }
 
-    @Test("an NFC pass of a pass type without an NFC key is refused when it is made, naming the command that makes one")
+    @Test("making an NFC pass for a pass type without an NFC key is refused, naming the command that makes one")
     func refusedWithoutKey() async throws {
         try await withAdministration { administration, storage, _ in
             let client = try await administration.createClient(name: "Acme")

@@ -56,7 +56,7 @@ struct PassTypeTemplateTests {
     }
 
     @Test(
-        "a pass from a personalizable template gets a 128-bit random serial number, and a chosen one is refused",
+        "a pass from a personalizable template gets a 128-bit random serial; a chosen serial is refused",
         arguments: Engine.available)
     func personalizableSerials(_ engine: Engine) async throws {
         try await AdministrationTests().withAdministration(engine) { administration in

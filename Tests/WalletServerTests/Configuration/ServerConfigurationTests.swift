@@ -4,7 +4,7 @@ import Secrets
 import Testing
 import WalletServer
 
-@Suite("Server configuration: zero-configuration defaults, environment variables, and what unlocks the secret store")
+@Suite("Server configuration: zero-config defaults, environment variables, and what unlocks the secret store")
 struct ServerConfigurationTests {
     @Test("with nothing set: 127.0.0.1:8080, SQLite and secrets in $XDG_DATA_HOME/coffer/server, automatic key")
     func defaults() throws {

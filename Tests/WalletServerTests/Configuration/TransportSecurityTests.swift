@@ -68,7 +68,7 @@ struct TransportSecurityTests {
     }
 
     @Test(
-        "a remote PostgreSQL URL without a TLS mode gets sslmode=require; a local one or an explicit mode is kept",
+        "a remote PostgreSQL URL without a TLS mode gets sslmode=require; a local or explicit one is kept",
         arguments: [
             ("postgres://u:p@db.example.com/w", "postgres://u:p@db.example.com/w?sslmode=require"),
             (

@@ -123,8 +123,10 @@ struct SchemaUpgradeTests {
         return pass
     }
 
+    /// Open sessions keep working under hashed identifiers, used and expired ones are dropped, the passes' recorded
+    /// issuer data name the session by its hash, and no plain identifier is left in the file.
     @Test(
-        "a version-2 database's open sessions keep working under hashed identifiers, used and expired ones are dropped, passes' recorded issuer data name the session by hash, and no identifier is left in the file",
+        "a version-2 database's sessions and issuer data move to hashed identifiers; spent ones are dropped",
         arguments: Engine.available)
     func fromVersion2(_ engine: Engine) async throws {
         let directory = try TemporaryDirectory()

@@ -117,7 +117,7 @@ struct ProvisioningRoutesTests {
     }
 
     @Test(
-        "a missing or garbled body is 400; so are an unknown or null id_attribute and a tag_id that is not a string",
+        "a missing or garbled body is 400, as are an unknown or null id_attribute and a non-string tag_id",
         arguments: Engine.available)
     func badRequests(_ engine: Engine) async throws {
         try await withClient(engine) { client, _, token in
@@ -149,8 +149,9 @@ struct ProvisioningRoutesTests {
         }
     }
 
+    /// Retry-After is in whole seconds and the error has the API's JSON shape; after the wait the token is served again.
     @Test(
-        "a token over its issuance limit gets 429 with Retry-After in whole seconds, in the API's JSON shape; other tokens are unaffected, and after the wait the token is served again",
+        "over its limit a token gets a JSON 429 with Retry-After; other tokens are unaffected; it recovers",
         arguments: Engine.available)
     func rateLimited(_ engine: Engine) async throws {
         let clock = ManualClock()
@@ -213,7 +214,7 @@ struct ProvisioningRoutesTests {
     }
 
     @Test(
-        "a second issuance for the same pass ends the first one's session: its callback is 404 as for an unknown session, and the second one's completes",
+        "a second issuance for a pass ends the first's session (its callback is 404); the second's completes",
         arguments: Engine.available)
     func newIssuanceEndsOlderSessions(_ engine: Engine) async throws {
         try await withClient(engine) { client, _, token in

@@ -9,7 +9,7 @@ import Testing
 import WalletPasses
 import WalletServer
 
-@Suite("The management API: create, read, change, void, expire and list passes, scoped to the API user's client")
+@Suite("The management API: create, read, change, void, expire and list passes within the API user's client")
 struct ManagementRoutesTests {
     typealias W = ManagementWorld
 
@@ -181,7 +181,7 @@ struct ManagementRoutesTests {
     }
 
     @Test(
-        "a second tag with an identifier the client already uses is 409; another client may use it once the pass type is shared with it"
+        "a reused tag identifier is 409; another client may use it once the pass type is shared with it"
     )
     func duplicateTag() async throws {
         try await W.run(.sqliteFile) { client, world in
@@ -266,7 +266,7 @@ struct ManagementRoutesTests {
     }
 
     @Test(
-        "the state follows the pass through registrations, issuance and binding; a change queues a push per device",
+        "the state tracks registrations, issuance and binding; a change queues a push per device",
         arguments: Engine.available)
     func lifecycle(_ engine: Engine) async throws {
         try await W.run(engine) { client, world in

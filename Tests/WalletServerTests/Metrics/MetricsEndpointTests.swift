@@ -9,7 +9,7 @@ import WalletPasses
 
 @testable import WalletServer
 
-@Suite("GET /metrics: Prometheus text whose counters follow the requests, by route pattern and status, never a secret")
+@Suite("GET /metrics: Prometheus text counting requests by route pattern and status, never a secret")
 struct MetricsEndpointTests {
     static let requests = "coffer_http_requests_total"
     static let latency = "coffer_http_request_duration_seconds"
@@ -182,7 +182,7 @@ struct MetricsEndpointTests {
     }
 
     @Test(
-        "a provisioning counts the session issued and consumed and times both signatures and each database step; a refused callback consumes nothing"
+        "sessions issued and consumed are counted, signing and database steps timed; a refusal consumes none"
     )
     func provisioningCounted() async throws {
         try await ProvisioningWorld.with(.sqliteFile) { world in
@@ -210,7 +210,7 @@ struct MetricsEndpointTests {
         }
     }
 
-    @Test("with metrics off, /metrics is an unknown path and requests are not counted, while /ready and /health answer")
+    @Test("with metrics off, /metrics is unknown and requests go uncounted, while /ready and /health answer")
     func metricsOff() async throws {
         let metrics = ServerMetrics()
         try await withClient(metrics: metrics, exposesMetrics: false) { client, _, _ in

@@ -10,7 +10,7 @@ import WalletPasses
 
 @testable import WalletServer
 
-@Suite("GET /ready: 200 when the database answers and every signing identity loads, else 503 saying what to fix")
+@Suite("GET /ready: 200 when the database answers and all signing identities load, else 503 with the fix")
 struct ReadinessTests {
     struct Answer: Decodable {
         let status: String
@@ -42,7 +42,7 @@ struct ReadinessTests {
         }
     }
 
-    @Test("with the database shut down, 503 not_ready with a reason naming the database; /health still answers 200")
+    @Test("with the database down: 503 not_ready with a reason naming the database; /health still answers 200")
     func databaseDown() async throws {
         try await ProvisioningWorld.with(.sqliteFile) { world in
             try await world.database.shutdown()
@@ -62,7 +62,7 @@ struct ReadinessTests {
     }
 
     @Test(
-        "beyond this machine /ready says only ready or not: the reasons go to a local caller or one with the operations token"
+        "off this machine /ready says only ready or not; reasons go to local callers or the operations token"
     )
     func reasonsOnlyForOperators() async throws {
         try await ProvisioningWorld.with(.sqliteFile) { world in
@@ -92,7 +92,7 @@ struct ReadinessTests {
         }
     }
 
-    @Test("a pass type whose key is missing from the secret store: 503 naming it and how to import it, no secret")
+    @Test("a pass type whose key is not in the secret store: 503 naming it and how to import it, no secret")
     func missingKey() async throws {
         try await ProvisioningWorld.with(.sqliteFile) { world in
             try await world.repository.createPassType(
@@ -166,7 +166,7 @@ struct ReadinessTests {
         #expect(throws: Refused.self) { try failed?.get() }
     }
 
-    @Test("the whole server from its configuration: /ready 200, /metrics counts it; COFFER_METRICS=off hides /metrics")
+    @Test("the server from its configuration: /ready 200, /metrics counts it; COFFER_METRICS=off hides /metrics")
     func wholeServer() async throws {
         for exposes in [true, false] {
             let directory = try TemporaryDirectory()
@@ -192,7 +192,7 @@ struct ReadinessTests {
     }
 
     @Test(
-        "COFFER_METRICS takes on/off (and 1/0, true/false, yes/no); anything else is refused naming the variable",
+        "COFFER_METRICS takes on/off (also 1/0, true/false, yes/no); anything else is refused, naming it",
         arguments: [("on", true), ("OFF", false), ("1", true), ("0", false), ("true", true), ("no", false)])
     func metricsVariable(_ text: String, _ expected: Bool) throws {
         #expect(try WalletServerConfiguration(environment: ["COFFER_METRICS": text]).exposesMetrics == expected)

@@ -86,7 +86,7 @@ struct ProvisioningServiceTests {
     }
 
     @Test(
-        "each id attribute finds the tag; unknown tags, other clients' tags and tags without a pass are not found",
+        "each id attribute finds the tag; unknown, other clients' and passless tags are not found",
         arguments: Engine.available)
     func lookups(_ engine: Engine) async throws {
         try await ProvisioningWorld.with(engine) { world in
@@ -109,7 +109,7 @@ struct ProvisioningServiceTests {
     }
 
     @Test(
-        "a client issues only under pass types shared with it: another client's pass type is refused until shared",
+        "a client issues only under pass types shared with it; another client's is refused until shared",
         arguments: Engine.available)
     func passTypesBelongToClients(_ engine: Engine) async throws {
         try await ProvisioningWorld.with(engine) { world in

@@ -148,7 +148,7 @@ struct APNsSettingsTests {
         }
     }
 
-    @Test("COFFER_APNS_* choose token authentication and the gateway; none of them means certificates, production")
+    @Test("COFFER_APNS_* choose token authentication and the gateway; none means certificates and production")
     func environment() throws {
         let directory = try TemporaryDirectory()
         let keyFile = directory.appending("AuthKey.p8")

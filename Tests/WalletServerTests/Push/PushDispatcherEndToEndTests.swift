@@ -18,7 +18,7 @@ struct PushDispatcherEndToEndTests {
     static let topic = "pass.dev.coffer.server"
 
     @Test(
-        "a change to a registered pass is pushed to the device's token, topic the pass type, with its certificate",
+        "a registered pass's change is pushed to the device's token, on the pass type's topic, with its cert",
         arguments: Engine.available)
     func registeredDeviceIsPushed(_ engine: Engine) async throws {
         try await ProvisioningWorld.with(engine, webService: true) { world in

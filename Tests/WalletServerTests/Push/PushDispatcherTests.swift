@@ -179,7 +179,7 @@ struct PushDispatcherTests {
     }
 
     @Test(
-        "a claim whose lease ran out can no longer complete or retry the push: the replica that claimed it since owns it",
+        "after its lease runs out, a claim can't complete or retry the push: the newer claimant owns it",
         arguments: Engine.available)
     func staleLeaseRecordsNothing(_ engine: Engine) async throws {
         try await engine.withRepository { repository, database in

@@ -53,7 +53,7 @@ struct BatchedWriteTests {
     }
 
     @Test(
-        "concurrent issuances for one pass leave one open session, the one whose binding data the pass records",
+        "concurrent issuances for one pass leave one open session, whose binding data the pass records",
         arguments: Engine.available)
     func concurrentIssuancesOfOnePass(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in

@@ -34,7 +34,7 @@ struct ReplicaSafetyTests {
     }
 
     @Test(
-        "a change held open while another commits: a device that lists in between still sees both changes afterwards",
+        "a change held open while another commits: a device listing in between still sees both afterwards",
         .timeLimit(.minutes(1)), arguments: Engine.available)
     func updateTagsCommitInOrder(_ engine: Engine) async throws {
         try await engine.withRepository { repository, database in
@@ -99,7 +99,7 @@ struct ReplicaSafetyTests {
     }
 
     @Test(
-        "a stored key of the wrong size, or a missing key while passes carry tokens, is an error and nothing is replaced",
+        "a stored key of the wrong size, or none while passes carry tokens, is an error; nothing is replaced",
         arguments: Engine.available)
     func damagedKeyIsNotReplaced(_ engine: Engine) async throws {
         try await Self.withStore(engine) { store, database, repository in

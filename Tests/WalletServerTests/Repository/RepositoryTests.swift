@@ -109,7 +109,7 @@ struct RepositoryTests {
     }
 
     @Test(
-        "a provisioning target joins pass, tag, user and pass type, by tag attribute within a client or by pass",
+        "a provisioning target joins pass, tag, user and pass type, by tag attribute in a client or by pass",
         arguments: Engine.available)
     func provisioningTargets(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
@@ -246,7 +246,7 @@ struct RepositoryTests {
     }
 
     @Test(
-        "a new issuance ends the pass's open sessions, and only that pass's: the older one can no longer be consumed",
+        "a new issuance ends only that pass's open sessions: the older one can no longer be consumed",
         arguments: Engine.available)
     func issuanceEndsOpenSessions(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in

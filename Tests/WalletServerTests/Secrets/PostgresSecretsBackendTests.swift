@@ -7,7 +7,7 @@ import Testing
 import WalletServer
 
 @Suite(
-    "The secret store in PostgreSQL: the file store's sealed header and items in rows, shared by every replica",
+    "The secret store in PostgreSQL: the file store's sealed header and items as rows, shared by replicas",
     .serialized,  // each test opens several pools: one at a time keeps the test server's connections few
     .enabled(if: Engine.postgresURL != nil, "needs PostgreSQL: set COFFER_TEST_POSTGRES_URL (.ci/run does)"))
 struct PostgresSecretsBackendTests {
@@ -54,7 +54,7 @@ struct PostgresSecretsBackendTests {
     }
 
     @Test(
-        "the rows hold the file store's formats and nothing in the clear: a MACed header, CFEI items under keyed names")
+        "rows hold the file store's formats, nothing in clear: a MACed header, CFEI items under keyed names")
     func rowsAreSealed() async throws {
         try await withDatabase { url, database in
             let backend = try await open(url)
@@ -102,7 +102,7 @@ struct PostgresSecretsBackendTests {
         }
     }
 
-    @Test("a wrong store key is the file store's error: wrongKey for a key file, wrongPassphrase for a passphrase")
+    @Test("a wrong key is the file store's error: wrongKey for a key file, wrongPassphrase for a passphrase")
     func wrongKey() async throws {
         try await withDatabase { url, _ in
             let backend = try await open(url)
@@ -265,7 +265,7 @@ struct PostgresSecretsBackendTests {
         }
     }
 
-    @Test("with PostgreSQL the server needs COFFER_PASSPHRASE or COFFER_KEY_FILE: no automatic key file per replica")
+    @Test("on PostgreSQL the server needs COFFER_PASSPHRASE or COFFER_KEY_FILE, not a key file per replica")
     func serverNeedsStoreKey() async throws {
         let (url, database) = try await makeDatabase()
         try await database.shutdown()

@@ -29,7 +29,7 @@ struct DataProtectionTests {
         try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
-    @Test("an existing world-readable data directory and the SQLite file are made owner-only, and that is logged")
+    @Test("an existing world-readable data directory and SQLite file are made owner-only, and that is logged")
     func permissions() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.appending("data")

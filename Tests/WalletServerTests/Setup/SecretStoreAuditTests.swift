@@ -7,7 +7,7 @@ import WalletPasses
 
 @testable import WalletServer
 
-@Suite("The server's secret store is audited: every signing-key access is counted, and recorded in the audit file")
+@Suite("The server's secret store is audited: each signing-key access is counted and put in the audit file")
 struct SecretStoreAuditTests {
     let directory: TemporaryDirectory
 

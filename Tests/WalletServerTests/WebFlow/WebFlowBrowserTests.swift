@@ -12,8 +12,9 @@ struct WebFlowBrowserTests {
     /// Under CI a missing browser fails the run instead of skipping the test.
     static let required = ProcessInfo.processInfo.environment["CI"] == "true"
 
+    /// The page is at phone size; the issuer data must be under 300 s old; the screenshot is kept as an artifact.
     @Test(
-        "tapping the badge at phone size opens wallet.apple.com with issuer data under 300 s old that openssl verifies; the screenshot is kept",
+        "tapping the badge on a phone opens wallet.apple.com with issuer data (<300 s old) openssl verifies",
         .enabled(if: chromium != nil || required, "chromium is not installed (apt-get install -y chromium)"))
     func tapTheBadge() throws {
         let chromium = try #require(

@@ -77,7 +77,7 @@ struct WebFlowRoutesTests {
     // MARK: The authenticated endpoints
 
     @Test(
-        "web_link answers Wallet's URL: its fragment is the issuer data and signature, which openssl verifies, and the device completes the binding at the same callback",
+        "web_link answers a Wallet URL whose fragment is openssl-verified issuer data; the callback binds it",
         arguments: Engine.available)
     func webLink(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
@@ -231,7 +231,7 @@ struct WebFlowRoutesTests {
     // MARK: Landing links
 
     @Test(
-        "a landing link is 43 URL-safe characters under the public URL, stored only as its SHA-256, for 12 hours unless asked otherwise",
+        "a landing link: 43 URL-safe characters under the public URL, stored as SHA-256, 12 hours by default",
         arguments: Engine.available)
     func landingLinkStorage(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
@@ -278,7 +278,7 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
-        "the landing page: HTML under a strict CSP with a fresh nonce, no-store, no-referrer, lang, landmarks, a named button, and nothing from elsewhere",
+        "landing page: strict CSP with nonce, no-store, no-referrer, lang, landmarks, named button, all local",
         arguments: Engine.available)
     func landingPage(_ engine: Engine) async throws {
         try await withClient(engine) { client, _, token in
@@ -330,7 +330,7 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
-        "tapping posts to /session: a fresh Wallet URL, signed when tapped (hours after the link was made), whose session binds",
+        "tapping posts to /session: a Wallet URL signed at the tap (hours after the link was made) that binds",
         arguments: Engine.available)
     func landingSession(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
@@ -365,7 +365,7 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
-        "an expired, unknown, tampered or malformed token gets the same 404 page, and the same JSON 404 when tapped",
+        "an expired, unknown, tampered or malformed token gets one 404 page, and one JSON 404 when tapped",
         arguments: Engine.available)
     func unusableTokens(_ engine: Engine) async throws {
         try await withClient(engine) { client, world, token in
@@ -413,7 +413,7 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
-        "the public routes are limited per token and per client address (the proxy's X-Forwarded-For), with Retry-After",
+        "public routes are limited per token and per client address (via X-Forwarded-For), with Retry-After",
         arguments: Engine.available)
     func publicLimits(_ engine: Engine) async throws {
         let limits = (

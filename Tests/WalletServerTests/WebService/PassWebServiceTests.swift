@@ -93,7 +93,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "the bound pass names the web service and a token of its own, and the database keeps only the token's hash",
+        "the bound pass names the web service and its own token; the database keeps only the token's hash",
         arguments: Engine.available)
     func passCarriesWebService(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in
@@ -115,7 +115,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "registration: 201 the first time, 200 after, 401 with a wrong or missing token or an unknown pass, 400 for a bad push token",
+        "registering: 201 then 200; 401 for a bad or missing token or unknown pass; 400 for a bad push token",
         arguments: Engine.available)
     func registration(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in
@@ -142,7 +142,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "the list of updated passes: every registered pass without a tag, nothing new after its own tag, the changed pass after an update",
+        "updated passes: every registered one without a tag, none new after its own tag, a changed one after",
         arguments: Engine.available)
     func updatedSerialNumbers(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in
@@ -170,7 +170,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "fetching the pass: 200 with Last-Modified, 304 for that date, 200 with the new field after an update, the binding kept, 401 without the token",
+        "fetch: 200 with Last-Modified, then 304; after an update the change, binding kept; 401 without token",
         arguments: Engine.available)
     func latestPass(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in
@@ -363,7 +363,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "personalization: the token's signature verifies, the pass is personalized once, and the fetched pass shows the name and asks no more",
+        "personalization: the token's signature verifies, it happens once, the fetched pass shows the name",
         arguments: Engine.available)
     func personalize(_ engine: Engine) async throws {
         try await withFixture(engine, template: try Self.rewardsTemplate()) { fixture in
@@ -410,7 +410,7 @@ struct PassWebServiceTests {
     ]
 
     @Test(
-        "the personalize route signs only a token's shape: a manifest or anything but Base64/hex text is refused and nothing is recorded",
+        "personalize signs only a token's shape: a manifest or non-Base64/hex text is refused, unrecorded",
         arguments: Engine.available)
     func personalizeIsNoSigningOracle(_ engine: Engine) async throws {
         try await withFixture(engine, template: try Self.rewardsTemplate()) { fixture in
@@ -431,7 +431,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "rebinding a pass gives it a new token: the old holder can no longer fetch, register or unregister, and its registration is gone",
+        "a rebound pass gets a new token; the old holder can't fetch or (un)register, and is unregistered",
         arguments: Engine.available)
     func rebindingRotatesTheToken(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in
@@ -464,7 +464,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "a pass registers on at most its cap of devices: beyond it 403 and nothing stored; a known device may renew",
+        "a pass registers on at most its cap of devices: past it, 403 and nothing stored; known ones renew",
         arguments: Engine.available)
     func deviceCap(_ engine: Engine) async throws {
         let lines = Recorder()
@@ -551,7 +551,7 @@ struct PassWebServiceTests {
     }
 
     @Test(
-        "device log lines are cut by UTF-8 bytes and their control characters escaped, and each address has its own budget",
+        "device logs are cut by UTF-8 bytes with control characters escaped; each address has its own budget",
         arguments: Engine.available)
     func deviceLogsAreSafe(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in
