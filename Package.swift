@@ -208,7 +208,6 @@ let package = Package(
                 "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                "SecretsAudit", "SecretsMetrics", .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(
@@ -218,6 +217,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "SecretsMetricsTests",
+            dependencies: [
+                "SecretsMetrics", "SecretsAudit", "Secrets", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
+        .testTarget(
+            name: "SecretsPlatformTests",
+            dependencies: ["SecretsPlatform", "CofferTestSupport"]
         ),
         .testTarget(
             name: "LocalDataTests",
@@ -248,13 +257,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SecretsKeychainTests",
-            dependencies: ["SecretsKeychain", "Secrets", "SecretsTesting"]
+            dependencies: ["SecretsKeychain", "Secrets", "SecretsTesting", "CofferTestSupport"]
         ),
         .testTarget(
             name: "SecretsSecretServiceTests",
             dependencies: [
-                "SecretsSecretService", "SecretsPlatform", "SecretsKeychain", "Secrets", "SecretsTesting",
-                "CofferTestSupport",
+                "SecretsSecretService", "SecretsKeychain", "Secrets", "SecretsTesting", "CofferTestSupport",
             ]
         ),
         .testTarget(

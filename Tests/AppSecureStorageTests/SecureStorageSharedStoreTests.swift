@@ -8,7 +8,7 @@ import SecretsKeychain
 import Testing
 
 @Suite(
-    "@AppSecureStorage on a shared SecretsStore: same behaviour, and changes made elsewhere reach the wrappers",
+    "@AppSecureStorage on a shared SecretsStore: same behaviour, and changes made elsewhere reach it",
     .timeLimit(.minutes(1)))
 struct SecureStorageSharedStoreTests {
     let keychain = SecItemEmulator()
@@ -54,7 +54,7 @@ struct SecureStorageSharedStoreTests {
         #expect(reports.values.isEmpty)
     }
 
-    @Test("quick successive writes reach the store in order, each reported to its subscribers, the last one kept")
+    @Test("quick successive writes reach the store in order, each reported to subscribers, the last one kept")
     func writesAreOrdered() async throws {
         let storage = makeStorage()
         var changes = secrets.changes().makeAsyncIterator()

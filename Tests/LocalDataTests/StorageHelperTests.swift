@@ -58,7 +58,7 @@ struct StorageHelperTests {
                 == [KeychainHelper.overflowKeyAccount])
     }
 
-    @Test("without a key store, keychain keys and key-store-keyed files are unavailable; other domains still work")
+    @Test("without a key store, keychain keys and key-store-keyed files are unavailable; other domains work")
     func absentKeyStore() async throws {
         let fixture = try RouterFixture()
         let configuration = StorageConfiguration(

@@ -54,7 +54,7 @@ struct StorageLocationsTests {
         #expect(written.contains { $0.contains("keychain-overflow") })
     }
 
-    @Test("an overflow store an earlier version kept under Documents is moved on first use, and its values read back")
+    @Test("an earlier version's overflow store under Documents is moved on first use, and its values read back")
     func legacyOverflowMoves() async throws {
         let locations = apple { _ in nil }
         let backend = AppleKeychainBackend(client: SecItemEmulator())

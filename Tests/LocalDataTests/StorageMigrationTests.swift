@@ -140,7 +140,7 @@ struct StorageMigrationTests {
     }
 
     @Test(
-        "rotation re-encrypts every value with progress; new key material re-wraps the store; a re-key replaces its master key"
+        "rotate re-encrypts with progress; new key material re-wraps the store; a re-key swaps its master key"
     )
     func rotation() async throws {
         let source = KeyMaterialSource("passphrase")

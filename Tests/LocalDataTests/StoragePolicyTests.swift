@@ -190,7 +190,7 @@ struct StoragePolicyTests {
         }
     }
 
-    @Test("a value too big for the keychain goes to an encrypted file whose key is in the keychain, and comes back")
+    @Test("a value too big for the keychain goes to an encrypted file keyed from the keychain, and comes back")
     func keychainOverflow() async throws {
         let fixture = try RouterFixture(maximumKeychainValueSize: 1024)
         let key = testKey("big", .keychain, serializer: Serializer<Data>.data)

@@ -55,7 +55,7 @@ struct StorageRouterDomainTests {
         try await relaunched.remove(key)
     }
 
-    @Test("keychain keys work over the real Secret Service", .enabled(if: RouterFixture.secretServiceEnabled))
+    @Test("keychain keys work over the real Secret Service", .enabled(if: SecretServiceEnvironment.isEnabled))
     func secretService() async throws {
         let fixture = try RouterFixture(secretService: true)
         defer { try? fixture.cleanUp() }
@@ -123,7 +123,7 @@ struct StorageRouterDomainTests {
     }
 
     @Test(
-        "a locked keychain is a typed error for reads and writes, and loses nothing (also under a shared SecretsStore)",
+        "a locked keychain: reads and writes throw a typed error, nothing is lost (also on a shared store)",
         arguments: [false, true])
     func lockedKeychain(sharedStore: Bool) async throws {
         let fixture = try RouterFixture(sharedStore: sharedStore)

@@ -33,7 +33,7 @@ struct ProntoWalletEndToEndTests {
         }
     }
 
-    @Test("happy path: issuer data verified by openssl, the device's callback gets a bound pass verified by openssl")
+    @Test("happy path: issuer data and the device's bound pass from the callback both verified by openssl")
     func happyPath() async throws {
         try await ProvisioningServer.run { server in
             let seed = try await server.administration.seedDemo()

@@ -6,7 +6,7 @@ import Logging
 @testable import SecretsAudit
 import Testing
 
-@Suite("The audit file is a MAC chain: every record is kept, and an edit, removal, reordering or cut is found, by line")
+@Suite("The audit file is a MAC chain: records are kept; an edit, removal, reorder or cut is found by line")
 struct AuditFileSinkTests {
     let directory: TemporaryDirectory
     let keyStore: AggregateSecretsStore
@@ -61,7 +61,7 @@ struct AuditFileSinkTests {
     }
 
     @Test(
-        "paths, callers and reasons with quotes, backslashes, newlines and other control characters read back as written"
+        "paths, callers and reasons with quotes, backslashes or control characters read back as written"
     )
     func escaping() throws {
         let awkward = "a\"b\\c\nd\re\tf\u{01}g/h é"
@@ -77,8 +77,10 @@ struct AuditFileSinkTests {
         #expect(try verify().isIntact)
     }
 
+    /// The MAC is the HMAC-SHA256 of the line up to its `mac` member, under keys shorter than, as long as and longer
+    /// than SHA-256's block.
     @Test(
-        "a line is the documented format byte for byte: sorted members, Base64 MACs, then the HMAC-SHA256 of the line up to its mac, under keys shorter than, as long as and longer than SHA-256's block",
+        "a line is the documented format byte for byte: sorted members, Base64 MACs, the line's HMAC-SHA256",
         arguments: [Data(), Data((0..<32).map(UInt8.init))], [16, 32, 64, 65, 100])
     func lineFormat(previousMAC: Data, keyLength: Int) throws {
         let key = SymmetricKey(data: Data((0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 7) }))
@@ -120,7 +122,7 @@ struct AuditFileSinkTests {
     }
 
     @Test(
-        "the key is 32 random bytes kept in the secret store, followed by the ledger of checkpoints, and the file is private to its owner"
+        "the key: 32 random bytes in the secret store, then the checkpoint ledger; the file is owner-only"
     )
     func keyAndMode() throws {
         try write(1)
@@ -144,7 +146,7 @@ struct AuditFileSinkTests {
         #expect(report.findings.first?.message.contains("line 3") == true)
     }
 
-    @Test("in a file long enough to be read on every core, findings keep their lines: an edit, a removal, a blank")
+    @Test("in a file long enough to be read on every core, findings keep their lines: edit, removal, blank")
     func longFile() throws {
         var lines = try write(3_000)
         lines[2_499] = lines[2_499].replacingOccurrences(of: #""outcome":"found""#, with: #""outcome":"missing""#)
@@ -260,7 +262,7 @@ struct AuditFileSinkTests {
     }
 
     @Test(
-        "a forged line with an enormous sequence number is refused by the verifier at once and never continued from",
+        "a forged line with an enormous sequence number is refused at once and never continued from",
         .timeLimit(.minutes(1)), arguments: ["18446744073709551615", "1000000000000000000", "1e18", "281474976710657"])
     func forgedSequence(_ sequence: String) throws {
         let lines = try write(3)
@@ -274,7 +276,7 @@ struct AuditFileSinkTests {
     }
 
     @Test(
-        "a forged line within the numbering is reported and not continued from: the writer chains from the last authentic record"
+        "a forged line within the numbering is reported; the writer chains from the last authentic record"
     )
     func forgedAuthenticLooking() throws {
         let lines = try write(3)

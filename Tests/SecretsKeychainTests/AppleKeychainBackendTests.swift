@@ -30,7 +30,7 @@ struct AppleKeychainBackendTests {
         try await SecretsBackendConformance { AppleKeychainBackend(client: makeKeychain()) }.run(check)
     }
 
-    @Test("an item without an access group lands in the app's default group, found once by a probe that is removed")
+    @Test("an item without an access group lands in the app's default group, found once by a removed probe")
     func defaultGroup() throws {
         let backend = backend
         try backend.save(Data("v".utf8), for: query())
@@ -42,7 +42,7 @@ struct AppleKeychainBackendTests {
         #expect(items.map(\.accessGroup) == ["TEAMID.dev.coffer.tests"])
     }
 
-    @Test("saving again updates in place, and switching to iCloud sync moves the item instead of adding a second")
+    @Test("saving again updates in place; switching to iCloud sync moves the item instead of adding a second")
     func updatesInPlace() throws {
         let backend = backend
         try backend.save(Data("one".utf8), for: query())
@@ -56,7 +56,7 @@ struct AppleKeychainBackendTests {
         #expect(item?.accessibility == .whenUnlocked)
     }
 
-    @Test("the accessibility class is written, and a this-device-only item that would sync is refused before any call")
+    @Test("the accessibility class is written; a syncing this-device-only item is refused before any call")
     func accessibility() throws {
         let backend = backend
         try backend.save(Data("v".utf8), for: query(policy: .backgroundThisDeviceOnly))

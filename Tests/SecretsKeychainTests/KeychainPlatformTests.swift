@@ -116,7 +116,7 @@ struct KeychainProbeTests {
     }
 
     @Test(
-        "a locked device or an unexpected status keeps the Keychain (secrets never move for a passing condition)",
+        "a locked device or an unexpected status keeps the Keychain: secrets never move for a passing state",
         arguments: [KeychainStatus.interactionNotAllowed, .authFailed, .param, .success, .duplicateItem])
     func keepsKeychain(status: KeychainStatus) {
         for platform in [KeychainPlatform.iOS, .macOS] {

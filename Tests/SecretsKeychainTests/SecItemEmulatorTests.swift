@@ -15,7 +15,7 @@ struct SecItemEmulatorTests {
         )
     }
 
-    @Test("the same service, account, group and synchronizability is a duplicate; another synchronizability is not")
+    @Test("same service, account, group and synchronizable flag is a duplicate; the other flag is not")
     func primaryKey() {
         #expect(keychain.add(item("a")) == .success)
         #expect(keychain.add(item("a")) == .duplicateItem)
@@ -25,7 +25,7 @@ struct SecItemEmulatorTests {
         #expect(keychain.count == 3)
     }
 
-    @Test("a query without synchronizable sees local items only; any sees both; no group sees every entitled group")
+    @Test("no synchronizable sees local items, any sees both; no access group sees every entitled group")
     func matching() throws {
         _ = keychain.add(item("local"))
         _ = keychain.add(item("synced", synchronizable: .synchronizable))

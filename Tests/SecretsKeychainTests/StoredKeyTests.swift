@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Secrets
 import SecretsKeychain
@@ -11,17 +12,18 @@ struct StoredKeyTests {
         let platform = AppleKeychainBackend(client: keychain)
         let keyQuery = SecretQuery<Data>(
             service: "coffer", account: "file-store/key", accessPolicy: .backgroundThisDeviceOnly)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory()
 
         let store = try EncryptedFileBackend(
-            directory: directory, key: try .stored(in: platform, at: keyQuery, createIfMissing: true))
+            directory: directory.appending("store"), key: try .stored(in: platform, at: keyQuery, createIfMissing: true)
+        )
         let item = SecretQuery<Data>(service: "app", account: "token")
         try store.save(Data("t0k3n".utf8), for: item)
         #expect(try platform.read(keyQuery)?.count == 32)
 
         let reopened = try EncryptedFileBackend(
-            directory: directory, key: try .stored(in: platform, at: keyQuery, createIfMissing: false))
+            directory: directory.appending("store"),
+            key: try .stored(in: platform, at: keyQuery, createIfMissing: false))
         #expect(try reopened.read(item) == Data("t0k3n".utf8))
     }
 

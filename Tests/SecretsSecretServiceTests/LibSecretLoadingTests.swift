@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Secrets
 import Testing

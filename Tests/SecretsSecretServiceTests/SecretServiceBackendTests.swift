@@ -1,25 +1,9 @@
 import CofferTestSupport
 import Foundation
 @_spi(Testing) import Secrets
-import SecretsPlatform
 import SecretsSecretService
 import SecretsTesting
 import Testing
-
-/// Runs against the real Secret Service of the session bus: `.ci/run` starts gnome-keyring under
-/// `dbus-run-session`, unlocked, and sets `COFFER_TEST_SECRET_SERVICE=1`; without it these tests are skipped.
-enum SecretServiceEnvironment {
-    static let isEnabled = ProcessInfo.processInfo.environment["COFFER_TEST_SECRET_SERVICE"] == "1"
-    static let secretTool = URL(fileURLWithPath: "/usr/bin/secret-tool")
-
-    /// A service name no other test uses.
-    static func uniqueService() -> String { "coffer-test-\(UUID().uuidString.lowercased())" }
-
-    /// Runs `secret-tool` with `arguments`, feeding `input` to it.
-    static func secretTool(_ arguments: String..., input: Data = Data()) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(secretTool, arguments, input: input)
-    }
-}
 
 @Suite(
     "The Secret Service backend on a real gnome-keyring: conformance and interoperability",
@@ -100,7 +84,7 @@ struct SecretServiceBackendTests {
         #expect(try backend.read(SecretQuery<Data>(service: service, account: "shared")) == nil)
     }
 
-    @Test("an aggregate store with the keyring as primary moves items out of the encrypted file store as it reads")
+    @Test("an aggregate store with the keyring first moves items out of the encrypted file store as it reads")
     func migrateOnRead() throws {
         let directory = try TemporaryDirectory()
         let file = try EncryptedFileBackend(
@@ -124,13 +108,6 @@ struct SecretServiceBackendTests {
         #expect(try store.readData(account: "keys/binary") == Data([0, 1, 2]))
         #expect(try file.listAccounts(service: configuration.service, accessGroup: nil).isEmpty)
         for account in ["ai/openai", "keys/binary"] { try store.deleteData(account: account) }
-    }
-
-    @Test("the platform default on Linux with a keyring is the Secret Service, and it says why")
-    func platformDefault() throws {
-        let selection = try SecretsStack.select()
-        #expect(selection.kind == .secretService)
-        #expect(selection.reason.contains("Secret Service"))
     }
 
     @Test("an encrypted file store can keep its key in the keyring instead of behind a passphrase")

@@ -324,7 +324,7 @@ struct EncryptedFileBackendTests {
         #expect(try open().read(query("original")) == Data("value of original".utf8))
     }
 
-    @Test("changePassphrase re-wraps the master key only: items are untouched and the old passphrase stops working")
+    @Test("changePassphrase re-wraps only the master key: items are untouched, the old passphrase stops working")
     func changePassphrase() throws {
         let backend = try open()
         _ = try populate(backend, ["a", "b"])

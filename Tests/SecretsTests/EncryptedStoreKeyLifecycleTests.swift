@@ -3,7 +3,7 @@ import Foundation
 @_spi(Testing) import Secrets
 import Testing
 
-@Suite("An encrypted store's keys: re-key, an authenticated header, rollback detection, PBKDF2 floor, format 1")
+@Suite("An encrypted store's keys: re-key, authenticated header, rollback detection, PBKDF2 floor, format 1")
 struct EncryptedStoreKeyLifecycleTests {
     let directory: TemporaryDirectory
     var storeURL: URL { directory.appending("store") }
@@ -44,7 +44,7 @@ struct EncryptedStoreKeyLifecycleTests {
 
     // MARK: Re-key
 
-    @Test("rekey moves every item under a new master key: an old header and the old passphrase open none of them")
+    @Test("rekey moves every item under a new master key; an old header or the old passphrase opens none")
     func rekeyRevokesTheOldPassphrase() throws {
         let backend = try open()
         let accounts = (0..<8).map { "item/\($0)" }
@@ -67,7 +67,7 @@ struct EncryptedStoreKeyLifecycleTests {
         for account in accounts { #expect((try? attacker.read(query(account))) == nil) }
     }
 
-    @Test("a re-key stopped half-way leaves every item readable under the new key, and running it again finishes it")
+    @Test("a re-key stopped half-way leaves every item readable under the new key; running it again finishes it")
     func interruptedRekey() throws {
         struct Stop: Error {}
         let backend = try open()
@@ -183,7 +183,7 @@ struct EncryptedStoreKeyLifecycleTests {
         #expect(try open().read(query("a")) == Data("kept".utf8))
     }
 
-    @Test("changing the passphrase never lowers the iteration count, and raises a weak one to the requested count")
+    @Test("a passphrase change never lowers the iteration count, and raises a weak one to the requested count")
     func rewrapNeverLowers() throws {
         func iterations() throws -> Int? {
             try header()["masterKey"].flatMap { ($0 as? [String: Any])?["iterations"] as? Int }

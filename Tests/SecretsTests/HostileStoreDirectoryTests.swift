@@ -4,7 +4,7 @@ import Logging
 @_spi(Testing) import Secrets
 import Testing
 
-@Suite("Someone who can write the store's directory can neither hang Coffer nor stop a rotation, and is noticed")
+@Suite("Whoever can write the store's directory can neither hang Coffer nor stop a rotation, and is noticed")
 struct HostileStoreDirectoryTests {
     let directory: TemporaryDirectory
     var storeURL: URL { directory.appending("store") }
@@ -95,7 +95,7 @@ struct HostileStoreDirectoryTests {
         #expect(try open().read(query("tampered")) == nil)
     }
 
-    @Test("opening a store whose directory the group or others can enter is warned about, and preflight reports it")
+    @Test("a store directory the group or others can enter is warned about on open, and preflight reports it")
     func openDirectory() throws {
         _ = try open()
         #expect(try open().integrityFindings().allSatisfy { $0.kind != .storeAccess })

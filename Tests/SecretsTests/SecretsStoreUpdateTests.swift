@@ -28,7 +28,7 @@ struct SecretsStoreUpdateTests {
         #expect(Self.number(try await store.read(account: "counter")) == 64)
     }
 
-    @Test("keep writes nothing and reports nothing; a save and a delete are reported; a missing item's delete is keep")
+    @Test("keep writes and reports nothing; a save and a delete are reported; deleting a missing item is keep")
     func outcomes() async throws {
         var changes = store.changes().makeAsyncIterator()
         #expect(try await store.update(account: "a") { _ in .keep } == .keep)

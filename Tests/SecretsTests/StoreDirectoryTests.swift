@@ -58,7 +58,7 @@ struct StoreDirectoryTests {
         try store.create(subdirectories: [])
     }
 
-    @Test("a write flushes the file for ordering and the directory for durability: one durable flush, in that order")
+    @Test("a write flushes the file for ordering, then the directory for durability: one durable flush")
     func writeFlushes() throws {
         try store.write(Data("v".utf8), to: "item")
         #expect(recorder.events == [.flush(.ordering), .flush(.durable)])

@@ -15,7 +15,7 @@ struct TypedOnlyStore: SecretsStoring {
 }
 
 @Suite(
-    "AccessTokenStorage on a shared SecretsStore: same behaviour, and an exact compare-and-swap across storages",
+    "AccessTokenStorage on a shared SecretsStore: same behaviour, with compare-and-swap across storages",
     .timeLimit(.minutes(2)))
 struct AccessTokenStorageSharedStoreTests {
     let directory: TemporaryDirectory
@@ -32,7 +32,7 @@ struct AccessTokenStorageSharedStoreTests {
         try await secrets.read(id)?.refreshToken
     }
 
-    @Test("the authenticator rotates refresh tokens through the shared store, and the store reports each rotation")
+    @Test("the authenticator rotates refresh tokens through the shared store, which reports each rotation")
     func authenticatorRotation() async throws {
         let server = TokenServer()
         await server.configure { $0.rotatesRefreshTokens = true }
@@ -56,7 +56,7 @@ struct AccessTokenStorageSharedStoreTests {
     }
 
     @Test(
-        "a credential saved through the store directly is read next, and a rotation from the token it replaced is refused"
+        "a credential saved to the store directly is read next; a rotation from the token it replaced fails"
     )
     func directSaves() async throws {
         let storage = AccessTokenStorage(store: secrets)

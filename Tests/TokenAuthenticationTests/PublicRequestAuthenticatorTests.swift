@@ -25,8 +25,8 @@ struct PublicRequestAuthenticatorTests {
             #expect(received.count == 1)
             #expect(received[0].form == ["grant_type": "client_credentials", "scope": "read write"])
             #expect(
-                received[0].authorization == "Basic "
-                    + Data("reports:s3cr3t%3A%2F%2B+%C3%A9".utf8).base64EncodedString())
+                received[0].authorization
+                    == HTTPBasic.authorization(user: "reports", password: "s3cr3t%3A%2F%2B+%C3%A9"))
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import WalletPasses
 
-@Suite("manifest.json is written exactly as JSONEncoder writes it: sorted keys, slashes unescaped, same escapes")
+@Suite("manifest.json is written exactly as JSONEncoder does: sorted keys, slashes unescaped, same escapes")
 struct PassManifestTests {
     static func encoderBytes(_ hashes: [String: String]) throws -> Data {
         let encoder = JSONEncoder()

@@ -52,7 +52,7 @@ struct PassModelTests {
         #expect(text.contains(#""boardingPass""#) && !text.contains(#"\/"#))
     }
 
-    @Test("issuerBindingData is written as the dictionary PassKit reads; a bare string (older versions) is upgraded")
+    @Test("issuerBindingData is written as the dictionary PassKit reads; an older bare string is upgraded")
     func issuerBindingDataForm() throws {
         let base =
             #""formatVersion":1,"passTypeIdentifier":"pass.a","teamIdentifier":"T","serialNumber":"1","organizationName":"O","description":"D","generic":{},"fidoProfile":{"relyingPartyIdentifier":"example.com","accountHash":"ab"}"#

@@ -25,7 +25,7 @@ struct PassSigningTests {
     }
 
     @Test(
-        "the signature is SHA-256 with RSA, carries the pass certificate and the WWDR intermediate, and a signing time")
+        "the signature: SHA-256 with RSA, the pass certificate and WWDR intermediate, and a signing time")
     func signatureStructure() throws {
         let signed = try signer.sign(try Fixtures.package())
         let url = directory.appending("signature")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import WalletPasses
 
-@Suite("A prepared template makes the same signed .pkpass as PassSigner, checked the same way, from files hashed once")
+@Suite("A prepared template makes PassSigner's signed .pkpass, checked the same way, from files hashed once")
 struct PreparedPassTemplateTests {
     let directory: TemporaryDirectory
     let signer = PassSigner(identity: Fixtures.identity.signingIdentity)
@@ -21,7 +21,7 @@ struct PreparedPassTemplateTests {
         try Fixtures.pass(serial: serial).encoded()
     }
 
-    @Test("the archive equals, byte for byte, the one PassSigner.sign(package).pkpass() makes from the same files")
+    @Test("the archive is byte for byte the one PassSigner.sign(package).pkpass() makes from the same files")
     func sameArchiveAsSigner() throws {
         let expected = try signer.sign(try Fixtures.package(), signingTime: Self.signingTime).pkpass()
         let made = try template.pkpass(passJSON: try passJSON(), signer: signer, signingTime: Self.signingTime)
@@ -74,7 +74,7 @@ struct PreparedPassTemplateTests {
         #expect(made == (try signer.sign(try Fixtures.package(), signingTime: Self.signingTime).pkpass()))
     }
 
-    @Test("a template built from a pass type's folder skips its pass.json, manifest.json, signature and hidden files")
+    @Test("a template from a pass type's folder skips its pass.json, manifest.json, signature and hidden files")
     func fromDirectory() throws {
         let folder = directory.appending("pass-type")
         try write(Fixtures.files(), to: folder)

@@ -8,7 +8,7 @@ import X509
 @testable import WalletPasses
 
 /// The RSA engines behind pass signatures: OpenSSL's libcrypto loaded at run time, swift-crypto as the fallback.
-@Suite("RSA signing engines: libcrypto at run time, swift-crypto when it is missing, typed errors, any thread")
+@Suite("RSA signing engines: libcrypto at run time, swift-crypto when missing, typed errors, any thread")
 struct SigningEngineTests {
     let directory: TemporaryDirectory
     let rootPEM: Data
@@ -84,7 +84,7 @@ struct SigningEngineTests {
     }
 
     @Test(
-        "COFFER_RSA_ENGINE names an engine (any case), is ignored when empty, and anything else is a typed error",
+        "COFFER_RSA_ENGINE names an engine in any case, is ignored when empty; anything else is a typed error",
         arguments: [
             ("openssl", RSASigningEngine.openSSL), ("OpenSSL", .openSSL), ("swift-crypto", .swiftCrypto),
             ("", nil), (nil, nil),

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import WalletPasses
 
-@Suite("The pass ZIP writer: stored entries that unzip(1), Python's zipfile and our own reader accept, byte for byte")
+@Suite("The pass ZIP writer: stored entries that unzip(1), Python's zipfile and our reader accept exactly")
 struct ZIPWriterTests {
     let directory: TemporaryDirectory
 
@@ -49,7 +49,7 @@ struct ZIPWriterTests {
     }
 
     @Test(
-        "the CRC-32 equals the bit-by-bit definition for every length around the 16-byte step and for large data",
+        "the CRC-32 matches the bit-by-bit definition for all lengths around the 16-byte step and large data",
         arguments: [0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 255, 4_097, 65_537, 1_048_579])
     func crcMatchesDefinition(count: Int) {
         let data = Self.bytes(count, seed: UInt64(count) + 11)

@@ -44,7 +44,7 @@ struct DataCommandTests {
 
     @discardableResult
     func coffer(_ arguments: String..., environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(try ChildProcess.executable(named: "coffer"), arguments, environment: environment)
+        try CofferCLI.run(arguments, environment: environment)
     }
 
     @Test("migrate moves plain values into an encrypted store that LocalData then reads; rotate re-keys it")

@@ -6,22 +6,18 @@ import Testing
 struct PassCommandTests {
     let directory: TemporaryDirectory
     var identity: URL { directory.appending("identity") }
-    static let examplePass = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Examples/Passes/EventTicket.pass")
+    static let examplePass = SourceTree.appending("Examples/Passes/EventTicket.pass")
 
     init() throws {
         directory = try TemporaryDirectory()
-        let made = try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), ["pass", "dev-identity", identity.path],
-            environment: ["COFFER_P12_PASSPHRASE": "dev-p12-pass"])
+        let made = try CofferCLI.run(
+            ["pass", "dev-identity", identity.path], environment: ["COFFER_P12_PASSPHRASE": "dev-p12-pass"])
         try #require(made.status == 0, "\(made.errorOutput)")
     }
 
     @discardableResult
     func coffer(_ arguments: String..., p12Passphrase: String? = "dev-p12-pass") throws -> ChildProcess.Outcome {
-        try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments,
-            environment: p12Passphrase.map { ["COFFER_P12_PASSPHRASE": $0] } ?? [:])
+        try CofferCLI.run(arguments, environment: p12Passphrase.map { ["COFFER_P12_PASSPHRASE": $0] } ?? [:])
     }
 
     @Test("dev-identity, build and verify work together; openssl agrees")

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,7 @@ struct ReleaseBuildTests {
 
     @Test("the weak-PBKDF2 test switch is read only inside #if DEBUG, so a release build cannot honour it")
     func weakKeyDerivationSwitchIsDebugOnly() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "Sources")
+        let sources = SourceTree.appending("Sources")
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
         var readers = 0
         for case let file as URL in files where file.pathExtension == "swift" {

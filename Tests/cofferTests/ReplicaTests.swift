@@ -137,7 +137,7 @@ struct ReplicaTests {
     }
 
     @Test(
-        "issuer data from A, the callback on B: 32 concurrent callbacks for one session across both replicas bind once"
+        "issuer data from A, callback on B: 32 concurrent callbacks for one session across replicas bind once"
     )
     func callbackOnTheOtherReplica() async throws {
         let (a, baseA) = try await startReplica("a")
@@ -285,7 +285,7 @@ struct ReplicaTests {
         #expect(try await a.stop() == 0)
     }
 
-    @Test("without COFFER_PASSPHRASE or COFFER_KEY_FILE a replica on PostgreSQL refuses to start and says what to set")
+    @Test("a replica on PostgreSQL without COFFER_PASSPHRASE or COFFER_KEY_FILE refuses to start, naming them")
     func storeKeyRequired() async throws {
         var environment = environment
         environment["COFFER_KEY_FILE"] = nil

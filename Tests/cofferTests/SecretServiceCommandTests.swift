@@ -12,8 +12,6 @@ enum UnusableSecretService {
 
 @Suite("coffer secrets --backend secret-service, against real keyrings")
 struct SecretServiceCommandTests {
-    static let isEnabled = ProcessInfo.processInfo.environment["COFFER_TEST_SECRET_SERVICE"] == "1"
-
     let service = "coffer-cli-\(UUID().uuidString.lowercased())"
 
     /// The keyring backend under this test's own service.
@@ -24,20 +22,17 @@ struct SecretServiceCommandTests {
     }
 
     func coffer(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments,
-            environment: keyringEnvironment.merging(environment) { $1 })
+        try CofferCLI.run(arguments, environment: keyringEnvironment.merging(environment) { $1 })
     }
 
     @Test(
-        "set, get, list and delete in the session's keyring; secret-tool reads what coffer wrote; a miss exits 1",
-        .enabled(if: isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+        "set, get, list, delete in the session's keyring; secret-tool reads what coffer wrote; a miss exits 1",
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func roundTrip() throws {
         #expect(try coffer("secrets", "set", "ai/openai", "--value", "sk-cli").status == 0)
         #expect(try coffer("secrets", "get", "ai/openai").output == "sk-cli")
         #expect(try coffer("secrets", "list").output == "ai/openai\n")
-        let lookup = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/secret-tool"), ["lookup", "service", service, "account", "ai/openai"])
+        let lookup = try SecretServiceEnvironment.secretTool("lookup", "service", service, "account", "ai/openai")
         #expect(lookup.output == "sk-cli")
         let missing = try coffer("secrets", "get", "ai/none")
         #expect(missing.status == 1)
@@ -46,14 +41,11 @@ struct SecretServiceCommandTests {
     }
 
     @Test(
-        "migrate --from file --to secret-service: progress, a summary, secret-tool sees the items, a rerun is a no-op",
-        .enabled(if: isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+        "migrate --from file --to secret-service: progress, summary, items in secret-tool; a rerun is a no-op",
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func migrateFromFile() throws {
         let directory = try TemporaryDirectory()
-        let file = [
-            "COFFER_BACKEND": "file", "COFFER_STORE_DIR": directory.appending("store").path,
-            "COFFER_PASSPHRASE": "test passphrase", "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
-        ]
+        let file = CofferCLI.fileStore(directory.appending("store")).merging(["COFFER_BACKEND": "file"]) { $1 }
         let values = (0..<120).map { "item/\($0)" }
         for path in values {
             #expect(try coffer("secrets", "set", path, "--value", "v-\(path)", environment: file).status == 0)
@@ -62,8 +54,7 @@ struct SecretServiceCommandTests {
         #expect(migrated.status == 0, "\(migrated.errorOutput)")
         #expect(migrated.output == "migrated 120, already there 0, conflicts 0\n")
         #expect(migrated.errorOutput.contains("100/120\n120/120\n"))
-        let lookup = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/secret-tool"), ["lookup", "service", service, "account", "item/42"])
+        let lookup = try SecretServiceEnvironment.secretTool("lookup", "service", service, "account", "item/42")
         #expect(lookup.output == "v-item/42")
 
         let again = try coffer(
@@ -77,7 +68,7 @@ struct SecretServiceCommandTests {
         #expect(conflict.status == 4)
         #expect(conflict.errorOutput.contains("item/7"))
         #expect(try coffer("secrets", "get", "item/7").output == "v-item/7", "the keyring's copy is left alone")
-        _ = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/secret-tool"), ["clear", "service", service])
+        _ = try SecretServiceEnvironment.secretTool("clear", "service", service)
     }
 
     @Test("--backend overrides $COFFER_BACKEND, and a bad $COFFER_BACKEND is a usage error")
@@ -93,7 +84,8 @@ struct SecretServiceCommandTests {
     }
 
     @Test(
-        "--backend auto: the keyring when one answers, and says so", .enabled(if: isEnabled, "needs a Secret Service"))
+        "--backend auto: the keyring when one answers, and says so",
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service"))
     func autoWithKeyring() throws {
         let set = try coffer("secrets", "set", "auto/item", "--value", "v", "--backend", "auto")
         #expect(set.status == 0, "\(set.errorOutput)")
@@ -103,17 +95,15 @@ struct SecretServiceCommandTests {
     }
 
     @Test(
-        "--backend auto without a usable Secret Service: the encrypted file store, with the passphrase, and says why",
+        "--backend auto without a usable Secret Service: the encrypted file store (passphrase), saying why",
         arguments: [
             (UnusableSecretService.noSessionBus, "using the encrypted-file store: "),
             (UnusableSecretService.noLibSecret, "using the encrypted-file store: libsecret could not be loaded"),
         ])
     func autoWithoutKeyring(_ unusable: [String: String], _ note: String) throws {
         let directory = try TemporaryDirectory()
-        let environment = unusable.merging([
-            "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_PASSPHRASE": "pass",
-            "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000", "COFFER_BACKEND": "auto",
-        ]) { $1 }
+        let environment = unusable.merging(CofferCLI.fileStore(directory.appending("store"), passphrase: "pass")) { $1 }
+            .merging(["COFFER_BACKEND": "auto"]) { $1 }
         let set = try coffer("secrets", "set", "auto/item", "--value", "v", environment: environment)
         #expect(set.status == 0, "\(set.errorOutput)")
         #expect(set.errorOutput.contains(note))
@@ -145,7 +135,8 @@ struct SecretServiceCommandTests {
 
     @Test(
         "a Secret Service without a default collection: exit 5, saying there is none and how to make one",
-        .enabled(if: isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1)))
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1))
+    )
     func noDefaultCollection() throws {
         let outcome = try runInPrivateKeyring(
             unlocked: false,
@@ -193,8 +184,9 @@ struct SecretServiceCommandTests {
 
     /// A keyring of its own, locked halfway: the session's keyring stays unlocked for the other tests.
     @Test(
-        "a locked keyring: reads, misses, writes, deletes and lists exit 5 and say it is locked; nothing is lost",
-        .enabled(if: isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1)))
+        "a locked keyring: reads, misses, writes, deletes and lists exit 5, saying so; nothing is lost",
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs dbus-daemon and gnome-keyring"), .timeLimit(.minutes(1))
+    )
     func lockedKeyring() throws {
         let outcome = try runInPrivateKeyring(
             unlocked: true,

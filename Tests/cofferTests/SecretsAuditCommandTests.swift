@@ -2,7 +2,7 @@ import CofferTestSupport
 import Foundation
 import Testing
 
-@Suite("coffer secrets --audit-file records every access; audit show lists them and audit verify finds tampering")
+@Suite("coffer secrets --audit-file records each access; audit show lists them, audit verify finds tampering")
 struct SecretsAuditCommandTests {
     let directory: TemporaryDirectory
     var auditURL: URL { directory.appending("audit.jsonl") }
@@ -14,19 +14,14 @@ struct SecretsAuditCommandTests {
     }
 
     var environment: [String: String] {
-        [
-            "COFFER_STORE_DIR": directory.appending("store").path, "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
-            "COFFER_PASSPHRASE": "test passphrase", "COFFER_AUDIT_FILE": auditURL.path,
-        ]
+        CofferCLI.fileStore(directory.appending("store")).merging(["COFFER_AUDIT_FILE": auditURL.path]) { $1 }
     }
 
     @discardableResult
     func coffer(_ arguments: [String], environment extra: [String: String] = [:], input: Data = Data()) throws
         -> ChildProcess.Outcome
     {
-        try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments, environment: environment.merging(extra) { $1 },
-            input: input)
+        try CofferCLI.run(arguments, environment: environment.merging(extra) { $1 }, input: input)
     }
 
     /// Saves the secret, reads it, misses one, lists, and runs a command with it: five accesses.
@@ -46,7 +41,7 @@ struct SecretsAuditCommandTests {
     }
 
     @Test(
-        "an emptied audit file fails verify (exit 3), no command writes on, and audit reset starts a new file once it is moved aside"
+        "an emptied audit file fails verify (exit 3) and blocks writes until it is moved aside and reset"
     )
     func emptiedFile() throws {
         try makeAccesses()

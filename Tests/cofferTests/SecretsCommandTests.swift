@@ -17,11 +17,9 @@ struct SecretsCommandTests {
         _ arguments: String..., passphrase: String? = "test passphrase", input: Data = Data(),
         environment: [String: String] = [:]
     ) throws -> ChildProcess.Outcome {
-        var variables = ["COFFER_STORE_DIR": storeURL.path, "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000"]
-        if let passphrase { variables["COFFER_PASSPHRASE"] = passphrase }
-        return try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments,
-            environment: variables.merging(environment) { $1 }, input: input)
+        try CofferCLI.run(
+            arguments, environment: CofferCLI.fileStore(storeURL, passphrase: passphrase).merging(environment) { $1 },
+            input: input)
     }
 
     @Test("set then get returns the value; list shows the paths")
@@ -66,9 +64,8 @@ struct SecretsCommandTests {
             ["secrets", "set", "a/b", "--value", "v", "--cipher", "rot13"],
         ])
     func usageErrors(_ arguments: [String]) throws {
-        let outcome = try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments,
-            environment: ["COFFER_STORE_DIR": storeURL.path, "COFFER_PASSPHRASE": "p"])
+        let outcome = try CofferCLI.run(
+            arguments, environment: ["COFFER_STORE_DIR": storeURL.path, "COFFER_PASSPHRASE": "p"])
         #expect(outcome.status == 2, "\(outcome.errorOutput)")
         #expect(!outcome.errorOutput.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: storeURL.appendingPathComponent("items/escape").path))

@@ -11,16 +11,11 @@ struct SecretsImportExportTests {
         directory = try TemporaryDirectory()
     }
 
-    var environment: [String: String] {
-        [
-            "COFFER_STORE_DIR": storeURL.path, "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
-            "COFFER_PASSPHRASE": "test passphrase",
-        ]
-    }
+    var environment: [String: String] { CofferCLI.fileStore(storeURL) }
 
     @discardableResult
     func coffer(_ arguments: String...) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(try ChildProcess.executable(named: "coffer"), arguments, environment: environment)
+        try CofferCLI.run(arguments, environment: environment)
     }
 
     /// The values a POSIX shell gets from sourcing `file`, for `names`.

@@ -18,18 +18,11 @@ struct SecretsRunCommandTests {
         #expect(set.status == 0, "\(set.errorOutput)")
     }
 
-    var environment: [String: String] {
-        [
-            "COFFER_STORE_DIR": storeURL.path, "COFFER_INSECURE_TEST_PBKDF2_ITERATIONS": "1000",
-            "COFFER_PASSPHRASE": "test passphrase",
-        ]
-    }
+    var environment: [String: String] { CofferCLI.fileStore(storeURL) }
 
     @discardableResult
     func coffer(_ arguments: String..., environment extra: [String: String] = [:]) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), arguments,
-            environment: environment.merging(extra) { $1 })
+        try CofferCLI.run(arguments, environment: environment.merging(extra) { $1 })
     }
 
     @Test("the command sees the secret in its environment; coffer itself prints nothing of it")
@@ -93,7 +86,7 @@ struct SecretsRunCommandTests {
         #expect(process.terminationStatus == 3)
     }
 
-    @Test("the command inherits no COFFER_* variable, not the passphrase nor the store, unless a mapping names it")
+    @Test("the command inherits no COFFER_* variable (passphrase, store) unless a mapping names it")
     func noCofferVariablesReachTheCommand() throws {
         let outcome = try coffer(
             "secrets", "run", "--env", "OPENAI_API_KEY=ai/openai", "--env", "COFFER_TOKEN=ai/openai", "--", "env",
@@ -155,7 +148,7 @@ struct SecretsRunCommandTests {
 
     @Test(
         "with --backend secret-service, run reads the secret from the keyring",
-        .enabled(if: SecretServiceCommandTests.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
+        .enabled(if: SecretServiceEnvironment.isEnabled, "needs a Secret Service (COFFER_TEST_SECRET_SERVICE=1)"))
     func secretService() throws {
         let keyring = [
             "COFFER_BACKEND": "secret-service", "COFFER_SERVICE": "coffer-run-\(UUID().uuidString.lowercased())",
@@ -203,8 +196,7 @@ struct SecretsRunCommandTests {
             ["--env-file", "/nonexistent/map.txt", "--", "true"],
         ])
     func usageErrors(_ arguments: [String]) throws {
-        let outcome = try ChildProcess.run(
-            try ChildProcess.executable(named: "coffer"), ["secrets", "run"] + arguments, environment: environment)
+        let outcome = try CofferCLI.run(["secrets", "run"] + arguments, environment: environment)
         #expect(outcome.status == 2, "\(arguments): \(outcome.errorOutput)")
         #expect(!outcome.errorOutput.isEmpty)
     }

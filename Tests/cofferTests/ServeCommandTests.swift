@@ -56,8 +56,9 @@ struct ServeCommandTests {
         outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Issuer data fetched by curl is verified by openssl, and so is the pass the callback answers.
     @Test(
-        "the quick start: zero-configuration serve, three admin commands, issuer data by curl verified by openssl, the callback's pass verified, a clean stop"
+        "quick start: zero-config serve, 3 admin commands, curl's issuer data and pass verified, clean stop"
     )
     func quickStart() async throws {
         let (server, port) = try await startServer()
@@ -120,7 +121,7 @@ struct ServeCommandTests {
     }
 
     @Test(
-        "--issuance-rate-limit and --issuance-burst reach the server (429 with Retry-After, then the JSON error); --idle-timeout closes a connection that sends nothing"
+        "--issuance-rate-limit/-burst give 429 with Retry-After; --idle-timeout closes a silent connection"
     )
     func abuseControls() async throws {
         let seed = try admin("seed-demo", "--json")
@@ -166,7 +167,7 @@ struct ServeCommandTests {
         #expect(try await server.stop() == 0)
     }
 
-    @Test("seed-demo prints client_id, api_token and tag_id; twice makes two clients; a restart reuses everything")
+    @Test("seed-demo prints client_id, api_token and tag_id; twice makes two clients; a restart reuses it all")
     func seedDemo() async throws {
         let first = try admin("seed-demo", "--json")
         try #require(first.status == 0, "\(first.errorOutput)")
@@ -220,10 +221,9 @@ struct ServeCommandTests {
         #expect(!list.output.contains("token"))
     }
 
-    @Test("a template without an nfc dictionary still makes a pass, with a warning that its binding protects nothing")
+    @Test("a template without an nfc dictionary makes a pass, warning that its binding then protects nothing")
     func templateWithoutNFC() throws {
-        let eventTicket = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/Passes/EventTicket.pass").path
+        let eventTicket = SourceTree.appending("Examples/Passes/EventTicket.pass").path
         let seed = try admin("seed-demo")
         try #require(seed.status == 0, "\(seed.errorOutput)")
         #expect(!seed.errorOutput.contains("warning"), "the demo ticket is an NFC pass")
@@ -239,7 +239,7 @@ struct ServeCommandTests {
         #expect(pass.errorOutput.contains("warning: the template has no nfc dictionary"))
     }
 
-    @Test("a data directory protected by a passphrase needs it: without it the server refuses and creates no key file")
+    @Test("a passphrase-protected data directory needs it: without, the server refuses and creates no key file")
     func passphraseProtected() async throws {
         let made = try admin("client", "create", "--name", "Acme", environment: ["COFFER_PASSPHRASE": "server pass"])
         try #require(made.status == 0, "\(made.errorOutput)")

@@ -9,8 +9,6 @@ import SecretsSecretService
 /// A router over temporary directories, an emulated Apple Keychain (or the real Secret Service) and a sync
 /// transport the test can read.
 struct RouterFixture {
-    static let secretServiceEnabled = ProcessInfo.processInfo.environment["COFFER_TEST_SECRET_SERVICE"] == "1"
-
     let directory: TemporaryDirectory
     let keychain: SecItemEmulator
     let keychainBackend: any SecretsBackend

@@ -49,13 +49,6 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// Runs `body` on a connection to the PostgreSQL server's own database (to create or drop databases).
     static func withServer(_ body: (WalletDatabase) async throws -> Void) async throws {
-        let server = try WalletDatabase.open(url: postgresURL!)
-        do {
-            try await body(server)
-        } catch {
-            try await server.shutdown()
-            throw error
-        }
-        try await server.shutdown()
+        try await WalletDatabase.open(url: postgresURL!).whileOpen(body)
     }
 }

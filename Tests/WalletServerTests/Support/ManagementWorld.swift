@@ -1,0 +1,73 @@
+import CofferTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import WalletServer
+
+/// A provisioning world with the management API over it: the world's client (with its API token) and a second
+/// client with a token and a tag of its own.
+struct ManagementWorld {
+    let world: ProvisioningWorld
+    let token: String
+    let otherToken: String
+    /// The second client, with which no pass type is shared.
+    let otherClientID: UUID
+    let management: PassManagement
+    let updater: PassUpdater
+
+    init(engine: Engine, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+        world = try await ProvisioningWorld(engine: engine)
+        let repository = world.repository
+        token = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "backend").token
+        let other = try await repository.createClient(name: "Other")
+        otherToken = try await repository.createAPIUser(clientID: other.id, name: "other").token
+        otherClientID = other.id
+        updater = PassUpdater(store: repository, now: now)
+        management = PassManagement(repository: repository, updater: updater, now: now)
+    }
+
+    var clientID: UUID { world.apiUser.clientID }
+
+    /// Runs `body` with a test client of the router, shutting the world down afterwards.
+    static func run(
+        _ engine: Engine, now: @escaping @Sendable () -> Date = { Date() },
+        _ body: @Sendable (any TestClientProtocol, ManagementWorld) async throws -> Void
+    ) async throws {
+        try await with(engine, now: now) { world in
+            let router = WalletServerApplication.makeRouter(
+                repository: world.world.repository, service: world.world.service, logger: Logger(label: "test"),
+                updater: world.updater)
+            try await Application(router: router).test(.router) { client in try await body(client, world) }
+        }
+    }
+
+    /// Runs `body` with a fresh world, shutting it down afterwards, whether `body` throws or not.
+    static func with<Result>(
+        _ engine: Engine, now: @escaping @Sendable () -> Date = { Date() },
+        _ body: (ManagementWorld) async throws -> Result
+    ) async throws -> Result {
+        let world = try await ManagementWorld(engine: engine, now: now)
+        return try await world.world.database.whileOpen { _ in try await body(world) }
+    }
+
+    static func headers(_ token: String?, key: String? = nil) -> HTTPFields {
+        var fields: HTTPFields = [.contentType: "application/json"]
+        if let token { fields[.authorization] = HTTPBasic.authorization(user: token) }
+        if let key { fields[HTTPField.Name("Idempotency-Key")!] = key }
+        return fields
+    }
+
+    /// Sends a request, authenticated by `token` (none when nil), with the idempotency key `key`.
+    static func send(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, token: String?,
+        body: String? = nil, key: String? = nil
+    ) async throws -> Answer {
+        try await Answer.send(client, method, uri, headers: headers(token, key: key), body: body)
+    }
+
+    static func state(_ data: Data) throws -> ManagedPassState {
+        try ManagedPassState.makeDecoder().decode(ManagedPassState.self, from: data)
+    }
+}

@@ -1,0 +1,96 @@
+import CofferTestSupport
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Secrets
+import WalletPasses
+import WalletServer
+
+/// One server's worth of data: a client with an API user, a user, a pass type whose identity is in the secret
+/// store, a tag and its pass.
+struct ProvisioningWorld {
+    static let learnMoreURL = "https://acme.example.com/wallet-binding"
+    static let identity = try! DevelopmentIdentity.generate(
+        passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000")
+    /// The pass type's NFC key: the renderer writes its public half into NFC passes.
+    static let nfcKey = P256.KeyAgreement.PrivateKey()
+
+    let directory: TemporaryDirectory
+    let databaseURL: String
+    let database: WalletDatabase
+    let repository: SQLWalletRepository
+    let apiUser: APIUser
+    let tag: ClientTag
+    let clock: TestClock
+    let service: ProvisioningService
+
+    /// The `webServiceURL` passes carry when the world has a web service.
+    static let webServiceURL = "https://wallet.example.com/passkit"
+
+    /// A world over `engine`; with `webService`, passes carry ``webServiceURL`` and tokens made under a random key,
+    /// and with `template`, the pass is made from it instead of the plain ticket.
+    init(engine: Engine, webService: Bool = false, template: PassPackage? = nil) async throws {
+        directory = try TemporaryDirectory()
+        databaseURL = try await engine.makeDatabaseURL(in: directory)
+        database = try await Engine.migrated(try WalletDatabase.open(url: databaseURL))
+        repository = SQLWalletRepository(database: database)
+        let secrets = AggregateSecretsStore(backend: InMemoryBackend())
+        try Self.identity.signingIdentity.save(to: secrets, at: "wallet/pass-types/server")
+        let client = try await repository.createClient(name: "Acme")
+        apiUser = try await repository.createAPIUser(clientID: client.id, name: "app").apiUser
+        let user = try await repository.createUser(clientID: client.id, externalReference: "jane@example.com")
+        let passType = PassType(
+            passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", organizationName: "Acme Events",
+            signingKeyPath: "wallet/pass-types/server", bindingLearnMoreURL: Self.learnMoreURL,
+            nfcPublicKey: Self.nfcKey.publicKey.derRepresentation.base64EncodedString())
+        try await repository.createPassType(passType)
+        try await repository.grantPassType(passTypeID: passType.id, clientID: client.id, now: Date())
+        tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "9001")
+        try await repository.createTag(tag)
+        let pass = Pass(
+            passTypeIdentifier: "pass.dev.coffer.server", teamIdentifier: "DEVTEAM000", serialNumber: "PASS-001",
+            organizationName: "Acme Events", description: "Ticket", style: .eventTicket,
+            fields: PassFields(primaryFields: [.text("event", "Launch", label: "EVENT")]))
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        let package = try template ?? PassPackage(pass: pass, files: ["icon.png": png])
+        try await repository.createPass(
+            ApplePass(
+                tagID: tag.id, passTypeID: passType.id, serialNumber: "PASS-001", passContent: try package.archived()))
+        clock = TestClock()
+        let clock = clock
+        service = ProvisioningService(
+            repository: repository, identities: SigningIdentityCache(store: secrets),
+            relyingPartyIdentifier: "wallet.example.com",
+            callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", now: { clock.now },
+            webService: webService
+                ? try PassRenderer.WebService(
+                    url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)))
+                : nil)
+    }
+
+    /// Runs `body` with a fresh world over `engine`, shutting the world down afterwards, whether `body` throws or not.
+    static func with<Result>(
+        _ engine: Engine, webService: Bool = false, template: PassPackage? = nil,
+        _ body: (ProvisioningWorld) async throws -> Result
+    ) async throws -> Result {
+        let world = try await ProvisioningWorld(engine: engine, webService: webService, template: template)
+        return try await world.database.whileOpen { _ in try await body(world) }
+    }
+
+    /// Runs `body` with a test client of the router `makeRouter` builds over a fresh world, and a new API token of
+    /// the world's client (named `tokenName`), shutting the world down afterwards.
+    static func withClient(
+        _ engine: Engine, tokenName: String = "tests",
+        _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String) async throws -> Void,
+        router makeRouter: (ProvisioningWorld) -> Router<WalletRequestContext>
+    ) async throws {
+        try await with(engine) { world in
+            let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: tokenName)
+                .token
+            try await Application(router: makeRouter(world)).test(.router) { client in
+                try await body(client, world, token)
+            }
+        }
+    }
+}
