@@ -440,8 +440,9 @@ public struct SQLWalletRepository: WalletRepository {
         return try await run { try await finished.all() }
     }
 
-    /// Maps driver errors to typed ones: a unique-constraint violation is a conflict, anything else that is not
-    /// already typed means the database could not do the work.
+    /// Maps driver errors to typed ones by their codes (``DatabaseErrorKind``): a unique-constraint violation is a
+    /// conflict, a foreign-key violation a missing record, anything else that is not already typed means the
+    /// database could not do the work.
     func run<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
@@ -451,14 +452,12 @@ public struct SQLWalletRepository: WalletRepository {
             // A pass's content that cannot be read or rewritten (inside a transaction that changes it).
             throw error
         } catch {
-            let text = String(reflecting: error).lowercased()
-            if text.contains("unique") || text.contains("duplicate key") || text.contains("23505") {
-                throw WalletServerError.conflict("a record with the same key")
+            switch DatabaseErrorKind(error) {
+            case .uniqueViolation: throw WalletServerError.conflict("a record with the same key")
+            case .foreignKeyViolation: throw WalletServerError.notFound("a referenced record")
+            case .undefinedTable, .other:
+                throw WalletServerError.databaseUnavailable(String(describing: type(of: error)))
             }
-            if text.contains("foreign key") || text.contains("23503") {
-                throw WalletServerError.notFound("a referenced record")
-            }
-            throw WalletServerError.databaseUnavailable(String(describing: type(of: error)))
         }
     }
 
