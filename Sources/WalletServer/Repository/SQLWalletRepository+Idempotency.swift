@@ -50,8 +50,8 @@ extension SQLWalletRepository {
                         id: creation.tagID, clientID: creation.clientID, userID: userID,
                         referenceID: creation.referenceID, prontoTagID: creation.prontoTagID,
                         subscriptionID: creation.subscriptionID, createdAt: now)
-                    try await Self.insertRows("tags", [Self.columns(of: tag)], on: db)
-                    try await Self.insertRows("apple_passes", [Self.columns(of: creation.pass)], on: db)
+                    try await db.insert([TagRow(tag)]).run()
+                    try await db.insert([PassRow(creation.pass)]).run()
                     let made = try await Self.managedPassStates(on: db, limit: 1) {
                         $0.where(SQLColumn("id", table: "apple_passes"), .equal, SQLBind(creation.pass.id.uuidString))
                     }
@@ -107,15 +107,7 @@ extension SQLWalletRepository {
             return try uuid(row, "id")
         }
         let user = User(clientID: creation.clientID, externalReference: creation.userReference, createdAt: createdAt)
-        try await insertRows(
-            "users",
-            [
-                [
-                    "id": user.id.uuidString, "client_id": user.clientID.uuidString,
-                    "external_reference": user.externalReference, "account_hash": user.accountHash,
-                    "created_at": ms(user.createdAt),
-                ]
-            ], on: db)
+        try await db.insert([UserRow(user)]).run()
         return user.id
     }
 

@@ -32,14 +32,13 @@ extension SQLWalletRepository {
     /// The pass types shared with the client, oldest first, in one query.
     public func passTypes(sharedWith clientID: UUID) async throws -> [PassType] {
         try await run {
-            try await sql.select().column(SQLColumn(SQLLiteral.all, table: SQLIdentifier("pass_types")))
-                .from("pass_types")
+            try await sql.select().columns(of: PassTypeRow.self).from(PassTypeRow.table)
                 .join(
                     "pass_type_clients", on: SQLColumn("pass_type_id", table: "pass_type_clients"), .equal,
                     SQLColumn("id", table: "pass_types")
                 )
                 .where(SQLColumn("client_id", table: "pass_type_clients"), .equal, SQLBind(clientID.uuidString))
-                .orderBy(SQLColumn("created_at", table: "pass_types")).all()
-        }.map(Self.passType)
+                .orderBy(PassTypeRow.column(.createdAt)).all(decoding: PassTypeRow.self)
+        }.map { try $0.model() }
     }
 }

@@ -143,9 +143,7 @@ extension SQLWalletRepository {
         guard !messages.isEmpty else { return }
         try await run {
             try await database.transaction { db in
-                try await Self.insertRows(
-                    "device_logs",
-                    messages.map { ["id": UUID().uuidString, "received_at": Self.ms(now), "message": $0] }, on: db)
+                try await db.insert(messages.map { DeviceLogRow(message: $0, receivedAt: now) }).run()
                 try await db.raw(
                     """
                     DELETE FROM device_logs WHERE id NOT IN \
@@ -214,10 +212,12 @@ extension SQLWalletRepository {
     static func applyChange(
         passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?, on db: any SQLDatabase
     ) async throws -> (pass: ApplePass, queuedPushes: Int) {
-        var query = db.select().column("*").from("apple_passes").where("id", .equal, passID.uuidString)
+        var query = db.select().columns(of: PassRow.self).from(PassRow.table)
+            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
         if db.dialect.name == "postgresql" { query = query.for(.update) }
-        guard let row = try await query.first() else { throw WalletServerError.notFound("pass \(passID)") }
-        var pass = try Self.pass(row)
+        guard var pass = try await query.first(decoding: PassRow.self)?.model() else {
+            throw WalletServerError.notFound("pass \(passID)")
+        }
         if let rewrite { pass.passContent = try rewrite(pass.passContent) }
         let previousSecond = ms(pass.modifiedAt) / 1000
         let modified = max(ms(now), (previousSecond + 1) * 1000)
@@ -243,15 +243,11 @@ extension SQLWalletRepository {
             WHERE pass_id = \(bind: passID.uuidString) AND (leased_until IS NULL OR leased_until < \(bind: ms(now))))
             """
         ).all().map { try $0.decode(column: "device_library_identifier", as: String.self) }
-        try await insertRows(
-            "push_outbox",
-            devices.map { device in
-                [
-                    "id": UUID().uuidString, "pass_id": passID.uuidString, "device_library_identifier": device,
-                    "attempts": Int64(0), "next_attempt_at": ms(now), "leased_until": Int64?.none,
-                    "created_at": ms(now),
-                ]
-            }, on: db)
+        if !devices.isEmpty {
+            try await db.insert(
+                devices.map { PushOutboxRow(passID: passID, deviceLibraryIdentifier: $0, now: now) }
+            ).run()
+        }
         return (pass, devices.count)
     }
 }
