@@ -53,7 +53,7 @@ extension SQLWalletRepository {
                     try await db.insert([TagRow(tag)]).run()
                     try await db.insert([PassRow(creation.pass)]).run()
                     let made = try await Self.managedPassStates(on: db, limit: 1) {
-                        $0.where(SQLColumn("id", table: "apple_passes"), .equal, SQLBind(creation.pass.id.uuidString))
+                        $0.where(PassRow.column(.id), .equal, SQLBind(creation.pass.id.uuidString))
                     }
                     guard let state = made.first?.state else {
                         throw WalletServerError.corruptRecord("the pass just made")
