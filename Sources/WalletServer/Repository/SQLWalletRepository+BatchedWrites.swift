@@ -88,10 +88,13 @@ extension SQLWalletRepository {
             .sorted { $0.0.uuidString < $1.0.uuidString }
         if !rotated.isEmpty {
             let rotatedIDs = rotated.map(\.0.uuidString)
-            try await db.update("apple_passes")
-                .set("authentication_salt", to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.salt }))
+            try await db.update(PassAuthenticationRow.table)
                 .set(
-                    "authentication_token_hash",
+                    PassAuthenticationRow.CodingKeys.authenticationSalt.stringValue,
+                    to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.salt })
+                )
+                .set(
+                    PassAuthenticationRow.CodingKeys.authenticationTokenHash.stringValue,
                     to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.tokenHash })
                 )
                 .where("id", .in, rotatedIDs).run()

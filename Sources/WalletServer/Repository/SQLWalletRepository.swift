@@ -385,12 +385,8 @@ public struct SQLWalletRepository: WalletRepository {
         }
     }
 
+    /// `date` as stored: whole milliseconds since 1970.
     static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    /// The date stored as `ms`, milliseconds since 1970.
     static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
-
-    static func uuid(_ row: any SQLRow, _ column: String) throws -> UUID {
-        let text = try row.decode(column: column, as: String.self)
-        guard let id = UUID(uuidString: text) else { throw WalletServerError.corruptRecord("\(column) '\(text)'") }
-        return id
-    }
 }
