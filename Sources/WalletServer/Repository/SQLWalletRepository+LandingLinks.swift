@@ -14,7 +14,7 @@ extension SQLWalletRepository {
             .prefixedColumns(of: LandingLinkRow.self).prefixedColumns(of: TagRow.self)
             .prefixedColumns(of: PassTypeRow.self)
             .from(LandingLinkRow.table)
-            .joiningPasses(of: LandingLinkRow.table)
+            .joiningPasses(on: LandingLinkRow.column(.passID))
             .join(TagRow.table, on: TagRow.column(.id), .equal, PassRow.column(.tagID))
             .joiningPassTypes()
             .where(LandingLinkRow.column(.tokenHash), .equal, SQLBind(tokenHash))

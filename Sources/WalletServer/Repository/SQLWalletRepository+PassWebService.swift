@@ -14,7 +14,7 @@ extension SQLWalletRepository {
 
     /// The pass's salt, if it has one.
     public func authenticationSalt(passID: UUID) async throws -> String? {
-        try await run { try await Self.authenticationSalt(passID: passID, on: sql) } ?? nil
+        try await run { try await Self.authentication(passID: passID, on: sql) }?.authenticationSalt
     }
 
     /// The salt the pass has, or `salt` once stored: the first salt stored wins.
@@ -25,19 +25,18 @@ extension SQLWalletRepository {
                 .where("id", .equal, passID.uuidString)
                 .where("authentication_salt", .is, SQLLiteral.null)
                 .run()
-            guard let stored = try await Self.authenticationSalt(passID: passID, on: sql) ?? nil else {
+            guard let stored = try await Self.authentication(passID: passID, on: sql)?.authenticationSalt else {
                 throw WalletServerError.notFound("pass \(passID)")
             }
             return stored
         }
     }
 
-    /// The pass's salt, `nil` when it has none, or `nil` twice when there is no such pass.
-    private static func authenticationSalt(passID: UUID, on db: any SQLDatabase) async throws -> String?? {
-        let salt = PassAuthenticationRow.CodingKeys.authenticationSalt.stringValue
-        return try await db.select().column(PassAuthenticationRow.column(.authenticationSalt), as: salt)
-            .from(PassAuthenticationRow.table).where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
-            .first(decodingColumn: salt, as: String?.self)
+    /// The pass's authentication token columns, or `nil` when there is no such pass.
+    private static func authentication(passID: UUID, on db: any SQLDatabase) async throws -> PassAuthenticationRow? {
+        try await db.select().columns(of: PassAuthenticationRow.self).from(PassAuthenticationRow.table)
+            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
+            .first(decoding: PassAuthenticationRow.self)
     }
 
     /// Registers the device for the pass with its push token for this pass alone, unless the pass already has
@@ -98,7 +97,7 @@ extension SQLWalletRepository {
     {
         var query = UpdatedPassRow.selecting(in: sql.select())
             .from(PassRegistrationRow.table)
-            .joiningPasses(of: PassRegistrationRow.table)
+            .joiningPasses(on: PassRegistrationRow.column(.passID))
             .joiningPassTypes()
             .where(PassRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(deviceLibraryIdentifier))
             .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(passTypeIdentifier))

@@ -23,7 +23,7 @@ extension SQLWalletRepository: PushOutbox {
                         (PassRegistrationRow.column(.passID), PushOutboxRow.column(.passID)),
                     ]
                 )
-                .joiningPasses(of: PushOutboxRow.table)
+                .joiningPasses(on: PushOutboxRow.column(.passID))
                 .joiningPassTypes()
                 .where(PushOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(nowMS))
                 .where(Self.unleased(at: nowMS))
