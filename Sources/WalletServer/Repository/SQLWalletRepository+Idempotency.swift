@@ -35,7 +35,7 @@ extension SQLWalletRepository {
                         let claimed = try await db.insert(
                             [IdempotencyKeyRow(claim: claim, clientID: creation.clientID, createdAt: now)]
                         )
-                        .ignoringConflicts(with: ["client_id", "idempotency_key"])
+                        .ignoringConflicts(with: IdempotencyKeyRow.primaryKey.map(\.stringValue))
                         .returning("client_id").all()
                         if claimed.isEmpty {
                             return try await Self.storedOutcome(of: claim, clientID: clientID, on: db)

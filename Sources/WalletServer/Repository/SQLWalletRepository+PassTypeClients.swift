@@ -6,7 +6,7 @@ extension SQLWalletRepository {
     public func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws {
         try await run {
             try await sql.insert([PassTypeClientRow(passTypeID: passTypeID, clientID: clientID, createdAt: now)])
-                .ignoringConflicts(with: [PassTypeClientRow.CodingKeys.passTypeID, .clientID].map(\.stringValue))
+                .ignoringConflicts(with: PassTypeClientRow.primaryKey.map(\.stringValue))
                 .run()
         }
     }

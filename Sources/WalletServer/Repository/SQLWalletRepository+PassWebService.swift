@@ -58,7 +58,7 @@ extension SQLWalletRepository {
                 let registration = PassRegistrationRow(
                     deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, pushToken: pushToken, now: now)
                 try await db.insert([registration])
-                    .onConflict(with: ["device_library_identifier", "pass_id"]) {
+                    .onConflict(with: PassRegistrationRow.primaryKey.map(\.stringValue)) {
                         $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
                     }
                     .run()

@@ -15,6 +15,9 @@ struct IdempotencyKeyRow: TableRow {
         case createdAt = "created_at"
     }
 
+    /// The columns of the table's primary key: a key is a client's own.
+    static let primaryKey: [CodingKeys] = [.clientID, .idempotencyKey]
+
     /// The client that sent the key.
     var clientID: String
     /// The key.

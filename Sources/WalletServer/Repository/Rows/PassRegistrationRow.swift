@@ -14,6 +14,9 @@ struct PassRegistrationRow: TableRow {
         case updatedAt = "updated_at"
     }
 
+    /// The columns of the table's primary key: one registration per device and pass.
+    static let primaryKey: [CodingKeys] = [.deviceLibraryIdentifier, .passID]
+
     /// The device's library identifier.
     var deviceLibraryIdentifier: String
     /// The pass the device registered for.

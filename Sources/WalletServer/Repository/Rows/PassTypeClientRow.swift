@@ -12,6 +12,9 @@ struct PassTypeClientRow: TableRow {
         case createdAt = "created_at"
     }
 
+    /// The columns of the table's primary key: a pass type is shared with a client once.
+    static let primaryKey: [CodingKeys] = [.passTypeID, .clientID]
+
     /// The pass type shared.
     var passTypeID: String
     /// The client it is shared with.
