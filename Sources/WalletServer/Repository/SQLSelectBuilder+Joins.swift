@@ -3,14 +3,12 @@ import SQLKit
 extension SQLSelectBuilder {
     /// Joins each selected pass (`apple_passes`) to its pass type (`pass_types`).
     func joiningPassTypes() -> Self {
-        join(
-            "pass_types", on: SQLColumn("id", table: "pass_types"), .equal,
-            SQLColumn("pass_type_id", table: "apple_passes"))
+        join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, PassRow.column(.passTypeID))
     }
 
-    /// Joins each selected row with a `pass_id` column in `table` to its pass (`apple_passes`).
-    func joiningPasses(of table: String) -> Self {
-        join("apple_passes", on: SQLColumn("id", table: "apple_passes"), .equal, SQLColumn("pass_id", table: table))
+    /// Joins each selected row to the pass (`apple_passes`) its column `passID` names.
+    func joiningPasses(on passID: SQLColumn) -> Self {
+        join(PassRow.table, on: PassRow.column(.id), .equal, passID)
     }
 
     /// Joins `table` where each pair of `columns` is equal (an inner join unless `method` says otherwise).

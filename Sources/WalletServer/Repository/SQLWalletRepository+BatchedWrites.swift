@@ -56,13 +56,13 @@ extension SQLWalletRepository {
         let rows = try await db.update("provisioning_sessions").set("used_at", to: ms(now))
             .where("id_hash", .in, Array(Set(hashes))).where("used_at", .is, SQLLiteral.null)
             .where("expires_at", .greaterThan, ms(now))
-            .returning("id_hash", "pass_id", "created_at", "expires_at", "used_at").all()
-        var changed: [Data: any SQLRow] = [:]
-        for row in rows { changed[try row.decode(column: "id_hash", as: Data.self)] = row }
+            .returning(SessionRow.columns.map { SQLIdentifier($0) }).all(decoding: SessionRow.self)
+        var changed: [Data: SessionRow] = [:]
+        for row in rows { changed[row.idHash] = row }
         var granted: [(Int, ProvisioningSession)] = []
         for (consumption, hash) in zip(consumptions, hashes) {
             guard let row = changed.removeValue(forKey: hash) else { continue }
-            granted.append((consumption.index, try session(row, id: consumption.sessionID)))
+            granted.append((consumption.index, try row.model(id: consumption.sessionID)))
         }
         return granted
     }
@@ -88,10 +88,13 @@ extension SQLWalletRepository {
             .sorted { $0.0.uuidString < $1.0.uuidString }
         if !rotated.isEmpty {
             let rotatedIDs = rotated.map(\.0.uuidString)
-            try await db.update("apple_passes")
-                .set("authentication_salt", to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.salt }))
+            try await db.update(PassAuthenticationRow.table)
                 .set(
-                    "authentication_token_hash",
+                    PassAuthenticationRow.CodingKeys.authenticationSalt.stringValue,
+                    to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.salt })
+                )
+                .set(
+                    PassAuthenticationRow.CodingKeys.authenticationTokenHash.stringValue,
                     to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.tokenHash })
                 )
                 .where("id", .in, rotatedIDs).run()
@@ -118,8 +121,6 @@ extension SQLWalletRepository {
             .where("id", .in, passIDs).run()
         try await db.delete(from: "provisioning_sessions").where("pass_id", .in, passIDs)
             .where("used_at", .is, SQLLiteral.null).run()
-        var insert = db.insert(into: "provisioning_sessions").columns(sessionColumns)
-        for issuance in issuances { insert = insert.values(sessionValues(issuance.session)) }
-        try await insert.run()
+        try await db.insert(issuances.map { SessionRow($0.session) }).run()
     }
 }

@@ -21,7 +21,6 @@ extension SQLWalletRepository {
         encode: @escaping @Sendable (ManagedPassState) throws -> Data
     ) async throws -> StoredResponse {
         let clientID = creation.clientID.uuidString
-        let created = Self.ms(now)
         let cutoff = Self.ms(now.addingTimeInterval(-IdempotencyKey.lifetime))
         let outcome: CreationOutcome
         do {
@@ -33,14 +32,11 @@ extension SQLWalletRepository {
                         try await db.delete(from: "idempotency_keys").where("client_id", .equal, clientID)
                             .where("idempotency_key", .equal, claim.key.value)
                             .where("created_at", .lessThanOrEqual, cutoff).run()
-                        let claimed = try await db.insert(into: "idempotency_keys")
-                            .columns("client_id", "idempotency_key", "request_hash", "created_at")
-                            .values(
-                                SQLBind(clientID), SQLBind(claim.key.value), SQLBind(claim.requestHash),
-                                SQLBind(created)
-                            )
-                            .ignoringConflicts(with: ["client_id", "idempotency_key"])
-                            .returning("client_id").all()
+                        let claimed = try await db.insert(
+                            [IdempotencyKeyRow(claim: claim, clientID: creation.clientID, createdAt: now)]
+                        )
+                        .ignoringConflicts(with: IdempotencyKeyRow.primaryKey.map(\.stringValue))
+                        .returning("client_id").all()
                         if claimed.isEmpty {
                             return try await Self.storedOutcome(of: claim, clientID: clientID, on: db)
                         }
@@ -50,10 +46,10 @@ extension SQLWalletRepository {
                         id: creation.tagID, clientID: creation.clientID, userID: userID,
                         referenceID: creation.referenceID, prontoTagID: creation.prontoTagID,
                         subscriptionID: creation.subscriptionID, createdAt: now)
-                    try await Self.insertRows("tags", [Self.columns(of: tag)], on: db)
-                    try await Self.insertRows("apple_passes", [Self.columns(of: creation.pass)], on: db)
+                    try await db.insert([TagRow(tag)]).run()
+                    try await db.insert([PassRow(creation.pass)]).run()
                     let made = try await Self.managedPassStates(on: db, limit: 1) {
-                        $0.where(SQLColumn("id", table: "apple_passes"), .equal, SQLBind(creation.pass.id.uuidString))
+                        $0.where(PassRow.column(.id), .equal, SQLBind(creation.pass.id.uuidString))
                     }
                     guard let state = made.first?.state else {
                         throw WalletServerError.corruptRecord("the pass just made")
@@ -82,15 +78,15 @@ extension SQLWalletRepository {
         async throws -> CreationOutcome
     {
         guard
-            let row = try await db.select().columns("request_hash", "response_status", "response_body")
-                .from("idempotency_keys").where("client_id", .equal, clientID)
-                .where("idempotency_key", .equal, claim.key.value).first()
+            let row = try await db.select().columns(of: IdempotencyKeyRow.self).from(IdempotencyKeyRow.table)
+                .where(IdempotencyKeyRow.column(.clientID), .equal, SQLBind(clientID))
+                .where(IdempotencyKeyRow.column(.idempotencyKey), .equal, SQLBind(claim.key.value))
+                .first(decoding: IdempotencyKeyRow.self)
         else { throw WalletServerError.corruptRecord("an idempotency key that was just there") }
-        let hash = try row.decode(column: "request_hash", as: Data.self)
-        guard SecretToken.constantTimeEquals(hash, claim.requestHash) else { return .keyReused }
-        guard let status = try row.decode(column: "response_status", as: Int64?.self),
-            let body = try row.decode(column: "response_body", as: Data?.self)
-        else { throw WalletServerError.corruptRecord("an idempotency key without its answer") }
+        guard SecretToken.constantTimeEquals(row.requestHash, claim.requestHash) else { return .keyReused }
+        guard let status = row.responseStatus, let body = row.responseBody else {
+            throw WalletServerError.corruptRecord("an idempotency key without its answer")
+        }
         return .answered(StoredResponse(status: Int(status), body: body, replayed: true))
     }
 
@@ -99,23 +95,16 @@ extension SQLWalletRepository {
         async throws -> UUID
     {
         if let reference = creation.userReference,
-            let row = try await db.select().column("id").from("users")
-                .where("client_id", .equal, creation.clientID.uuidString)
-                .where("external_reference", .equal, reference)
-                .orderBy("created_at").orderBy("id").limit(1).first()
+            let owner = try await db.select().columns(of: UserRow.self).from(UserRow.table)
+                .where(UserRow.column(.clientID), .equal, SQLBind(creation.clientID.uuidString))
+                .where(UserRow.column(.externalReference), .equal, SQLBind(reference))
+                .orderBy(UserRow.column(.createdAt)).orderBy(UserRow.column(.id)).limit(1)
+                .first(decoding: UserRow.self)
         {
-            return try uuid(row, "id")
+            return try owner.model().id
         }
         let user = User(clientID: creation.clientID, externalReference: creation.userReference, createdAt: createdAt)
-        try await insertRows(
-            "users",
-            [
-                [
-                    "id": user.id.uuidString, "client_id": user.clientID.uuidString,
-                    "external_reference": user.externalReference, "account_hash": user.accountHash,
-                    "created_at": ms(user.createdAt),
-                ]
-            ], on: db)
+        try await db.insert([UserRow(user)]).run()
         return user.id
     }
 

@@ -6,13 +6,7 @@ extension SQLWalletRepository {
     public func addNFCKey(_ key: PassTypeNFCKey) async throws {
         try await run {
             try await database.transaction { db in
-                try await db.insert(into: "pass_type_nfc_keys")
-                    .columns("id", "pass_type_id", "public_key", "key_path", "created_at")
-                    .values(
-                        SQLBind(key.id.uuidString), SQLBind(key.passTypeID.uuidString), SQLBind(key.publicKey),
-                        SQLBind(key.keyPath), SQLBind(Self.ms(key.createdAt))
-                    )
-                    .run()
+                try await db.insert([PassTypeNFCKeyRow(key)]).run()
                 try await db.update("pass_types").set("nfc_public_key", to: key.publicKey)
                     .where("id", .equal, key.passTypeID.uuidString).run()
             }
@@ -22,15 +16,10 @@ extension SQLWalletRepository {
     /// The pass type's NFC keys, newest (the current one) first.
     public func nfcKeys(passTypeID: UUID) async throws -> [PassTypeNFCKey] {
         try await run {
-            try await sql.select().columns("id", "pass_type_id", "public_key", "key_path", "created_at")
-                .from("pass_type_nfc_keys").where("pass_type_id", .equal, passTypeID.uuidString)
-                .orderBy("created_at", .descending).all()
-        }.map { row in
-            PassTypeNFCKey(
-                id: try Self.uuid(row, "id"), passTypeID: try Self.uuid(row, "pass_type_id"),
-                publicKey: try row.decode(column: "public_key", as: String.self),
-                keyPath: try row.decode(column: "key_path", as: String.self),
-                createdAt: Self.date(try row.decode(column: "created_at", as: Int64.self)))
-        }
+            try await sql.select().columns(of: PassTypeNFCKeyRow.self).from(PassTypeNFCKeyRow.table)
+                .where(PassTypeNFCKeyRow.column(.passTypeID), .equal, SQLBind(passTypeID.uuidString))
+                .orderBy(PassTypeNFCKeyRow.column(.createdAt), SQLDirection.descending).all(
+                    decoding: PassTypeNFCKeyRow.self)
+        }.map { try $0.model() }
     }
 }

@@ -5,9 +5,8 @@ extension SQLWalletRepository {
     /// Lets the client issue passes under the pass type; granting it twice changes nothing.
     public func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws {
         try await run {
-            try await sql.insert(into: "pass_type_clients").columns("pass_type_id", "client_id", "created_at")
-                .values(SQLBind(passTypeID.uuidString), SQLBind(clientID.uuidString), SQLBind(Self.ms(now)))
-                .ignoringConflicts(with: ["pass_type_id", "client_id"])
+            try await sql.insert([PassTypeClientRow(passTypeID: passTypeID, clientID: clientID, createdAt: now)])
+                .ignoringConflicts(with: PassTypeClientRow.primaryKey.map(\.stringValue))
                 .run()
         }
     }
@@ -32,14 +31,13 @@ extension SQLWalletRepository {
     /// The pass types shared with the client, oldest first, in one query.
     public func passTypes(sharedWith clientID: UUID) async throws -> [PassType] {
         try await run {
-            try await sql.select().column(SQLColumn(SQLLiteral.all, table: SQLIdentifier("pass_types")))
-                .from("pass_types")
+            try await sql.select().columns(of: PassTypeRow.self).from(PassTypeRow.table)
                 .join(
-                    "pass_type_clients", on: SQLColumn("pass_type_id", table: "pass_type_clients"), .equal,
-                    SQLColumn("id", table: "pass_types")
+                    PassTypeClientRow.table, on: PassTypeClientRow.column(.passTypeID), .equal,
+                    PassTypeRow.column(.id)
                 )
-                .where(SQLColumn("client_id", table: "pass_type_clients"), .equal, SQLBind(clientID.uuidString))
-                .orderBy(SQLColumn("created_at", table: "pass_types")).all()
-        }.map(Self.passType)
+                .where(PassTypeClientRow.column(.clientID), .equal, SQLBind(clientID.uuidString))
+                .orderBy(PassTypeRow.column(.createdAt)).all(decoding: PassTypeRow.self)
+        }.map { try $0.model() }
     }
 }

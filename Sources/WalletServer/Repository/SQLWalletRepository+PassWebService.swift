@@ -4,45 +4,39 @@ import SQLKit
 extension SQLWalletRepository {
     /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
     public func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
-        let query = sql.select()
-            .column(SQLColumn("id", table: "apple_passes"), as: "id")
-            .column(SQLColumn("authentication_token_hash", table: "apple_passes"), as: "authentication_token_hash")
-            .column(SQLColumn("modified_at", table: "apple_passes"), as: "modified_at")
-            .from("apple_passes")
+        let query = WebServicePassRow.selecting(in: sql.select())
+            .from(PassRow.table)
             .joiningPassTypes()
-            .where(SQLColumn("pass_type_identifier", table: "pass_types"), .equal, SQLBind(passTypeIdentifier))
-            .where(SQLColumn("serial_number", table: "apple_passes"), .equal, SQLBind(serialNumber))
-        guard let row = try await run({ try await query.first() }) else { return nil }
-        return WebServicePass(
-            passID: try Self.uuid(row, "id"),
-            authenticationTokenHash: try row.decode(column: "authentication_token_hash", as: Data?.self),
-            modifiedAt: Self.date(try row.decode(column: "modified_at", as: Int64.self)))
+            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(passTypeIdentifier))
+            .where(PassRow.column(.serialNumber), .equal, SQLBind(serialNumber))
+        return try await run { try await query.first(decoding: WebServicePassRow.self) }?.model()
     }
 
     /// The pass's salt, if it has one.
     public func authenticationSalt(passID: UUID) async throws -> String? {
-        try await run {
-            try await sql.select().column("authentication_salt").from("apple_passes")
-                .where("id", .equal, passID.uuidString).first()
-        }?.decode(column: "authentication_salt", as: String?.self)
+        try await run { try await Self.authentication(passID: passID, on: sql) }?.authenticationSalt
     }
 
     /// The salt the pass has, or `salt` once stored: the first salt stored wins.
     public func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String {
         try await run {
-            try await sql.update("apple_passes")
-                .set("authentication_salt", to: salt)
-                .set("authentication_token_hash", to: tokenHash)
+            try await sql.update(PassRow.table)
+                .set(model: PassAuthenticationRow(salt: salt, tokenHash: tokenHash))
                 .where("id", .equal, passID.uuidString)
                 .where("authentication_salt", .is, SQLLiteral.null)
                 .run()
-            let row = try await sql.select().column("authentication_salt").from("apple_passes")
-                .where("id", .equal, passID.uuidString).first()
-            guard let stored = try row?.decode(column: "authentication_salt", as: String?.self) else {
+            guard let stored = try await Self.authentication(passID: passID, on: sql)?.authenticationSalt else {
                 throw WalletServerError.notFound("pass \(passID)")
             }
             return stored
         }
+    }
+
+    /// The pass's authentication token columns, or `nil` when there is no such pass.
+    private static func authentication(passID: UUID, on db: any SQLDatabase) async throws -> PassAuthenticationRow? {
+        try await db.select().columns(of: PassAuthenticationRow.self).from(PassAuthenticationRow.table)
+            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
+            .first(decoding: PassAuthenticationRow.self)
     }
 
     /// Registers the device for the pass with its push token for this pass alone, unless the pass already has
@@ -61,13 +55,10 @@ extension SQLWalletRepository {
                     let count = try await Self.registrationCount(passID: passID, on: db)
                     guard count < maximumDevices else { return .refused(registeredDevices: count) }
                 }
-                try await db.insert(into: "pass_registrations")
-                    .columns("device_library_identifier", "pass_id", "push_token", "created_at", "updated_at")
-                    .values(
-                        SQLBind(deviceLibraryIdentifier), SQLBind(passID.uuidString), SQLBind(pushToken),
-                        SQLBind(Self.ms(now)), SQLBind(Self.ms(now))
-                    )
-                    .onConflict(with: ["device_library_identifier", "pass_id"]) {
+                let registration = PassRegistrationRow(
+                    deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, pushToken: pushToken, now: now)
+                try await db.insert([registration])
+                    .onConflict(with: PassRegistrationRow.primaryKey.map(\.stringValue)) {
                         $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
                     }
                     .run()
@@ -104,26 +95,16 @@ extension SQLWalletRepository {
     public func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
         async throws -> [(serialNumber: String, updateTag: Int64)]
     {
-        var query = sql.select()
-            .column(SQLColumn("serial_number", table: "apple_passes"), as: "serial_number")
-            .column(SQLColumn("update_tag", table: "apple_passes"), as: "update_tag")
-            .from("pass_registrations")
-            .joiningPasses(of: "pass_registrations")
+        var query = UpdatedPassRow.selecting(in: sql.select())
+            .from(PassRegistrationRow.table)
+            .joiningPasses(on: PassRegistrationRow.column(.passID))
             .joiningPassTypes()
-            .where(
-                SQLColumn("device_library_identifier", table: "pass_registrations"), .equal,
-                SQLBind(deviceLibraryIdentifier)
-            )
-            .where(SQLColumn("pass_type_identifier", table: "pass_types"), .equal, SQLBind(passTypeIdentifier))
-        if let since {
-            query = query.where(SQLColumn("update_tag", table: "apple_passes"), .greaterThan, SQLBind(since))
-        }
-        let finished = query.orderBy(SQLColumn("serial_number", table: "apple_passes"))
-        return try await run { try await finished.all() }.map { row in
-            (
-                try row.decode(column: "serial_number", as: String.self),
-                try row.decode(column: "update_tag", as: Int64?.self) ?? 0
-            )
+            .where(PassRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(deviceLibraryIdentifier))
+            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(passTypeIdentifier))
+        if let since { query = query.where(PassRow.column(.updateTag), .greaterThan, SQLBind(since)) }
+        let finished = query.orderBy(PassRow.column(.serialNumber))
+        return try await run { try await finished.all(decoding: UpdatedPassRow.self) }.map { row in
+            (row.serialNumber, row.updateTag ?? 0)
         }
     }
 
@@ -133,9 +114,12 @@ extension SQLWalletRepository {
     }
 
     static func registrationCount(passID: UUID, on db: any SQLDatabase) async throws -> Int {
-        let row = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
-            .from("pass_registrations").where("pass_id", .equal, passID.uuidString).first()
-        return Int(try row?.decode(column: "count", as: Int64.self) ?? 0)
+        let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+            .from(PassRegistrationRow.table).where(
+                PassRegistrationRow.column(.passID), .equal, SQLBind(passID.uuidString)
+            )
+            .first(decodingColumn: "count", as: Int64.self)
+        return Int(count ?? 0)
     }
 
     /// Stores device log messages and deletes all but the newest `keeping`.
@@ -143,9 +127,7 @@ extension SQLWalletRepository {
         guard !messages.isEmpty else { return }
         try await run {
             try await database.transaction { db in
-                try await Self.insertRows(
-                    "device_logs",
-                    messages.map { ["id": UUID().uuidString, "received_at": Self.ms(now), "message": $0] }, on: db)
+                try await db.insert(messages.map { DeviceLogRow(message: $0, receivedAt: now) }).run()
                 try await db.raw(
                     """
                     DELETE FROM device_logs WHERE id NOT IN \
@@ -159,22 +141,19 @@ extension SQLWalletRepository {
     /// The newest device log messages, newest first.
     public func deviceLogs(limit: Int) async throws -> [(receivedAt: Date, message: String)] {
         try await run {
-            try await sql.select().columns("received_at", "message").from("device_logs")
-                .orderBy("received_at", .descending).limit(limit).all()
-        }.map { row in
-            (
-                Self.date(try row.decode(column: "received_at", as: Int64.self)),
-                try row.decode(column: "message", as: String.self)
-            )
-        }
+            try await sql.select().columns(of: DeviceLogRow.self).from(DeviceLogRow.table)
+                .orderBy(DeviceLogRow.column(.receivedAt), SQLDirection.descending).limit(limit).all(
+                    decoding: DeviceLogRow.self)
+        }.map { (Self.date($0.receivedAt), $0.message) }
     }
 
     /// The pass's personalization fields, if any.
     public func personalization(passID: UUID) async throws -> Data? {
         try await run {
-            try await sql.select().column("fields").from("pass_personalizations")
-                .where("pass_id", .equal, passID.uuidString).first()
-        }.map { try $0.decode(column: "fields", as: Data.self) }
+            try await sql.select().columns(of: PassPersonalizationRow.self).from(PassPersonalizationRow.table)
+                .where(PassPersonalizationRow.column(.passID), .equal, SQLBind(passID.uuidString))
+                .first(decoding: PassPersonalizationRow.self)
+        }?.fields
     }
 
     /// Stores the first personalization of a pass and changes the pass (new `Last-Modified`, tag and pushes).
@@ -184,8 +163,7 @@ extension SQLWalletRepository {
                 let existing = try await db.select().column("pass_id").from("pass_personalizations")
                     .where("pass_id", .equal, passID.uuidString).first()
                 guard existing == nil else { return false }
-                try await db.insert(into: "pass_personalizations").columns("pass_id", "fields", "personalized_at")
-                    .values(SQLBind(passID.uuidString), SQLBind(fields), SQLBind(Self.ms(now))).run()
+                try await db.insert([PassPersonalizationRow(passID: passID, fields: fields, personalizedAt: now)]).run()
                 _ = try await Self.applyChange(passID: passID, now: now, rewritingContent: nil, on: db)
                 return true
             }
@@ -214,17 +192,19 @@ extension SQLWalletRepository {
     static func applyChange(
         passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?, on db: any SQLDatabase
     ) async throws -> (pass: ApplePass, queuedPushes: Int) {
-        var query = db.select().column("*").from("apple_passes").where("id", .equal, passID.uuidString)
+        var query = db.select().columns(of: PassRow.self).from(PassRow.table)
+            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
         if db.dialect.name == "postgresql" { query = query.for(.update) }
-        guard let row = try await query.first() else { throw WalletServerError.notFound("pass \(passID)") }
-        var pass = try Self.pass(row)
+        guard var pass = try await query.first(decoding: PassRow.self)?.model() else {
+            throw WalletServerError.notFound("pass \(passID)")
+        }
         if let rewrite { pass.passContent = try rewrite(pass.passContent) }
         let previousSecond = ms(pass.modifiedAt) / 1000
         let modified = max(ms(now), (previousSecond + 1) * 1000)
         guard
             let tag = try await db.raw(
                 "UPDATE coffer_counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
-            ).first()?.decode(column: "value", as: Int64.self)
+            ).first(decodingColumn: "value", as: Int64.self)
         else { throw WalletServerError.corruptRecord("the update tag counter") }
         pass.modifiedAt = date(modified)
         pass.updatedAt = date(max(ms(now), ms(pass.updatedAt)))
@@ -242,16 +222,12 @@ extension SQLWalletRepository {
             AND device_library_identifier NOT IN (SELECT device_library_identifier FROM push_outbox \
             WHERE pass_id = \(bind: passID.uuidString) AND (leased_until IS NULL OR leased_until < \(bind: ms(now))))
             """
-        ).all().map { try $0.decode(column: "device_library_identifier", as: String.self) }
-        try await insertRows(
-            "push_outbox",
-            devices.map { device in
-                [
-                    "id": UUID().uuidString, "pass_id": passID.uuidString, "device_library_identifier": device,
-                    "attempts": Int64(0), "next_attempt_at": ms(now), "leased_until": Int64?.none,
-                    "created_at": ms(now),
-                ]
-            }, on: db)
+        ).all(decodingColumn: "device_library_identifier", as: String.self)
+        if !devices.isEmpty {
+            try await db.insert(
+                devices.map { PushOutboxRow(passID: passID, deviceLibraryIdentifier: $0, now: now) }
+            ).run()
+        }
         return (pass, devices.count)
     }
 }

@@ -10,50 +10,48 @@ extension SQLWalletRepository: PushOutbox {
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         return try await run {
             let candidates = try await sql.select()
-                .column(SQLColumn("id", table: "push_outbox"), as: "id")
-                .column(SQLColumn("pass_id", table: "push_outbox"), as: "pass_id")
-                .column(SQLColumn("device_library_identifier", table: "push_outbox"), as: "device_library_identifier")
-                .column(SQLColumn("attempts", table: "push_outbox"), as: "attempts")
-                .column(SQLColumn("push_token", table: "pass_registrations"), as: "push_token")
-                .column(SQLColumn("pass_type_id", table: "apple_passes"), as: "pass_type_id")
-                .column(SQLColumn("pass_type_identifier", table: "pass_types"), as: "pass_type_identifier")
-                .from("push_outbox")
+                .prefixedColumns(of: PushOutboxRow.self).prefixedColumns(of: PassRegistrationRow.self)
+                .prefixedColumns(of: PassTypeRow.self)
+                .from(PushOutboxRow.table)
                 .join(
-                    "pass_registrations",
+                    PassRegistrationRow.table,
                     equating: [
                         (
-                            SQLColumn("device_library_identifier", table: "pass_registrations"),
-                            SQLColumn("device_library_identifier", table: "push_outbox")
+                            PassRegistrationRow.column(.deviceLibraryIdentifier),
+                            PushOutboxRow.column(.deviceLibraryIdentifier)
                         ),
-                        (SQLColumn("pass_id", table: "pass_registrations"), SQLColumn("pass_id", table: "push_outbox")),
+                        (PassRegistrationRow.column(.passID), PushOutboxRow.column(.passID)),
                     ]
                 )
-                .joiningPasses(of: "push_outbox")
+                .joiningPasses(on: PushOutboxRow.column(.passID))
                 .joiningPassTypes()
-                .where(SQLColumn("next_attempt_at", table: "push_outbox"), .lessThanOrEqual, SQLBind(nowMS))
+                .where(PushOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(nowMS))
                 .where(Self.unleased(at: nowMS))
-                .orderBy(SQLColumn("next_attempt_at", table: "push_outbox"))
+                .orderBy(PushOutboxRow.column(.nextAttemptAt))
                 .limit(limit)
                 .all()
-            guard !candidates.isEmpty else { return [] }
-            let ids = try candidates.map { try $0.decode(column: "id", as: String.self) }
-            let claimed = Set(
-                try await sql.update("push_outbox").set("leased_until", to: until)
-                    .where(SQLIdentifier("id"), .in, SQLGroupExpression(ids.map { SQLBind($0) }))
-                    .where(Self.unleased(at: nowMS))
-                    .returning("id").all()
-                    .map { try $0.decode(column: "id", as: String.self) })
-            return try candidates.filter { claimed.contains(try $0.decode(column: "id", as: String.self)) }
                 .map { row in
-                    PendingPush(
-                        id: try Self.uuid(row, "id"), passID: try Self.uuid(row, "pass_id"),
-                        passTypeID: try Self.uuid(row, "pass_type_id"),
-                        passTypeIdentifier: try row.decode(column: "pass_type_identifier", as: String.self),
-                        deviceLibraryIdentifier: try row.decode(column: "device_library_identifier", as: String.self),
-                        pushToken: try row.decode(column: "push_token", as: String.self),
-                        attempts: Int(try row.decode(column: "attempts", as: Int64.self)), leasedUntil: Self.date(until)
+                    (
+                        push: try row.decode(prefixed: PushOutboxRow.self),
+                        pushToken: try row.decode(prefixed: PassRegistrationRow.self).pushToken,
+                        passType: try row.decode(prefixed: PassTypeRow.self)
                     )
                 }
+            guard !candidates.isEmpty else { return [] }
+            let claimed = Set(
+                try await sql.update(PushOutboxRow.table).set("leased_until", to: until)
+                    .where(SQLIdentifier("id"), .in, SQLGroupExpression(candidates.map { SQLBind($0.push.id) }))
+                    .where(Self.unleased(at: nowMS))
+                    .returning("id").all(decodingColumn: "id", as: String.self))
+            return try candidates.filter { claimed.contains($0.push.id) }.map { candidate in
+                PendingPush(
+                    id: try PushOutboxRow.uuid(candidate.push.id, .id),
+                    passID: try PushOutboxRow.uuid(candidate.push.passID, .passID),
+                    passTypeID: try PassTypeRow.uuid(candidate.passType.id, .id),
+                    passTypeIdentifier: candidate.passType.passTypeIdentifier,
+                    deviceLibraryIdentifier: candidate.push.deviceLibraryIdentifier, pushToken: candidate.pushToken,
+                    attempts: Int(candidate.push.attempts), leasedUntil: Self.date(until))
+            }
         }
     }
 
@@ -61,8 +59,8 @@ extension SQLWalletRepository: PushOutbox {
     private static func unleased(at now: Int64) -> SQLGroupExpression {
         SQLGroupExpression(
             SQLBinaryExpression(
-                SQLBinaryExpression(SQLColumn("leased_until", table: "push_outbox"), .is, SQLLiteral.null), .or,
-                SQLBinaryExpression(SQLColumn("leased_until", table: "push_outbox"), .lessThan, SQLBind(now))))
+                SQLBinaryExpression(PushOutboxRow.column(.leasedUntil), .is, SQLLiteral.null), .or,
+                SQLBinaryExpression(PushOutboxRow.column(.leasedUntil), .lessThan, SQLBind(now))))
     }
 
     /// Deletes a delivered push, if this claim still holds its lease; returns whether it did.

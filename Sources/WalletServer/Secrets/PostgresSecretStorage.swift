@@ -169,7 +169,7 @@ final class PostgresSecretStorage: SealedRowStorage, @unchecked Sendable {
             return .unavailable("\(what) in \(location): the database did not answer in time; check that it is up")
         }
         if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
-            if state == "42P01" {
+            if DatabaseErrorKind(error) == .undefinedTable {
                 return .unavailable(
                     "\(what) in \(location): the secret store's tables are missing; start `coffer serve` or run any "
                         + "`coffer admin` command once against this database to migrate it")

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A row of `pass_registrations`: a device registered for a pass's updates, with its push token for the pass.
+struct PassRegistrationRow: TableRow {
+    /// The table the rows are in.
+    static let table = "pass_registrations"
+
+    /// The columns of `pass_registrations`.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case deviceLibraryIdentifier = "device_library_identifier"
+        case passID = "pass_id"
+        case pushToken = "push_token"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// The columns of the table's primary key: one registration per device and pass.
+    static let primaryKey: [CodingKeys] = [.deviceLibraryIdentifier, .passID]
+
+    /// The device's library identifier.
+    var deviceLibraryIdentifier: String
+    /// The pass the device registered for.
+    var passID: String
+    /// The device's push token for the pass.
+    var pushToken: String
+    /// When the device registered, in milliseconds.
+    var createdAt: Int64
+    /// When the registration was last renewed, in milliseconds.
+    var updatedAt: Int64
+
+    /// A registration of the device for the pass `passID` with `pushToken`, made (or renewed) at `now`.
+    init(deviceLibraryIdentifier: String, passID: UUID, pushToken: String, now: Date) {
+        self.deviceLibraryIdentifier = deviceLibraryIdentifier
+        self.passID = passID.uuidString
+        self.pushToken = pushToken
+        createdAt = SQLWalletRepository.ms(now)
+        updatedAt = SQLWalletRepository.ms(now)
+    }
+}
