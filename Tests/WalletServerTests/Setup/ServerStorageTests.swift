@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Secrets
+import SecretsAudit
 import Testing
 import WalletServer
 
