@@ -100,7 +100,7 @@ struct StorageKeyCatalogTests {
 
     @Test("the audit report lists every key in text, JSON and Markdown; the JSON reads back as a catalog")
     func audit() throws {
-        let report = TestCatalog().auditReport
+        let report = TestCatalog().catalogReport
         let text = report.rendered(as: .text)
         #expect(text.hasPrefix("3 storage keys\n"))
         #expect(text.contains("auth/token (String)"))

@@ -201,7 +201,8 @@ struct StoragePolicyTests {
         #expect(try fixture.keychainBackend.read(item) == nil)
         #expect(
             try fixture.keychainBackend.read(
-                SecretQuery<Data>(service: fixture.applicationIdentifier, account: KeychainHelper.overflowKeyAccount))?
+                SecretQuery<Data>(
+                    service: fixture.applicationIdentifier, account: KeychainValueStore.overflowKeyAccount))?
                 .count == 32)
         #expect(try fixture.filesOnDisk().allSatisfy { $0.bytes.range(of: big.prefix(64)) == nil })
         #expect(try await fixture.router.keychain.accounts() == ["big"])

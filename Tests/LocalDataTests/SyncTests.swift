@@ -28,11 +28,11 @@ struct SyncTests {
     func tooBigForAutomatic() async throws {
         let fixture = try RouterFixture()
         let theme = key("theme", .automaticSmall)
-        let big = String(repeating: "x", count: SyncHelper.automaticSmallMaximumSize)
+        let big = String(repeating: "x", count: WatchSyncStore.automaticSmallMaximumSize)
         await #expect(
             throws: StorageError.payloadTooLarge(
-                key: "theme", byteCount: SyncHelper.automaticSmallMaximumSize + 2,
-                limit: SyncHelper.automaticSmallMaximumSize)
+                key: "theme", byteCount: WatchSyncStore.automaticSmallMaximumSize + 2,
+                limit: WatchSyncStore.automaticSmallMaximumSize)
         ) {
             try await fixture.router.set(big, for: theme)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Secrets
 
-/// Every key an app (or a module of it) persists, in one list that can be validated and audited.
+/// Every key an app (or a module of it) persists, in one list that can be validated and printed as a report.
 ///
 /// ```swift
 /// struct AppStorageCatalog: StorageKeyCatalog {
@@ -35,11 +35,11 @@ extension StorageKeyCatalog {
         if !problems.isEmpty { throw .invalidCatalog(problems) }
     }
 
-    /// The catalog's audit report.
-    public var auditReport: StorageAuditReport { StorageAuditReport(descriptors) }
+    /// The catalog's catalog report.
+    public var catalogReport: StorageCatalogReport { StorageCatalogReport(descriptors) }
 }
 
-/// A catalog of keys known only by their descriptors: read from JSON (say, the JSON form of an audit report), or
+/// A catalog of keys known only by their descriptors: read from JSON (say, the JSON form of an catalog report), or
 /// put together from several catalogs.
 public struct DescriptorCatalog: StorageKeyCatalog, Codable {
     /// The keys' descriptors.
@@ -50,7 +50,7 @@ public struct DescriptorCatalog: StorageKeyCatalog, Codable {
         self.keys = keys
     }
 
-    /// Decodes a catalog from JSON: an array of descriptors or an object with a `keys` array (an audit report).
+    /// Decodes a catalog from JSON: an array of descriptors or an object with a `keys` array (an catalog report).
     ///
     /// - Throws: ``StorageError/invalidConfiguration(key:reason:)`` naming what is wrong with the JSON.
     public init(json: Data) throws(StorageError) {
@@ -99,12 +99,12 @@ enum StorageKeyValidation {
             return .invalidConfiguration(key: key.name, reason: reason)
         }
         if case .encrypted(_, .pbkdf2(let iterations)) = key.security,
-            !EncryptionHelper.acceptedIterations.contains(iterations)
+            !ValueSealer.acceptedIterations.contains(iterations)
         {
             return .invalidConfiguration(
                 key: key.name,
-                reason: "\(iterations) PBKDF2 iterations; use \(EncryptionHelper.acceptedIterations.lowerBound) to "
-                    + "\(EncryptionHelper.maximumIterations)")
+                reason: "\(iterations) PBKDF2 iterations; use \(ValueSealer.acceptedIterations.lowerBound) to "
+                    + "\(ValueSealer.maximumIterations)")
         }
         do {
             try StorageLocations.validateAppGroup(key.keyMaterialSource.rawValue)

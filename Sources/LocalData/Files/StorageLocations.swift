@@ -27,7 +27,7 @@ import Secrets
 /// | `UserDefaults.standard` | `$XDG_CONFIG_HOME/<process name>.plist` (default `~/.config`) |
 /// | an app group's defaults | `$XDG_CONFIG_HOME/group.plist` |
 ///
-/// (Foundation writes the two property lists; ``UserDefaultsHelper`` flushes them after every change.)
+/// (Foundation writes the two property lists; ``DefaultsValueStore`` flushes them after every change.)
 public struct StorageLocations: Sendable {
     /// The directory conventions of a platform.
     public enum Platform: Sendable {
@@ -126,7 +126,7 @@ public struct StorageLocations: Sendable {
     /// (`LocalData/keychain-overflow` in ``internalDataDirectory``).
     public var keychainOverflowDirectory: URL {
         internalDataDirectory.appending(
-            path: "\(FileStorageHelper.folderName)/keychain-overflow", directoryHint: .isDirectory)
+            path: "\(FileValueStore.folderName)/keychain-overflow", directoryHint: .isDirectory)
     }
 
     /// Moves a keychain overflow store that an earlier version kept under Documents to ``keychainOverflowDirectory``,
@@ -139,7 +139,7 @@ public struct StorageLocations: Sendable {
     @discardableResult
     public func moveLegacyKeychainOverflowStore() throws(SecretsError) -> Bool {
         let legacy = url(for: .documents).appending(
-            path: "\(FileStorageHelper.folderName)/keychain-overflow", directoryHint: .isDirectory)
+            path: "\(FileValueStore.folderName)/keychain-overflow", directoryHint: .isDirectory)
         let current = keychainOverflowDirectory
         let files = FileManager.default
         guard legacy.standardizedFileURL.path != current.standardizedFileURL.path,

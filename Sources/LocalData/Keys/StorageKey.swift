@@ -61,7 +61,7 @@ extension StorageKey {
     /// No sync.
     public var syncPolicy: SyncPolicy { .never }
 
-    /// The key's metadata, for catalogs and audit reports.
+    /// The key's metadata, for catalogs and catalog reports.
     public var descriptor: StorageKeyDescriptor {
         StorageKeyDescriptor(
             name: name, valueType: "\(Value.self)", domain: domain, security: security, serializer: serializer.name,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A snapshot of a key's metadata: what catalogs hold and audit reports list.
+/// A snapshot of a key's metadata: what catalogs hold and catalog reports list.
 public struct StorageKeyDescriptor: Hashable, Sendable, Codable {
     /// The key's name.
     public let name: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns a key's values into bytes and back, with a name the audit report shows.
+/// Turns a key's values into bytes and back, with a name the catalog report shows.
 public struct Serializer<Value>: Sendable {
     /// The serializer's name (`json`, `propertyList`, `data`, or a custom one).
     public let name: String

@@ -24,7 +24,7 @@ public struct StorageConfiguration: Sendable {
     /// key store moves to the overflow file, and the store reports its item deleted.
     public var keychainStore: SecretsStore?
     /// The largest value kept in the key store itself; bigger ones go to an encrypted file whose key is in the key
-    /// store (``KeychainHelper``).
+    /// store (``KeychainValueStore``).
     public var maximumKeychainValueSize: Int
     /// The largest value in a file domain.
     public var maximumFileValueSize: Int
@@ -100,7 +100,7 @@ public struct StorageConfiguration: Sendable {
     }
 }
 
-/// A key store opened once, on first use, and shared by the keychain helper and the key material provider.
+/// A key store opened once, on first use, and shared by the keychain value store and the key material provider.
 private final class SharedBackend: Sendable {
     private let make: @Sendable () throws -> any SecretsBackend
     private let opened = Locked<(any SecretsBackend)?>(nil)

@@ -56,19 +56,19 @@ struct StoragePlacement: Sendable {
                 sealing = encryption
             case .fileSystem(let directory):
                 store = .files(
-                    directory: FileStorageHelper.plainStoreDirectory(in: locations.url(for: directory)), encryption: nil
+                    directory: FileValueStore.plainStoreDirectory(in: locations.url(for: directory)), encryption: nil
                 )
                 sealing = encryption
             case .appGroupFileSystem(let identifier, let directory):
                 let base = try locations.url(for: directory, inAppGroup: identifier)
-                store = .files(directory: FileStorageHelper.plainStoreDirectory(in: base), encryption: nil)
+                store = .files(directory: FileValueStore.plainStoreDirectory(in: base), encryption: nil)
                 sealing = encryption
             case .encryptedFileSystem(let directory):
                 let storeEncryption =
                     encryption
                     ?? Encryption(algorithm: .aes256GCM, keyDerivation: .hkdf, source: key.keyMaterialSource)
                 store = .files(
-                    directory: FileStorageHelper.encryptedStoreDirectory(
+                    directory: FileValueStore.encryptedStoreDirectory(
                         in: locations.url(for: directory), algorithm: storeEncryption.algorithm,
                         keyDerivation: storeEncryption.keyDerivation, source: storeEncryption.source),
                     encryption: storeEncryption)

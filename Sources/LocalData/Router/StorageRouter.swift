@@ -10,25 +10,25 @@ import Secrets
 /// let token = try await StorageRouter.shared.get(StorageKeys.apiToken)
 /// ```
 ///
-/// Every error is a ``StorageError``; none carries a value. The router is an actor, and each domain has a helper
-/// actor of its own (``KeychainHelper``, ``EncryptionHelper``, ``FileStorageHelper``, ``UserDefaultsHelper``,
-/// ``SyncHelper``) over Coffer's secret stores.
+/// Every error is a ``StorageError``; none carries a value. The router is an actor, and each domain has a value store
+/// actor of its own (``KeychainValueStore``, ``ValueSealer``, ``FileValueStore``, ``DefaultsValueStore``,
+/// ``WatchSyncStore``) over Coffer's secret stores.
 public actor StorageRouter: StorageProviding {
     /// The app's router, with the platform's defaults.
     public static let shared = StorageRouter()
 
     /// What the router was built from.
     public nonisolated let configuration: StorageConfiguration
-    /// The key store helper.
-    public nonisolated let keychain: KeychainHelper
-    /// The encryption helper.
-    public nonisolated let encryption: EncryptionHelper
-    /// The file helper.
-    public nonisolated let files: FileStorageHelper
-    /// The defaults helper.
-    public nonisolated let defaults: UserDefaultsHelper
-    /// The sync helper.
-    public nonisolated let sync: SyncHelper
+    /// The keychain domain's store.
+    public nonisolated let keychain: KeychainValueStore
+    /// What seals values for the domains that do not encrypt.
+    public nonisolated let encryption: ValueSealer
+    /// The file domains' store.
+    public nonisolated let files: FileValueStore
+    /// The defaults domains' store.
+    public nonisolated let defaults: DefaultsValueStore
+    /// What syncs values to the paired watch.
+    public nonisolated let sync: WatchSyncStore
 
     var logger: Logger { configuration.logger }
     private var registeredKeys: [String: StorageKeyDescriptor] = [:]
@@ -42,11 +42,11 @@ public actor StorageRouter: StorageProviding {
     /// A router built from `configuration`.
     public init(configuration: StorageConfiguration = StorageConfiguration()) {
         self.configuration = configuration
-        let files = FileStorageHelper(
+        let files = FileValueStore(
             service: configuration.applicationIdentifier, maximumValueSize: configuration.maximumFileValueSize,
             logger: configuration.logger)
         self.files = files
-        self.keychain = KeychainHelper(
+        self.keychain = KeychainValueStore(
             store: configuration.keychainStore, service: configuration.applicationIdentifier,
             accessGroup: configuration.keychainAccessGroup, maximumInlineSize: configuration.maximumKeychainValueSize,
             overflowDirectory: configuration.locations.keychainOverflowDirectory, files: files,
@@ -62,9 +62,9 @@ public actor StorageRouter: StorageProviding {
             configuration.logger.error(
                 "the keychain overflow store could not be moved out of Documents", metadata: ["error": "\(error)"])
         }
-        self.encryption = EncryptionHelper(providers: configuration.keyMaterialProviders)
-        self.defaults = UserDefaultsHelper(maximumValueSize: configuration.maximumDefaultsValueSize)
-        self.sync = SyncHelper(transport: configuration.syncTransport)
+        self.encryption = ValueSealer(providers: configuration.keyMaterialProviders)
+        self.defaults = DefaultsValueStore(maximumValueSize: configuration.maximumDefaultsValueSize)
+        self.sync = WatchSyncStore(transport: configuration.syncTransport)
     }
 
     // MARK: Values
@@ -152,8 +152,8 @@ public actor StorageRouter: StorageProviding {
         registeredKeys.values.sorted { $0.name < $1.name }
     }
 
-    /// The audit report of every registered key.
-    public var auditReport: StorageAuditReport { StorageAuditReport(Array(registeredKeys.values)) }
+    /// The catalog report of every registered key.
+    public var catalogReport: StorageCatalogReport { StorageCatalogReport(Array(registeredKeys.values)) }
 
     // MARK: Encrypted file stores
 
@@ -200,7 +200,7 @@ public actor StorageRouter: StorageProviding {
     }
 
     private func encryptedStore(of key: some StorageKey) async throws(StorageError)
-        -> (URL, FileStorageHelper.Encryption)
+        -> (URL, FileValueStore.Encryption)
     {
         let placement = try prepare(key)
         guard case .files(let directory, let plan?) = placement.store else {
@@ -332,7 +332,7 @@ public actor StorageRouter: StorageProviding {
     /// What opens an encrypted file store: the source's material, checked against the derivation (`nil` for a
     /// plain store).
     private func fileEncryption(_ plan: StoragePlacement.Encryption?, for name: String) async throws(StorageError)
-        -> FileStorageHelper.Encryption?
+        -> FileValueStore.Encryption?
     {
         guard let plan else { return nil }
         let material = try await performing(name) { try await encryption.keyMaterial(for: plan.source) }
@@ -341,7 +341,7 @@ public actor StorageRouter: StorageProviding {
         }
         var iterations = EncryptedFileBackend.recommendedIterations
         if case .pbkdf2(let count) = plan.keyDerivation { iterations = count }
-        return FileStorageHelper.Encryption(algorithm: plan.algorithm, key: material.keySource, iterations: iterations)
+        return FileValueStore.Encryption(algorithm: plan.algorithm, key: material.keySource, iterations: iterations)
     }
 
     private func syncAutomatically(_ name: String, _ send: () async throws(StorageError) -> Void) async {

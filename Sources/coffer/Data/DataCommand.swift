@@ -7,7 +7,7 @@ import Secrets
 struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
-        abstract: "Audit an app's storage key catalog, and migrate or re-key its LocalData file stores.",
+        abstract: "Print an app's storage key catalog, and migrate or re-key its LocalData file stores.",
         discussion: """
             A LocalData file store is a directory named …/LocalData/files (plain) or \
             …/LocalData/encrypted/<cipher>-<derivation>-<source> (encrypted), inside the app's documents, caches, \
@@ -15,31 +15,32 @@ struct DataCommand: AsyncParsableCommand {
             passphrase (--passphrase-file or $COFFER_PASSPHRASE), an hkdf store a 32-byte key (--key-file, or by \
             default the key LocalData keeps in the platform key store under --service).
             """,
-        subcommands: [Audit.self, Migrate.self, Rotate.self]
+        subcommands: [Catalog.self, Migrate.self, Rotate.self]
     )
 }
 
-extension StorageAuditReport.Format: ExpressibleByArgument {}
+extension StorageCatalogReport.Format: ExpressibleByArgument {}
 
 extension DataCommand {
-    /// `coffer data audit --catalog <json>`.
-    struct Audit: ParsableCommand {
+    /// `coffer data catalog --catalog <json>` (`audit`, its earlier name, still works).
+    struct Catalog: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "audit",
+            commandName: "catalog",
             abstract: "Print every key of a catalog: domain, protection, serializer, owner, availability, sync.",
             discussion: """
-                The catalog is a JSON file (an array of key descriptors, or the JSON form of an audit report, \
-                which apps write with StorageAuditReport.rendered(as: .json)), or a directory of such files, one \
+                The catalog is a JSON file (an array of key descriptors, or the JSON form of a catalog report, \
+                which apps write with StorageCatalogReport.rendered(as: .json)), or a directory of such files, one \
                 per module, checked together. Problems (duplicate names, missing descriptions, inconsistent \
                 metadata) go to standard error and the exit status is 1.
-                """)
+                """,
+            aliases: ["audit"])
 
         @Option(help: "The catalog: a JSON file or a directory of them.") var catalog: String
-        @Option(help: "text, json or markdown.") var format: StorageAuditReport.Format = .text
+        @Option(help: "text, json or markdown.") var format: StorageCatalogReport.Format = .text
 
         func run() throws {
             let catalog = try Self.load(StoreOptions.absoluteURL(catalog))
-            print(catalog.auditReport.rendered(as: format), terminator: "")
+            print(catalog.catalogReport.rendered(as: format), terminator: "")
             let problems = catalog.validationErrors
             guard problems.isEmpty else {
                 for problem in problems { Output.note(problem.description) }

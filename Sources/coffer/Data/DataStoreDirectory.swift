@@ -24,12 +24,12 @@ struct DataStoreDirectory {
         url = StoreOptions.absoluteURL(path)
         let name = url.lastPathComponent
         let parent = url.deletingLastPathComponent()
-        if name == "files", parent.lastPathComponent == FileStorageHelper.folderName {
+        if name == "files", parent.lastPathComponent == FileValueStore.folderName {
             kind = .plain
             return
         }
         if parent.lastPathComponent == "encrypted",
-            parent.deletingLastPathComponent().lastPathComponent == FileStorageHelper.folderName,
+            parent.deletingLastPathComponent().lastPathComponent == FileValueStore.folderName,
             let algorithm = EncryptionAlgorithm.allCases.first(where: { name.hasPrefix($0.rawValue + "-") })
         {
             let rest = name.dropFirst(algorithm.rawValue.count + 1)

@@ -16,7 +16,7 @@ import Secrets
 /// just as the router sees what others saved there. The store keeps every item with its own access policy, so a
 /// key asking for another one is refused (``Secrets/SecretsError/unsupported(_:)``) rather than kept less
 /// protected than it asked. The overflow store's key stays in the backend the helper was given.
-public actor KeychainHelper {
+public actor KeychainValueStore {
     /// The account, under ``service``, of the key that opens the overflow store.
     public static let overflowKeyAccount = "localdata.keys/keychain-overflow"
 
@@ -30,9 +30,9 @@ public actor KeychainHelper {
     public nonisolated let store: SecretsStore?
     private let makeBackend: @Sendable () throws -> any SecretsBackend
     private let overflowDirectory: URL
-    private let files: FileStorageHelper
+    private let files: FileValueStore
     private var openedBackend: (any SecretsBackend)?
-    private var openedOverflow: FileStorageHelper.Encryption?
+    private var openedOverflow: FileValueStore.Encryption?
 
     /// A helper over the backend `backend` makes (called once, on first use).
     ///
@@ -41,7 +41,7 @@ public actor KeychainHelper {
     ///   - files: The file helper that opens the overflow store.
     public init(
         service: String, accessGroup: String? = nil, maximumInlineSize: Int = 16 * 1024, overflowDirectory: URL,
-        files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
+        files: FileValueStore, backend: @escaping @Sendable () throws -> any SecretsBackend
     ) {
         self.init(
             store: nil, service: service, accessGroup: accessGroup, maximumInlineSize: maximumInlineSize,
@@ -60,7 +60,7 @@ public actor KeychainHelper {
     ///   - files: The file helper that opens the overflow store.
     public init(
         store: SecretsStore, service: String, accessGroup: String? = nil, maximumInlineSize: Int = 16 * 1024,
-        overflowDirectory: URL, files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
+        overflowDirectory: URL, files: FileValueStore, backend: @escaping @Sendable () throws -> any SecretsBackend
     ) {
         self.init(
             store: Optional(store), service: service, accessGroup: accessGroup, maximumInlineSize: maximumInlineSize,
@@ -70,7 +70,7 @@ public actor KeychainHelper {
     /// A helper whose items live in `store`, or straight in `backend`'s when it is `nil`.
     init(
         store: SecretsStore?, service: String, accessGroup: String?, maximumInlineSize: Int, overflowDirectory: URL,
-        files: FileStorageHelper, backend: @escaping @Sendable () throws -> any SecretsBackend
+        files: FileValueStore, backend: @escaping @Sendable () throws -> any SecretsBackend
     ) {
         self.service = service
         self.accessGroup = accessGroup
@@ -203,13 +203,13 @@ public actor KeychainHelper {
         FileManager.default.fileExists(atPath: overflowDirectory.path)
     }
 
-    private func overflowEncryption() throws -> FileStorageHelper.Encryption {
+    private func overflowEncryption() throws -> FileValueStore.Encryption {
         if let openedOverflow { return openedOverflow }
         let keyQuery = SecretQuery<Data>(
             service: service, account: Self.overflowKeyAccount, accessGroup: accessGroup,
             accessPolicy: AccessPolicy(accessibility: .afterFirstUnlockThisDeviceOnly))
         let key = try KeySource.stored(in: backend(), at: keyQuery, createIfMissing: true)
-        let encryption = FileStorageHelper.Encryption(
+        let encryption = FileValueStore.Encryption(
             algorithm: .aes256GCM, key: key, iterations: EncryptedFileBackend.recommendedIterations)
         openedOverflow = encryption
         return encryption

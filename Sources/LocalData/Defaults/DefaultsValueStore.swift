@@ -9,13 +9,13 @@ import Secrets
 /// object, which ``Serializer/propertyList`` decodes: a legacy value can be declared as a key and migrated.
 ///
 /// On Linux, Foundation keeps defaults in property lists under `$XDG_CONFIG_HOME` (see ``StorageLocations``); the
-/// helper flushes them after every change so that other processes see it.
-public actor UserDefaultsHelper {
+/// store flushes them after every change so that other processes see it.
+public actor DefaultsValueStore {
     /// The largest value accepted: defaults are read whole at launch, so big values belong in files.
     public let maximumValueSize: Int
     private var suites: [String: UserDefaults] = [:]
 
-    /// A helper accepting values up to `maximumValueSize` bytes (512 KiB by default).
+    /// A store accepting values up to `maximumValueSize` bytes (512 KiB by default).
     public init(maximumValueSize: Int = 512 * 1024) {
         self.maximumValueSize = maximumValueSize
     }

@@ -4,8 +4,8 @@ import Secrets
 /// Every key's domain, protection, serializer, owner, availability and sync policy, as text, JSON or Markdown.
 ///
 /// The JSON form (`{"keys": [...]}`) is also a catalog: ``DescriptorCatalog/init(json:)`` and
-/// `coffer data audit --catalog` read it.
-public struct StorageAuditReport: Sendable, Hashable, Codable {
+/// `coffer data catalog --catalog` read it.
+public struct StorageCatalogReport: Sendable, Hashable, Codable {
     /// The formats a report is rendered in.
     public enum Format: String, Sendable, CaseIterable, Codable {
         /// Aligned plain text, one block per key.

@@ -12,7 +12,7 @@ import Secrets
 /// authenticated with the value, so a value copied to another key, or a changed header byte, fails to open.
 /// Derived keys are cached, and a process reuses one salt per source and derivation, so PBKDF2 runs once per
 /// process rather than once per write.
-public actor EncryptionHelper {
+public actor ValueSealer {
     /// The most PBKDF2 iterations an envelope may ask for; more would let a hostile value stall every read.
     public static let maximumIterations = EncryptedFileBackend.maximumIterations
     /// The PBKDF2 iteration counts a policy may ask for when sealing: from the encrypted file store's minimum

@@ -6,7 +6,7 @@ import Foundation
 /// ``SyncPolicy/automaticSmall`` values are sent on every write and must be at most
 /// ``automaticSmallMaximumSize`` bytes; ``SyncPolicy/manual`` ones when the app calls
 /// ``StorageRouter/sync(_:)``. A context over ``maximumContextSize`` is refused before it is sent.
-public actor SyncHelper {
+public actor WatchSyncStore {
     /// The largest value an ``SyncPolicy/automaticSmall`` key may sync: 16 KiB.
     public static let automaticSmallMaximumSize = 16 * 1024
     /// The largest application context sent: 64 KiB, what WatchConnectivity accepts in one context.
@@ -15,7 +15,7 @@ public actor SyncHelper {
     private let transport: (any SyncTransport)?
     private var context: [String: Data] = [:]
 
-    /// A helper sending through `transport` (`nil`: there is no counterpart, and syncing fails).
+    /// A store sending through `transport` (`nil`: there is no counterpart, and syncing fails).
     public init(transport: (any SyncTransport)?) {
         self.transport = transport
     }

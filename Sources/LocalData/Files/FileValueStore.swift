@@ -9,7 +9,7 @@ import Secrets
 /// ``Secrets/EncryptedFileBackend`` for encrypted ones. Every write is atomic and durable (a crash leaves the old
 /// or the new value, never a torn one), several processes (an app and its extensions sharing an app group) may
 /// write at once, and file names are hashes, so a key's name can never become a path.
-public actor FileStorageHelper {
+public actor FileValueStore {
     /// How an encrypted store is opened.
     public struct Encryption: Sendable {
         /// The cipher for the store's items.

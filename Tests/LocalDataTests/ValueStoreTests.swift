@@ -5,12 +5,12 @@ import Secrets
 import Testing
 
 @Suite("The domain helpers on their own")
-struct StorageHelperTests {
-    @Test("FileStorageHelper writes, reads, lists, sizes and deletes values; names never become paths")
+struct ValueStoreTests {
+    @Test("FileValueStore writes, reads, lists, sizes and deletes values; names never become paths")
     func files() async throws {
         let directory = try TemporaryDirectory(prefix: "coffer-files")
-        let helper = FileStorageHelper(service: "dev.coffer.tests", maximumValueSize: 1024)
-        let store = FileStorageHelper.plainStoreDirectory(in: directory.url)
+        let helper = FileValueStore(service: "dev.coffer.tests", maximumValueSize: 1024)
+        let store = FileValueStore.plainStoreDirectory(in: directory.url)
         try await helper.write(Data("one".utf8), name: "a/one", in: store)
         try await helper.write(Data("three".utf8), name: "b", in: store)
         #expect(try await helper.list(in: store) == ["a/one", "b"])
@@ -28,11 +28,11 @@ struct StorageHelperTests {
         #expect(!names.contains { $0.contains("one") || $0.hasSuffix("/b") })
     }
 
-    @Test("UserDefaultsHelper lists a suite's keys and reads values other code wrote as property lists")
+    @Test("DefaultsValueStore lists a suite's keys and reads values other code wrote as property lists")
     func defaults() async throws {
         let suite = "group.dev.coffer.helper.\(UUID().uuidString.prefix(8))"
         defer { UserDefaults.standard.removePersistentDomain(forName: suite) }
-        let helper = UserDefaultsHelper()
+        let helper = DefaultsValueStore()
         try await helper.set(Data("x".utf8), forKey: "b", suite: suite)
         try #require(UserDefaults(suiteName: suite)).set(["nested": [1, 2]], forKey: "a")
         #expect(try await helper.keys(suite: suite) == ["a", "b"])
@@ -43,7 +43,7 @@ struct StorageHelperTests {
         await #expect(throws: SecretsError.self) { try await helper.set(Data(), forKey: "k", suite: "../etc") }
     }
 
-    @Test("KeychainHelper lists and removes its values, keeping the keys of encrypted stores")
+    @Test("KeychainValueStore lists and removes its values, keeping the keys of encrypted stores")
     func keychain() async throws {
         let fixture = try RouterFixture(maximumKeychainValueSize: 64)
         let helper = fixture.router.keychain
@@ -55,7 +55,7 @@ struct StorageHelperTests {
         #expect(try await helper.accounts().isEmpty)
         #expect(
             try fixture.keychainBackend.listAccounts(service: fixture.applicationIdentifier, accessGroup: nil)
-                == [KeychainHelper.overflowKeyAccount])
+                == [KeychainValueStore.overflowKeyAccount])
     }
 
     @Test("without a key store, keychain keys and key-store-keyed files are unavailable; other domains work")
@@ -82,7 +82,7 @@ struct StorageHelperTests {
         #expect(try await router.get(plain) == "still here")
     }
 
-    @Test("EncryptionHelper asks a provider once for many concurrent callers, and again after a failure")
+    @Test("ValueSealer asks a provider once for many concurrent callers, and again after a failure")
     func singleFlightKeyMaterial() async throws {
         actor CountingProvider: KeyMaterialProviding {
             var calls = 0
@@ -98,7 +98,7 @@ struct StorageHelperTests {
             }
         }
         let provider = CountingProvider()
-        let helper = EncryptionHelper(providers: [.default: provider])
+        let helper = ValueSealer(providers: [.default: provider])
         await #expect(throws: SecretsError.locked("the provider's store")) {
             _ = try await helper.keyMaterial(for: .default)
         }
