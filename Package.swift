@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "AppSecureStorage",
             dependencies: [
-                "Keychain", "Secrets", "SecretsKeychain", "SecretsSecretService",
+                "Keychain", "Secrets", "SecretsPlatform",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

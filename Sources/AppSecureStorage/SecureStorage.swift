@@ -2,8 +2,7 @@ import Foundation
 import Keychain
 import Logging
 import Secrets
-import SecretsKeychain
-import SecretsSecretService
+import SecretsPlatform
 
 /// Where `@AppSecureStorage` values live: a ``Keychain/KeychainEngine`` (so reads are cached and every wrapper on a
 /// key sees the same value), observers notified after each change, and a handler for the errors a property
@@ -38,15 +37,19 @@ public final class SecureStorage: Sendable {
         deinit { cancellation() }
     }
 
-    /// The app's store: the Keychain under the app's bundle identifier on Apple platforms, the Secret Service
-    /// elsewhere. Errors are logged (keys only, never values).
+    /// The app's store, under the app's bundle identifier: the platform's store as ``SecretsPlatform/SecretsStack``
+    /// chooses it (the Keychain on Apple platforms, the Secret Service on Linux). Where it cannot be used, every read
+    /// and write reports why to ``errorHandler``. Errors are logged (keys only, never values).
     public static let standard: SecureStorage = {
         let service = Bundle.main.bundleIdentifier ?? "coffer.app-secure-storage"
-        #if canImport(Security)
-            let backend: any SecretsBackend = AppleKeychainBackend()
-        #else
-            let backend: any SecretsBackend = SecretServiceBackend()
-        #endif
+        let backend: any SecretsBackend
+        do throws(SecretsError) {
+            backend = try SecretsError.catching {
+                try SecretsStack.select(configuration: SecretsConfiguration(service: service)).backend
+            }
+        } catch {
+            backend = UnavailableBackend(error)
+        }
         return SecureStorage(engine: KeychainEngine(backend: backend, service: service))
     }()
 
