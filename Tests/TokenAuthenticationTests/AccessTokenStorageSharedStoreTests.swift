@@ -41,7 +41,7 @@ struct AccessTokenStorageSharedStoreTests {
         try await server.serve { (tokenURL: URL, _: URL) async throws in
             let authenticator = PublicRequestAuthenticator(
                 configuration: .init(endpoint: TokenEndpoint(url: tokenURL, clientAuthentication: .requestBody)),
-                storage: AccessTokenStorage(store: secrets), clock: ManualAuthenticatorClock())
+                storage: AccessTokenStorage(store: secrets), clock: ManualClock())
             #expect(try await authenticator.accessToken() == "access-1")
             #expect(try await storedToken() == "refresh-1")
             await authenticator.invalidate()

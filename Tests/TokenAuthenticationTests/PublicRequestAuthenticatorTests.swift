@@ -139,7 +139,7 @@ struct PublicRequestAuthenticatorTests {
         try await server.serve { tokenURL, _ in
             let authenticator = PublicRequestAuthenticator(
                 configuration: .init(endpoint: TokenEndpoint(url: tokenURL, clientAuthentication: .requestBody)),
-                storage: AccessTokenStorage(store: try openStore()), clock: ManualAuthenticatorClock())
+                storage: AccessTokenStorage(store: try openStore()), clock: ManualClock())
             #expect(try await authenticator.accessToken() == "access-1")
             let reopened = try #require(try openStore().read(OAuthCredential.id))
             #expect(reopened.refreshToken == "refresh-1")
@@ -336,7 +336,7 @@ struct PublicRequestAuthenticatorTests {
             keychain.setLocked(true)
             let locked = PublicRequestAuthenticator(
                 configuration: .init(endpoint: TokenEndpoint(url: tokenURL)), storage: AccessTokenStorage(store: store),
-                clock: ManualAuthenticatorClock())
+                clock: ManualClock())
             await #expect {
                 try await locked.accessToken()
             } throws: { error in

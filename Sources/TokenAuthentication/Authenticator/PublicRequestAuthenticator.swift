@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import Secrets
 
 /// Exchanges a long-lived credential for short-lived access tokens at an OAuth 2.0 token endpoint, and hands the
 /// same token to every caller until shortly before it expires.
@@ -51,7 +52,7 @@ public actor PublicRequestAuthenticator {
     public nonisolated let configuration: Configuration
     private let storage: AccessTokenStorage
     private let transport: any HTTPTransport
-    private let clock: any AuthenticatorClock
+    private let clock: any CofferClock
     private let logger: Logger
 
     private var cached: AccessToken?
@@ -62,7 +63,7 @@ public actor PublicRequestAuthenticator {
     /// An authenticator for `configuration`, with its credential in `storage`.
     public init(
         configuration: Configuration, storage: AccessTokenStorage, transport: any HTTPTransport = URLSessionTransport(),
-        clock: any AuthenticatorClock = SystemAuthenticatorClock(),
+        clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.token-authentication")
     ) {
         self.configuration = configuration
@@ -90,7 +91,7 @@ public actor PublicRequestAuthenticator {
 
     /// A valid access token with its type, scope and expiry.
     public func token() async throws(TokenAuthenticationError) -> AccessToken {
-        if let cached, clock.now < cached.expiresAt - configuration.refreshMargin { return cached }
+        if let cached, clock.uptime < cached.expiresAt - configuration.refreshMargin { return cached }
         let request: Task<AccessToken, any Error>
         if let pending {
             request = pending
@@ -123,7 +124,7 @@ public actor PublicRequestAuthenticator {
     /// Whether a token is cached and still handed out.
     public var hasValidToken: Bool {
         guard let cached else { return false }
-        return clock.now < cached.expiresAt - configuration.refreshMargin
+        return clock.uptime < cached.expiresAt - configuration.refreshMargin
     }
 
     /// Asks the endpoint for a token, retrying failures that may pass, and caches it.
@@ -202,7 +203,7 @@ public actor PublicRequestAuthenticator {
                 logger.notice("kept the stored refresh token: another process rotated it meanwhile")
             }
         }
-        let issuedAt = clock.now
+        let issuedAt = clock.uptime
         let token = AccessToken(
             value: parsed.accessToken, tokenType: parsed.tokenType, scope: parsed.scope,
             expiresAt: issuedAt + lifetime)

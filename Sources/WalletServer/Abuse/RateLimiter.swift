@@ -21,29 +21,29 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
 
     private struct State {
         /// When each key's bucket is full again.
-        var fullAt: [Key: ContinuousClock.Instant] = [:]
+        var fullAt: [Key: Duration] = [:]
         /// The table size at which the next sweep of full buckets runs.
         var sweepAt: Int
     }
 
     /// The limit it enforces.
     public let limit: RateLimit
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: any CofferClock
     private let sweepThreshold: Int
     private let state: Locked<State>
 
-    /// Creates a limiter for `limit`, reading the time from `now` (the continuous clock unless a test gives another).
+    /// Creates a limiter for `limit`, reading the time from `clock` (the system's unless a test gives another).
     public convenience init(
-        limit: RateLimit, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        limit: RateLimit, clock: any CofferClock = SystemClock()
     ) {
-        self.init(limit: limit, now: now, sweepThreshold: 1024)
+        self.init(limit: limit, clock: clock, sweepThreshold: 1024)
     }
 
     /// Creates a limiter that sweeps full buckets out once the table holds `sweepThreshold` of them, or twice as
     /// many as the last sweep left.
-    init(limit: RateLimit, now: @escaping @Sendable () -> ContinuousClock.Instant, sweepThreshold: Int) {
+    init(limit: RateLimit, clock: any CofferClock, sweepThreshold: Int) {
         self.limit = limit
-        self.now = now
+        self.clock = clock
         self.sweepThreshold = max(1, sweepThreshold)
         self.state = Locked(State(sweepAt: max(1, sweepThreshold)))
     }
@@ -51,12 +51,12 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
     /// Counts one request for `key` if its bucket has one left.
     public func acquire(for key: Key) -> Decision {
         guard !limit.isUnlimited else { return .allowed }
-        let instant = now()
+        let instant = clock.uptime
         let interval = Duration.seconds(60) / limit.perMinute
         let tolerance = interval * (max(1, limit.burst) - 1)
         return state.withLock { state in
             let fullAt = max(state.fullAt[key] ?? instant, instant)
-            let ahead = instant.duration(to: fullAt)
+            let ahead = fullAt - instant
             guard ahead <= tolerance else { return .limited(retryAfter: ahead - tolerance) }
             state.fullAt[key] = fullAt + interval
             if state.fullAt.count >= state.sweepAt {

@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -19,20 +20,20 @@ public struct SessionPurger: Service {
     public let batchSize: Int
     /// Where the deleted sessions are counted (`coffer_provisioning_sessions_expired_total`), if anywhere.
     public let metrics: ServerMetrics?
-    let now: @Sendable () -> Date
+    let clock: any CofferClock
     let logger: Logger
 
     /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` sessions a statement
     /// and counting them in `metrics`.
     public init(
         repository: any WalletRepository, interval: Duration, batchSize: Int = 500,
-        now: @escaping @Sendable () -> Date = { Date() }, metrics: ServerMetrics? = nil,
+        clock: any CofferClock = SystemClock(), metrics: ServerMetrics? = nil,
         logger: Logger = Logger(label: "coffer.server")
     ) {
         self.repository = repository
         self.interval = interval
         self.batchSize = max(1, batchSize)
-        self.now = now
+        self.clock = clock
         self.metrics = metrics
         self.logger = logger
     }
@@ -58,7 +59,7 @@ public struct SessionPurger: Service {
     /// Deletes every session expired now, a batch at a time; returns how many it deleted.
     @discardableResult
     public func purge() async throws -> Int {
-        let cutoff = now()
+        let cutoff = clock.now
         var total = 0
         while true {
             try Task.checkCancellation()

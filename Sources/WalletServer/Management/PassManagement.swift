@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import WalletPasses
 
 /// The management API's work, for the HTTP routes and `coffer admin pass update` alike: create a tag with its pass
@@ -10,7 +11,7 @@ public struct PassManagement: Sendable {
     public let repository: any WalletRepository
     /// Applies changes to passes.
     public let updater: PassUpdater
-    private let now: @Sendable () -> Date
+    private let clock: any CofferClock
 
     /// The most passes one page lists.
     public static let maximumPageSize = 200
@@ -18,11 +19,11 @@ public struct PassManagement: Sendable {
     /// Creates the service.
     public init(
         repository: any WalletRepository, updater: PassUpdater,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any CofferClock = SystemClock()
     ) {
         self.repository = repository
         self.updater = updater
-        self.now = now
+        self.clock = clock
     }
 
     /// Makes a tag with its pass from the pass type's template (its stored one, else ``PassTemplate/demoTicket(eventName:)``)
@@ -61,7 +62,7 @@ public struct PassManagement: Sendable {
         } catch let error as WalletPassesError {
             throw PassManagementFailure.invalidRequest("the pass would not be valid: \(error)")
         }
-        let created = now()
+        let created = clock.now
         let record = ApplePass(
             tagID: tagID, passTypeID: passType.id, serialNumber: serialNumber, passContent: try package.archived(),
             updatedAt: created)
@@ -100,7 +101,8 @@ public struct PassManagement: Sendable {
 
     /// Expires the pass now (``update(clientID:attribute:value:change:)`` with an expiration date of now).
     public func expire(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
-        try await update(clientID: clientID, attribute: attribute, value: value, change: .init(expirationDate: now()))
+        try await update(
+            clientID: clientID, attribute: attribute, value: value, change: .init(expirationDate: clock.now))
     }
 
     /// A page of up to `limit` (1–``maximumPageSize``) of the client's passes after `cursor`.

@@ -46,7 +46,7 @@ public struct ProvisioningService: Sendable {
     private let callbackAddress: @Sendable () -> String
     /// How long a session is accepted after its issuer data was made.
     public let sessionLifetime: TimeInterval
-    let now: @Sendable () -> Date
+    let clock: any CofferClock
     let logger: Logger
     /// Where signing and database times and sessions issued and consumed are counted.
     let metrics: ServerMetrics
@@ -57,12 +57,12 @@ public struct ProvisioningService: Sendable {
     public init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.provisioning"),
+        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.provisioning"),
         metrics: ServerMetrics = ServerMetrics(), webService: PassRenderer.WebService? = nil
     ) {
         self.init(
             repository: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
-            callbackAddress: { callbackURL }, sessionLifetime: sessionLifetime, now: now, logger: logger,
+            callbackAddress: { callbackURL }, sessionLifetime: sessionLifetime, clock: clock, logger: logger,
             metrics: metrics, webService: webService)
     }
 
@@ -70,7 +70,7 @@ public struct ProvisioningService: Sendable {
     init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackAddress: @escaping @Sendable () -> String, sessionLifetime: TimeInterval,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
+        clock: any CofferClock = SystemClock(), logger: Logger, metrics: ServerMetrics = ServerMetrics(),
         webService: PassRenderer.WebService? = nil
     ) {
         self.renderer = PassRenderer(
@@ -81,7 +81,7 @@ public struct ProvisioningService: Sendable {
         self.relyingPartyIdentifier = relyingPartyIdentifier
         self.callbackAddress = callbackAddress
         self.sessionLifetime = sessionLifetime
-        self.now = now
+        self.clock = clock
         self.logger = logger
         self.metrics = metrics
     }
@@ -114,7 +114,7 @@ public struct ProvisioningService: Sendable {
         }
         let (passType, user) = (target.passType, target.user)
         let identity = try await identities.identity(for: passType)
-        let created = now()
+        let created = clock.now
         let session = ProvisioningSession(
             id: SessionIdentifier.make(), passID: target.passID, createdAt: created,
             expiresAt: created.addingTimeInterval(sessionLifetime))
@@ -158,7 +158,7 @@ public struct ProvisioningService: Sendable {
         }
         guard
             let session = try await metrics.measureDatabase({
-                try await repository.consumeSession(id: sessionIdentifier, now: now())
+                try await repository.consumeSession(id: sessionIdentifier, now: clock.now)
             })
         else { throw Failure.notFound("no open provisioning session with this identifier") }
         metrics.sessionConsumed()
@@ -172,13 +172,15 @@ public struct ProvisioningService: Sendable {
         var bound = target
         bound.pass.issuerBindingData = issuerBindingData.lowercased()
         bound.pass.keyHash = keyHash.lowercased()
-        bound.pass.updatedAt = now()
+        bound.pass.updatedAt = clock.now
         // Every binding gives the pass a new authentication token: whoever held the pass before (a rebinding moves it
         // to a new holder) can no longer fetch it, and their registrations go.
         let newToken = renderer.webService?.tokens.newToken(passID: target.pass.id)
         let package = try await renderer.package(for: bound, authenticationToken: newToken?.token)
         let identity = try await identities.identity(for: target.passType)
-        let signed = try metrics.measureSigning { try PassSigner(identity: identity).sign(package, signingTime: now()) }
+        let signed = try metrics.measureSigning {
+            try PassSigner(identity: identity).sign(package, signingTime: clock.now)
+        }
         let pkpass = try signed.pkpass()
         let record = bound.pass
         try await metrics.measureDatabase {

@@ -20,19 +20,19 @@ public final class APNsAuthenticationToken: Sendable {
 
     /// The key that signs the tokens.
     public let key: APNsSigningKey
-    private let now: @Sendable () -> Date
+    private let clock: any CofferClock
     private let issued = Locked<Issued?>(nil)
 
-    /// Creates a token source signing with `key`, reading the time from `now`.
-    public init(key: APNsSigningKey, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// Creates a token source signing with `key`, reading the time from `clock`.
+    public init(key: APNsSigningKey, clock: any CofferClock = SystemClock()) {
         self.key = key
-        self.now = now
+        self.clock = clock
     }
 
     /// The token to send now (as `authorization: bearer <token>`), made anew when none was made yet or the last one
     /// is ``renewalAge`` old.
     public func bearer() throws -> String {
-        let now = now()
+        let now = clock.now
         return try issued.withLock { issued in
             if let current = issued, now.timeIntervalSince(current.issuedAt) < Self.renewalAge,
                 now >= current.issuedAt

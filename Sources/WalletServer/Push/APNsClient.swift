@@ -38,14 +38,14 @@ public final class APNsClient: Sendable {
     static let maximumResponseBytes = 16 * 1024
 
     /// Creates a client; with token authentication, tokens are signed with the configuration's key and dated by
-    /// `now`.
+    /// `clock`.
     public init(
-        configuration: APNsConfiguration, now: @escaping @Sendable () -> Date = { Date() },
+        configuration: APNsConfiguration, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.server")
     ) {
         self.configuration = configuration
         if case .token(let key) = configuration.authentication {
-            token = APNsAuthenticationToken(key: key, now: now)
+            token = APNsAuthenticationToken(key: key, clock: clock)
         } else {
             token = nil
         }

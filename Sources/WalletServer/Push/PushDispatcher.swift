@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -33,7 +34,7 @@ public struct PushDispatcher: Service {
     public let maximumDelay: TimeInterval
     private let identity: @Sendable (UUID) async throws -> SigningIdentity
     private let metrics: PushMetrics?
-    private let now: @Sendable () -> Date
+    private let clock: any CofferClock
     private let logger: Logger
     private let wakes: AsyncStream<Void>
     private let wakeContinuation: AsyncStream<Void>.Continuation
@@ -45,7 +46,7 @@ public struct PushDispatcher: Service {
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
         maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "coffer.server")
+        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.server")
     ) {
         self.outbox = outbox
         self.client = client
@@ -56,7 +57,7 @@ public struct PushDispatcher: Service {
         self.baseDelay = max(0, baseDelay)
         self.maximumDelay = max(self.baseDelay, maximumDelay)
         self.metrics = metrics.map { PushMetrics(metrics: $0) }
-        self.now = now
+        self.clock = clock
         self.logger = logger
         (wakes, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -118,7 +119,7 @@ public struct PushDispatcher: Service {
                 if moreDue, failure == nil, !Task.isCancelled, inFlight <= limit / 2 {
                     let wanted = limit - inFlight
                     do {
-                        let claimed = try await outbox.claimDuePushes(now: now(), limit: wanted, leaseFor: lease)
+                        let claimed = try await outbox.claimDuePushes(now: clock.now, limit: wanted, leaseFor: lease)
                         for push in claimed { group.addTask { await send(push) } }
                         inFlight += claimed.count
                         moreDue = claimed.count == wanted
@@ -196,7 +197,7 @@ public struct PushDispatcher: Service {
                     "a push failed \(maximumAttempts) times; it is dropped", metadata: metadata(push, reason: reason))
             } else {
                 let delay = max(after ?? 0, backoff(attempts: push.attempts))
-                try await outbox.retryPush(push, at: now().addingTimeInterval(delay))
+                try await outbox.retryPush(push, at: clock.now.addingTimeInterval(delay))
                 metrics?.countRetried()
                 logger.notice(
                     "a push failed; it is sent again later",

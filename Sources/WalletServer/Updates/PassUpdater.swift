@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import Logging
 import WalletPasses
 
@@ -7,18 +8,18 @@ import WalletPasses
 /// dispatcher. Devices fetch the re-signed pass from the web service when the push reaches them.
 public struct PassUpdater: Sendable {
     let store: any WalletRepository
-    let now: @Sendable () -> Date
+    let clock: any CofferClock
     let logger: Logger
     /// Called after a change committed with pushes queued (the dispatcher's wake-up).
     let pushesQueued: @Sendable () -> Void
 
     /// Creates an updater.
     public init(
-        store: any WalletRepository, now: @escaping @Sendable () -> Date = { Date() },
+        store: any WalletRepository, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.updates"), pushesQueued: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
-        self.now = now
+        self.clock = clock
         self.logger = logger
         self.pushesQueued = pushesQueued
     }
@@ -31,7 +32,7 @@ public struct PassUpdater: Sendable {
     public func update(passID: UUID, _ change: PassChange) async throws -> ApplePass {
         // The change is applied to the content as stored when the transaction holds the pass, so that two changes
         // made at once both take effect.
-        let (stored, queued) = try await store.applyChange(passID: passID, now: now()) { content in
+        let (stored, queued) = try await store.applyChange(passID: passID, now: clock.now) { content in
             try Self.applying(change, to: content)
         }
         logger.info(

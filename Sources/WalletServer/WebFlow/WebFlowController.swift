@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Secrets
 
 /// The web flow's routes: `POST /api/v2/in_app_provisioning/web_link` and `…/landing_links` (authenticated like
 /// issuer data, and counted by the same ``RateLimiter``), and the public landing page `GET /wallet/add/{token}`
@@ -30,14 +31,14 @@ struct WebFlowController: Sendable {
         repository: any WalletRepository, service: ProvisioningService, limiter: RateLimiter<UUID>,
         metrics: ServerMetrics, clientAddress: ClientAddress = ClientAddress(),
         tokenLimit: RateLimit = Self.tokenLimit, addressLimit: RateLimit = Self.addressLimit,
-        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        clock: any CofferClock = SystemClock()
     ) {
         self.clientAddress = clientAddress
         self.repository = repository
         self.webLinks = WebLinkService(provisioning: service, repository: repository)
         self.limiter = limiter
-        self.tokenLimiter = RateLimiter<SHA256Digest>(limit: tokenLimit, now: clock)
-        self.addressLimiter = RateLimiter<String>(limit: addressLimit, now: clock)
+        self.tokenLimiter = RateLimiter<SHA256Digest>(limit: tokenLimit, clock: clock)
+        self.addressLimiter = RateLimiter<String>(limit: addressLimit, clock: clock)
         self.metrics = metrics
     }
 

@@ -59,7 +59,7 @@ public struct WebLinkService: Sendable {
     /// Signs fresh issuer data for the client's tag (as the issuer-data endpoint does) and returns it as a web link.
     public func webLink(for apiUser: APIUser, tagID: String, attribute: TagIDAttribute) async throws -> WebLink {
         // Read before signing, so the expiry given is never later than the session's own.
-        let started = provisioning.now()
+        let started = provisioning.clock.now
         let response = try await provisioning.issuerData(for: apiUser, tagID: tagID, attribute: attribute)
         return WebLink(
             url: Self.walletURL(for: response), tagID: response.tagID,
@@ -91,7 +91,7 @@ public struct WebLinkService: Sendable {
             throw ProvisioningService.Failure.forbidden(
                 ProvisioningService.notGranted(target.passType.passTypeIdentifier))
         }
-        let now = provisioning.now()
+        let now = provisioning.clock.now
         let links = repository
         _ = try await links.deleteExpiredLandingLinks(now: now, limit: 16)
         let token = SecretToken.makeAPIToken()
@@ -108,7 +108,7 @@ public struct WebLinkService: Sendable {
     /// the reason.
     public func landingTarget(token: String) async throws -> LandingTarget? {
         guard Self.isWellFormed(token: token) else { return nil }
-        return try await repository.landingTarget(tokenHash: SecretToken.hash(token), now: provisioning.now())
+        return try await repository.landingTarget(tokenHash: SecretToken.hash(token), now: provisioning.clock.now)
     }
 
     /// A fresh web link for a landing link's pass: issuer data signed now, scoped to the link's client.

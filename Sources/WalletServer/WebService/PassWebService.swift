@@ -41,19 +41,19 @@ public struct PassWebService: Sendable {
 
     let repository: any WalletRepository
     let renderer: PassRenderer
-    let now: @Sendable () -> Date
+    let clock: any CofferClock
     let logger: Logger
     /// How many devices may register for one pass; a registration beyond it is refused and nothing is stored.
     public let maximumDevicesPerPass: Int
 
     /// Creates the service over the provisioning service's renderer.
     public init(
-        repository: any WalletRepository, renderer: PassRenderer, now: @escaping @Sendable () -> Date = { Date() },
+        repository: any WalletRepository, renderer: PassRenderer, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.passkit"), maximumDevicesPerPass: Int = Self.defaultMaximumDevicesPerPass
     ) {
         self.repository = repository
         self.renderer = renderer
-        self.now = now
+        self.clock = clock
         self.logger = logger
         self.maximumDevicesPerPass = maximumDevicesPerPass
     }
@@ -73,7 +73,7 @@ public struct PassWebService: Sendable {
         }
         let outcome = try await repository.register(
             deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken.lowercased(), passID: pass.passID,
-            now: now(), maximumDevices: maximumDevicesPerPass)
+            now: clock.now, maximumDevices: maximumDevicesPerPass)
         let metadata: Logger.Metadata = [
             "pass": "\(pass.passID)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
         ]
@@ -137,7 +137,7 @@ public struct PassWebService: Sendable {
         guard let target = try await repository.provisioningTarget(passID: pass.passID) else {
             throw Failure.unauthorized
         }
-        let pkpass = try await renderer.pkpass(for: target, signingTime: now())
+        let pkpass = try await renderer.pkpass(for: target, signingTime: clock.now)
         logger.info("served the latest version of a pass", metadata: ["pass": "\(pass.passID)"])
         return .pass(pkpass, lastModified: lastModified)
     }
@@ -150,7 +150,7 @@ public struct PassWebService: Sendable {
         }
         let kept = messages.map { DeviceLogMessage.sanitized($0, maximumBytes: Self.logLimits.messageBytes) }
         for message in kept { logger.notice("a device reported", metadata: ["message": "\(message)"]) }
-        try await repository.recordDeviceLogs(kept, now: now(), keeping: Self.logLimits.kept)
+        try await repository.recordDeviceLogs(kept, now: clock.now, keeping: Self.logLimits.kept)
     }
 
     /// Personalizes a rewards pass: stores the details the user entered, and returns the detached CMS signature of
@@ -191,12 +191,12 @@ public struct PassWebService: Sendable {
             try PassPackage(archive: target.pass.passContent).files[PassRenderer.personalizationFile] != nil
         else { throw Failure.notFound("no personalizable pass with this serial number") }
         let fields = try JSONEncoder().encode(details)
-        guard try await repository.recordPersonalization(passID: pass.passID, fields: fields, now: now()) else {
+        guard try await repository.recordPersonalization(passID: pass.passID, fields: fields, now: clock.now) else {
             throw Failure.notFound("the pass was personalized already")
         }
         let identity = try await renderer.identities.identity(for: target.passType)
         logger.info("personalized a pass", metadata: ["pass": "\(pass.passID)"])
-        return try PassSigner(identity: identity).signature(for: token, signingTime: now())
+        return try PassSigner(identity: identity).signature(for: token, signingTime: clock.now)
     }
 
     /// The pass, when `authorization` carries its token.

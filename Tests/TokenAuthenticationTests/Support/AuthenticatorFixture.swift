@@ -5,7 +5,7 @@ import TokenAuthentication
 /// A credential store with one credential, and an authenticator on a manual clock for a token URL.
 ///
 /// The authenticator waits between attempts on ``clock``, which moves only when the test moves it
-/// (``ManualAuthenticatorClock/advance(by:)``, ``advancingClock(by:_:)``). A retry in a test that does not would wait
+/// (``ManualClock/advance(by:)``, ``advancingClock(by:_:)``). A retry in a test that does not would wait
 /// for ever with nothing left to wake it: no thread busy, no timer armed, the test process idle. That was the wedge
 /// the soak tests found (.ci/README.md): on a loaded machine the in-process `TokenServer` answered after the transport's 5 s timeout,
 /// the authenticator backed off on this clock, and the run hung. So retries are opt-in (a test that exercises them
@@ -14,7 +14,7 @@ import TokenAuthentication
 struct AuthenticatorFixture {
     let store: AggregateSecretsStore
     let storage: AccessTokenStorage
-    let clock = ManualAuthenticatorClock()
+    let clock = ManualClock()
     let authenticator: PublicRequestAuthenticator
 
     /// One attempt: a failure is the test's result, never a backoff on a clock nobody moves.

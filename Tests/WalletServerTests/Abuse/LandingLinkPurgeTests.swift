@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Secrets
 import Testing
 import WalletServer
 
@@ -18,8 +19,10 @@ struct LandingLinkPurgeTests {
                         tokenHash: SecretToken.hash(name), passID: pass.id, clientID: world.apiUser.clientID,
                         createdAt: now - 7200, expiresAt: expiresAt))
             }
-            try await SessionPurger(repository: repository, interval: .seconds(60), batchSize: 1, now: { now })
-                .purge()
+            try await SessionPurger(
+                repository: repository, interval: .seconds(60), batchSize: 1, clock: ManualClock(now)
+            )
+            .purge()
             #expect(try await repository.deleteExpiredLandingLinks(now: now, limit: 10) == 0, "none left to purge")
             #expect(try await repository.landingTarget(tokenHash: live, now: now) != nil, "the live link is kept")
         }

@@ -1,17 +1,8 @@
 import Foundation
+import Secrets
 import Testing
 
 @testable import WalletServer
-
-/// A continuous clock tests move by hand.
-final class ManualClock: @unchecked Sendable {
-    // Safety: `offset` is only read and written while holding `lock`.
-    private let lock = NSLock()
-    private let start = ContinuousClock.now
-    private var offset = Duration.zero
-    var now: ContinuousClock.Instant { lock.withLock { start + offset } }
-    func advance(by duration: Duration) { lock.withLock { offset += duration } }
-}
 
 @Suite("A token bucket per key, in memory: an API token's issuances, a client address's requests")
 struct RateLimiterTests {
@@ -19,7 +10,7 @@ struct RateLimiterTests {
 
     func limiter(_ limit: RateLimit, sweepThreshold: Int = 1024) -> RateLimiter<UUID> {
         let clock = clock
-        return RateLimiter<UUID>(limit: limit, now: { clock.now }, sweepThreshold: sweepThreshold)
+        return RateLimiter<UUID>(limit: limit, clock: clock, sweepThreshold: sweepThreshold)
     }
 
     @Test("a token makes its burst at once, then waits for the refill, and is told how long")

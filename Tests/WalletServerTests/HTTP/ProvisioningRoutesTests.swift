@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Secrets
 import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
@@ -155,7 +156,7 @@ struct ProvisioningRoutesTests {
         arguments: Engine.available)
     func rateLimited(_ engine: Engine) async throws {
         let clock = ManualClock()
-        let limiter = RateLimiter<UUID>(limit: RateLimit(perMinute: 2, burst: 2), now: { clock.now })
+        let limiter = RateLimiter<UUID>(limit: RateLimit(perMinute: 2, burst: 2), clock: clock)
         try await withClient(engine, issuanceLimiter: limiter) { client, world, token in
             let body = Self.json(#"{"tag_id":"PASS-001"}"#)
             // Every authenticated request counts, a 404 as well as a 200.

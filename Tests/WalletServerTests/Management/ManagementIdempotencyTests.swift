@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Secrets
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -137,8 +138,8 @@ struct ManagementIdempotencyTests {
 
     @Test("a key is remembered for 24 hours, then it is a new key", arguments: Engine.available)
     func expiry(_ engine: Engine) async throws {
-        let clock = TestClock()
-        try await ManagementWorld.with(engine, now: { clock.now }) { world in
+        let clock = ManualClock()
+        try await ManagementWorld.with(engine, clock: clock) { world in
             let key = try #require(IdempotencyKey("daily"))
             _ = try await world.management.create(
                 PassCreationRequest(referenceID: "D-1"), clientID: world.clientID, idempotencyKey: key)
@@ -158,7 +159,7 @@ struct ManagementIdempotencyTests {
                 PassCreationRequest(referenceID: "D-3"), clientID: world.clientID,
                 idempotencyKey: IdempotencyKey("next"))
             let repository = world.world.repository
-            try await SessionPurger(repository: repository, interval: .seconds(60), batchSize: 1, now: { clock.now })
+            try await SessionPurger(repository: repository, interval: .seconds(60), batchSize: 1, clock: clock)
                 .purge()
             #expect(try await repository.deleteExpiredIdempotencyKeys(before: clock.now, limit: 10) == 1, "only 'next'")
             #expect(try await repository.deleteExpiredIdempotencyKeys(before: clock.now, limit: 10) == 0)

@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Crypto
 import Foundation
+import Secrets
 import Testing
 import WalletServer
 
@@ -44,8 +45,8 @@ struct APNsAuthenticationTokenTests {
 
     @Test("a token is kept for 50 minutes, then renewed")
     func renewal() throws {
-        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let source = APNsAuthenticationToken(key: Self.key, now: clock.read)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let source = APNsAuthenticationToken(key: Self.key, clock: clock)
         let first = try source.bearer()
         clock.advance(by: 49 * 60 + 59)
         #expect(try source.bearer() == first)
@@ -58,8 +59,8 @@ struct APNsAuthenticationTokenTests {
 
     @Test("a clock that went back makes a new token rather than one dated in the future")
     func clockBack() throws {
-        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let source = APNsAuthenticationToken(key: Self.key, now: clock.read)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let source = APNsAuthenticationToken(key: Self.key, clock: clock)
         let first = try source.bearer()
         clock.advance(by: -60)
         #expect(try source.bearer() != first)
@@ -67,8 +68,8 @@ struct APNsAuthenticationTokenTests {
 
     @Test("renew(after:) drops the token APNs refused, and only that one")
     func renewAfterRefusal() throws {
-        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let source = APNsAuthenticationToken(key: Self.key, now: clock.read)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let source = APNsAuthenticationToken(key: Self.key, clock: clock)
         let first = try source.bearer()
         source.renew(after: "not.the.token")
         #expect(try source.bearer() == first)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CofferTestSupport
 import Crypto
 import Foundation
+import Secrets
 import NIOCore
 import NIOHTTP1
 import NIOSSL
@@ -28,7 +29,7 @@ struct APNsClientTests {
 
     /// Runs `body` with a token-authenticated client of a stand-in that trusts `key`'s tokens.
     static func withTokenClient(
-        clientKey: APNsSigningKey? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        clientKey: APNsSigningKey? = nil, clock: any CofferClock = SystemClock(),
         _ body: (APNsClient, APNsStandIn) async throws -> Void
     ) async throws {
         let key = P256.Signing.PrivateKey()
@@ -37,7 +38,7 @@ struct APNsClientTests {
                 configuration: APNsConfiguration(
                     gateway: .custom(standIn.url), authentication: .token(try clientKey ?? signingKey(key)),
                     requestTimeout: 10, additionalTrustRoots: [standIn.trustRoot]),
-                now: now)
+                clock: clock)
             do {
                 try await body(client, standIn)
             } catch {
@@ -117,8 +118,8 @@ struct APNsClientTests {
 
     @Test("a token over an hour old is refused as expired, and the next push carries a new one")
     func expiredToken() async throws {
-        let clock = TestClock(Date().addingTimeInterval(-3700))
-        try await Self.withTokenClient(now: clock.read) { client, standIn in
+        let clock = ManualClock(Date().addingTimeInterval(-3700))
+        try await Self.withTokenClient(clock: clock) { client, standIn in
             #expect(
                 await client.send(pushToken: Self.pushToken, topic: Self.topic, identity: nil)
                     == .retry(after: nil, reason: "ExpiredProviderToken"))

@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Secrets
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -42,7 +43,7 @@ struct PushDispatcherEndToEndTests {
                 return ProvisioningWorld.identity.signingIdentity
             }, pollInterval: .seconds(3600))
         let updater = PassUpdater(
-            store: repository, now: { world.clock.now }, pushesQueued: { dispatcher.wake() })
+            store: repository, clock: world.clock, pushesQueued: { dispatcher.wake() })
         let router = WalletServerApplication.makeRouter(
             repository: repository, service: world.service, logger: Logger(label: "test"), updater: updater)
         let running = Task { try await dispatcher.run() }

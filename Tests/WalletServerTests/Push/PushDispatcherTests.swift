@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Crypto
 import Foundation
+import Secrets
 import Logging
 import SQLKit
 import Testing
@@ -102,11 +103,11 @@ struct PushDispatcherTests {
             let (pass, _) = try await Self.makePass(in: repository, devices: 2)
             standIn.script(Self.token(0), .internalServerError)
             standIn.script(Self.token(1), .tooManyRequests(retryAfter: "120"))
-            let clock = TestClock(Date())
-            _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.read())
+            let clock = ManualClock(Date())
+            _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.now)
             let dispatcher = PushDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, baseDelay: 10, maximumDelay: 600,
-                now: clock.read)
+                clock: clock)
             #expect(try await dispatcher.drain() == 2)
             #expect(try await Self.attempts(database) == [1, 1])
             // Not before half the base delay (the jitter's least).
@@ -130,11 +131,11 @@ struct PushDispatcherTests {
         try await Self.withSetup(engine) { repository, database, standIn, client in
             let (pass, _) = try await Self.makePass(in: repository, devices: 1)
             standIn.script(Self.token(0), .serviceUnavailable, .serviceUnavailable, .serviceUnavailable)
-            let clock = TestClock(Date())
-            _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.read())
+            let clock = ManualClock(Date())
+            _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.now)
             let dispatcher = PushDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, maximumAttempts: 3, baseDelay: 1,
-                maximumDelay: 1, now: clock.read)
+                maximumDelay: 1, clock: clock)
             for _ in 0..<3 {
                 #expect(try await dispatcher.drain() == 1)
                 clock.advance(by: 2)
@@ -274,7 +275,7 @@ struct PushDispatcherTests {
                     identity: { id in
                         guard id == passType.id else { throw WalletServerError.notFound("pass type \(id)") }
                         return development.signingIdentity
-                    }, now: { Date().addingTimeInterval(3600) })
+                    }, clock: ManualClock(Date().addingTimeInterval(3600)))
                 #expect(try await dispatcher.drain() == 1)
                 try await client.shutdown()
                 #expect(standIn.received.map(\.status) == [200])

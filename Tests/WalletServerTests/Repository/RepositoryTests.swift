@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Secrets
 import SQLKit
 import Testing
 import WalletServer
@@ -306,7 +307,8 @@ struct RepositoryTests {
             let pass = try await repository.makePass().pass
             let now = Date()
             try await repository.makeSessions(of: pass, expired: 7, now: now)
-            let purger = SessionPurger(repository: repository, interval: .seconds(60), batchSize: 3, now: { now })
+            let purger = SessionPurger(
+                repository: repository, interval: .seconds(60), batchSize: 3, clock: ManualClock(now))
             #expect(try await purger.purge() == 7)
             #expect(try await purger.purge() == 0)
             #expect(try await repository.consumeSession(id: "live", now: now) != nil)

@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Secrets
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -17,25 +18,25 @@ struct ManagementWorld {
     let management: PassManagement
     let updater: PassUpdater
 
-    init(engine: Engine, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    init(engine: Engine, clock: any CofferClock = SystemClock()) async throws {
         world = try await ProvisioningWorld(engine: engine)
         let repository = world.repository
         token = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "backend").token
         let other = try await repository.createClient(name: "Other")
         otherToken = try await repository.createAPIUser(clientID: other.id, name: "other").token
         otherClientID = other.id
-        updater = PassUpdater(store: repository, now: now)
-        management = PassManagement(repository: repository, updater: updater, now: now)
+        updater = PassUpdater(store: repository, clock: clock)
+        management = PassManagement(repository: repository, updater: updater, clock: clock)
     }
 
     var clientID: UUID { world.apiUser.clientID }
 
     /// Runs `body` with a test client of the router, shutting the world down afterwards.
     static func run(
-        _ engine: Engine, now: @escaping @Sendable () -> Date = { Date() },
+        _ engine: Engine, clock: any CofferClock = SystemClock(),
         _ body: @Sendable (any TestClientProtocol, ManagementWorld) async throws -> Void
     ) async throws {
-        try await with(engine, now: now) { world in
+        try await with(engine, clock: clock) { world in
             let router = WalletServerApplication.makeRouter(
                 repository: world.world.repository, service: world.world.service, logger: Logger(label: "test"),
                 updater: world.updater)
@@ -45,10 +46,10 @@ struct ManagementWorld {
 
     /// Runs `body` with a fresh world, shutting it down afterwards, whether `body` throws or not.
     static func with<Result>(
-        _ engine: Engine, now: @escaping @Sendable () -> Date = { Date() },
+        _ engine: Engine, clock: any CofferClock = SystemClock(),
         _ body: (ManagementWorld) async throws -> Result
     ) async throws -> Result {
-        let world = try await ManagementWorld(engine: engine, now: now)
+        let world = try await ManagementWorld(engine: engine, clock: clock)
         return try await world.world.database.whileOpen { _ in try await body(world) }
     }
 

@@ -22,7 +22,7 @@ struct ProvisioningWorld {
     let repository: SQLWalletRepository
     let apiUser: APIUser
     let tag: ClientTag
-    let clock: TestClock
+    let clock: ManualClock
     let service: ProvisioningService
 
     /// The `webServiceURL` passes carry when the world has a web service.
@@ -57,12 +57,12 @@ struct ProvisioningWorld {
         try await repository.createPass(
             ApplePass(
                 tagID: tag.id, passTypeID: passType.id, serialNumber: "PASS-001", passContent: try package.archived()))
-        clock = TestClock()
+        clock = ManualClock()
         let clock = clock
         service = ProvisioningService(
             repository: repository, identities: SigningIdentityCache(store: secrets),
             relyingPartyIdentifier: "wallet.example.com",
-            callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", now: { clock.now },
+            callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", clock: clock,
             webService: webService
                 ? try PassRenderer.WebService(
                     url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)))

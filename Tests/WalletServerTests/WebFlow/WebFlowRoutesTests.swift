@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Crypto
 import Foundation
+import Secrets
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -31,11 +32,10 @@ struct WebFlowRoutesTests {
                     issuanceLimiter: issuanceLimiter)
             }
             let router = Router(context: WalletRequestContext.self)
-            let instant = ContinuousClock.now
             WebFlowController(
                 repository: world.repository, service: world.service, limiter: issuanceLimiter,
                 metrics: ServerMetrics(), tokenLimit: publicLimits.token, addressLimit: publicLimits.address,
-                clock: { instant }
+                clock: ManualClock()
             ).addRoutes(to: router)
             return router
         }
@@ -199,7 +199,7 @@ struct WebFlowRoutesTests {
         arguments: Engine.available)
     func sharedIssuanceLimit(_ engine: Engine) async throws {
         let clock = ManualClock()
-        let limiter = RateLimiter<UUID>(limit: RateLimit(perMinute: 2, burst: 2), now: { clock.now })
+        let limiter = RateLimiter<UUID>(limit: RateLimit(perMinute: 2, burst: 2), clock: clock)
         try await withClient(engine, issuanceLimiter: limiter) { client, _, token in
             let body = #"{"tag_id":"PASS-001"}"#
             #expect(

@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Secrets
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -59,7 +60,7 @@ struct PassWebServiceTests {
     ) async throws {
         try await ProvisioningWorld.with(engine, webService: true, template: template) { world in
             let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
-            let updater = PassUpdater(store: world.repository, now: { world.clock.now })
+            let updater = PassUpdater(store: world.repository, clock: world.clock)
             let router = WalletServerApplication.makeRouter(
                 repository: world.repository, service: world.service, logger: logger, updater: updater,
                 maximumDevicesPerPass: maximumDevicesPerPass)
