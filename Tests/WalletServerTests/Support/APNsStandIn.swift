@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import NIOConcurrencyHelpers
+import Secrets
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
@@ -65,7 +65,7 @@ final class APNsStandIn: Sendable {
     /// The port it listens on (on 127.0.0.1).
     let port: Int
     private let channel: any Channel
-    private let state = NIOLockedValueBox(State())
+    private let state = Locked(State())
     private let tokenKey: P256.Signing.PublicKey?
     private let keyID: String?
     private let teamID: String?
@@ -97,7 +97,7 @@ final class APNsStandIn: Sendable {
             ])
         }
         let context = try NIOSSLContext(configuration: tls)
-        let box = NIOLockedValueBox<APNsStandIn?>(nil)
+        let box = Locked<APNsStandIn?>(nil)
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { connection in
@@ -110,7 +110,7 @@ final class APNsStandIn: Sendable {
                                 type: NIOSSLServerHandler.self
                             ).peerCertificate
                             let subject = peer.flatMap { try? Certificate(derEncoded: $0.toDERBytes()).subject }
-                            guard let standIn = box.withLockedValue({ $0 }) else {
+                            guard let standIn = box.withLock({ $0 }) else {
                                 throw ChannelError.ioOnClosedChannel
                             }
                             try stream.pipeline.syncOperations.addHandlers([
@@ -123,16 +123,16 @@ final class APNsStandIn: Sendable {
             }
             .bind(host: "127.0.0.1", port: 0).get()
         port = channel.localAddress!.port!
-        box.withLockedValue { $0 = self }
+        box.withLock { $0 = self }
     }
 
     /// Answers the next requests for `pushToken` with `answers`, in order (then 200).
     func script(_ pushToken: String, _ answers: Answer...) {
-        state.withLockedValue { $0.scripts[pushToken, default: []].append(contentsOf: answers) }
+        state.withLock { $0.scripts[pushToken, default: []].append(contentsOf: answers) }
     }
 
     /// Every request received so far, in order.
-    var received: [Received] { state.withLockedValue { $0.received } }
+    var received: [Received] { state.withLock { $0.received } }
 
     /// Stops listening.
     func shutdown() async throws {
@@ -166,7 +166,7 @@ final class APNsStandIn: Sendable {
         for (name, value) in head.headers { headers[name.lowercased()] = value }
         let bearer = headers["authorization"].flatMap { $0.hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
         let pushToken = head.uri.hasPrefix("/3/device/") ? String(head.uri.dropFirst("/3/device/".count)) : ""
-        let answer: Answer = state.withLockedValue { state in
+        let answer: Answer = state.withLock { state in
             let answer =
                 check(
                     head: head, pushToken: pushToken, headers: headers, body: body, bearer: bearer,
