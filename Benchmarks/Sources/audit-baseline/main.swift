@@ -2,9 +2,10 @@
 // metrics) costs a 64 B read through SecretsStore over the encrypted file store: reads back to back on one task, in
 // interleaved rounds of three turns (plain, audited, and a second plain store measured as if it were audited: the
 // control), in an order that rotates every round. A turn's time includes flushing its sinks and `sync`ing what it
-// wrote. Afterwards the audit file is verified and its records and the metrics counter are counted against the reads
+// wrote; a turn lasts as long as the file sink's sync interval (a second), so each pays for the one `fsync` the sink
+// makes in that time. Afterwards the audit file is verified and its records and the metrics counter are counted against the reads
 // made: nothing may be lost. `compare-audit.sh` builds and runs it; results go to Benchmarks/RESULTS.md.
-// Usage: audit-baseline <scratch-directory> [rounds (40)] [seconds per turn (0.25)]
+// Usage: audit-baseline <scratch-directory> [rounds (40)] [seconds per turn (1)]
 import AuditBenchmarkSupport
 import Foundation
 import Secrets
@@ -13,7 +14,7 @@ let arguments = CommandLine.arguments
 let scratch = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : NSTemporaryDirectory())
     .appendingPathComponent("audit-baseline-\(UUID().uuidString)")
 let rounds = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 40) : 40
-let seconds = arguments.count > 3 ? max(0.05, Double(arguments[3]) ?? 0.25) : 0.25
+let seconds = arguments.count > 3 ? max(0.05, Double(arguments[3]) ?? 1) : 1
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 
 let base = try AuditBackendKind.encryptedFile.makeStore(in: scratch)
