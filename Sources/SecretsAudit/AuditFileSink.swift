@@ -162,8 +162,7 @@ extension AuditFileSink {
     /// What the queue's thread does with each batch: append it to the file, checkpoint now and then, and report
     /// failures.
     private final class Writer: @unchecked Sendable {
-        // Safety: every mutable property is read and written only while `lock` is held.
-        private let lock = NSLock()
+        // Safety: the file, the only member that is not Sendable, is used only inside `state.withLock`.
         private let file: AuditFile
         private let url: URL
         private let encoder: AuditRecordEncoder
@@ -171,13 +170,18 @@ extension AuditFileSink {
         private let syncInterval: Duration
         private let checkpointInterval: Duration
         private let logger: Logger
-        private var chain = AuditFile.Chain()
-        private var unsynced = false
-        private var lastSync = ContinuousClock.now
-        private var lastCheckpoint = ContinuousClock.now
-        private var checkpointed = AuditCheckpoint(sequence: 0, mac: Data())
-        private var reportedFailure = false
-        private var closed = false
+        private let state = Locked(State())
+
+        /// What changes as batches are written.
+        private struct State {
+            var chain = AuditFile.Chain()
+            var unsynced = false
+            var lastSync = ContinuousClock.now
+            var lastCheckpoint = ContinuousClock.now
+            var checkpointed = AuditCheckpoint(sequence: 0, mac: Data())
+            var reportedFailure = false
+            var closed = false
+        }
 
         init(
             file: AuditFile, url: URL, encoder: AuditRecordEncoder, keys: AuditKeyStore, syncInterval: Duration,
@@ -194,22 +198,22 @@ extension AuditFileSink {
 
         /// Appends `batch`: `nil`, or the error that kept it out of the file (which is then as it was).
         func append(_ batch: [SecretsAuditEvent]) -> SecretsAuditError? {
-            lock.withLock { () -> SecretsAuditError? in
+            state.withLock { state -> SecretsAuditError? in
                 do throws(SecretsAuditError) {
                     let syncing = syncInterval == .zero
                     try file.exclusively { () throws(SecretsAuditError) in
-                        try file.append(batch, encoder: encoder, to: &chain, sync: syncing)
+                        try file.append(batch, encoder: encoder, to: &state.chain, sync: syncing)
                     }
-                    if !syncing { unsynced = true }
-                    if reportedFailure {
-                        reportedFailure = false
+                    if !syncing { state.unsynced = true }
+                    if state.reportedFailure {
+                        state.reportedFailure = false
                         logger.notice("the audit file is written again", metadata: ["file": "\(file.path)"])
                     }
-                    if ContinuousClock.now - lastCheckpoint >= checkpointInterval { saveCheckpoint() }
+                    if ContinuousClock.now - state.lastCheckpoint >= checkpointInterval { saveCheckpoint(&state) }
                     return nil
                 } catch {
-                    if !reportedFailure {
-                        reportedFailure = true
+                    if !state.reportedFailure {
+                        state.reportedFailure = true
                         logger.error(
                             "the audit file cannot be written; its records are kept and retried",
                             metadata: ["file": "\(file.path)", "error": "\(error)"])
@@ -222,25 +226,31 @@ extension AuditFileSink {
         /// `fsync`s what was written since the last one, if the interval has passed: how long until it should be
         /// asked again, or `nil`.
         func idle() -> Duration? {
-            lock.withLock {
-                guard unsynced, !closed else { return nil }
-                let waited = ContinuousClock.now - lastSync
+            state.withLock { state in
+                guard state.unsynced, !state.closed else { return nil }
+                let waited = ContinuousClock.now - state.lastSync
                 guard waited >= syncInterval else { return syncInterval - waited }
-                return syncReportingFailure() ? nil : syncInterval
+                return syncReportingFailure(&state) ? nil : syncInterval
             }
         }
 
         /// `fsync`s what was written since the last one.
         func sync() throws(SecretsAuditError) {
-            lock.lock()
-            defer { lock.unlock() }
-            try syncLocked()
+            let outcome = state.withLock { state -> Result<Void, SecretsAuditError> in
+                do throws(SecretsAuditError) {
+                    try sync(&state)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try outcome.get()
         }
 
-        /// ``syncLocked()``, logging a failure: whether it succeeded.
-        private func syncReportingFailure() -> Bool {
+        /// ``sync(_:)``, logging a failure: whether it succeeded.
+        private func syncReportingFailure(_ state: inout State) -> Bool {
             do {
-                try syncLocked()
+                try sync(&state)
                 return true
             } catch {
                 logger.error("the audit file cannot be synced", metadata: ["error": "\(error)"])
@@ -248,20 +258,20 @@ extension AuditFileSink {
             }
         }
 
-        private func syncLocked() throws(SecretsAuditError) {
-            guard unsynced, !closed else { return }
+        private func sync(_ state: inout State) throws(SecretsAuditError) {
+            guard state.unsynced, !state.closed else { return }
             try file.sync()
-            unsynced = false
-            lastSync = .now
+            state.unsynced = false
+            state.lastSync = .now
         }
 
         /// Syncs, saves a last checkpoint and closes the file; later calls do nothing.
         func finish() {
-            lock.withLock {
-                guard !closed else { return }
-                _ = syncReportingFailure()
-                saveCheckpoint()
-                closed = true
+            state.withLock { state in
+                guard !state.closed else { return }
+                _ = syncReportingFailure(&state)
+                saveCheckpoint(&state)
+                state.closed = true
                 file.close()
             }
         }
@@ -269,18 +279,20 @@ extension AuditFileSink {
         /// Saves the chain's end in the store, if it moved since the last checkpoint. The file stays locked while it
         /// does, so that a checkpoint never goes back behind another process's, and is synced first (whoever wrote
         /// its last records): a checkpoint must never name a record a power failure could still take.
-        private func saveCheckpoint() {
-            lastCheckpoint = .now
+        private func saveCheckpoint(_ state: inout State) {
+            state.lastCheckpoint = .now
             do {
                 try file.exclusively { () throws(SecretsAuditError) in
-                    try file.refresh(&chain, key: encoder.key)
-                    guard let firstMAC = chain.firstMAC, chain.sequence != checkpointed.sequence else { return }
+                    try file.refresh(&state.chain, key: encoder.key)
+                    guard let firstMAC = state.chain.firstMAC, state.chain.sequence != state.checkpointed.sequence
+                    else { return }
                     try file.sync()
-                    unsynced = false
-                    lastSync = .now
-                    let checkpoint = AuditCheckpoint(sequence: chain.sequence, mac: chain.mac, firstMAC: firstMAC)
+                    state.unsynced = false
+                    state.lastSync = .now
+                    let checkpoint = AuditCheckpoint(
+                        sequence: state.chain.sequence, mac: state.chain.mac, firstMAC: firstMAC)
                     try keys.saveCheckpoint(checkpoint, forFileAt: url)
-                    checkpointed = checkpoint
+                    state.checkpointed = checkpoint
                 }
             } catch {
                 logger.warning("the audit file's checkpoint could not be saved", metadata: ["error": "\(error)"])

@@ -109,7 +109,7 @@ public struct DevelopmentIdentity: Sendable {
             throw WalletPassesError.unreadableKey("an empty passphrase would leave the key unprotected")
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let bundle = try NIOSSLPKCS12Bundle(
+        let bundle = NIOSSLPKCS12Bundle(
             certificateChain: [
                 try NIOSSLCertificate(bytes: try signingIdentity.certificate.derBytes(), format: .der),
                 try NIOSSLCertificate(bytes: try wwdr.derBytes(), format: .der),

@@ -1,5 +1,5 @@
-import Secrets
 import Foundation
+import Secrets
 
 /// The API users whose tokens authenticated a request in the last few seconds, by the SHA-256 of the token, so
 /// that a busy client's requests do not each read the database to authenticate.
@@ -10,7 +10,7 @@ import Foundation
 final class RecentlyAuthenticated: Sendable {
     private struct Entry {
         let user: APIUser
-        let expires: ContinuousClock.Instant
+        let expires: Duration
     }
 
     /// How long an authenticated user is trusted without reading the database again.
@@ -18,16 +18,19 @@ final class RecentlyAuthenticated: Sendable {
     /// The most users kept; past it, expired entries are dropped, and if none had, all of them.
     let capacity: Int
     private let entries = Locked([Data: Entry]())
+    private let clock: any CofferClock
 
-    /// A cache keeping each user for `lifetime` (zero keeps none), `capacity` users at most.
-    init(lifetime: Duration, capacity: Int = 4096) {
+    /// A cache keeping each user for `lifetime` (zero keeps none), `capacity` users at most, by `clock`'s uptime.
+    init(lifetime: Duration, capacity: Int = 4096, clock: any CofferClock = SystemClock()) {
         self.lifetime = lifetime
         self.capacity = capacity
+        self.clock = clock
     }
 
     /// The active user whose token hashes to `tokenHash`, if it authenticated less than ``lifetime`` ago.
-    func user(tokenHash: Data, now: ContinuousClock.Instant = .now) -> APIUser? {
-        entries.withLock { entries in
+    func user(tokenHash: Data) -> APIUser? {
+        let now = clock.uptime
+        return entries.withLock { entries in
             guard let entry = entries[tokenHash] else { return nil }
             guard now < entry.expires else {
                 entries[tokenHash] = nil
@@ -38,8 +41,9 @@ final class RecentlyAuthenticated: Sendable {
     }
 
     /// Keeps `user`, which just authenticated with the token that hashes to `tokenHash`.
-    func keep(_ user: APIUser, tokenHash: Data, now: ContinuousClock.Instant = .now) {
+    func keep(_ user: APIUser, tokenHash: Data) {
         guard lifetime > .zero else { return }
+        let now = clock.uptime
         entries.withLock { entries in
             if entries.count >= capacity {
                 entries = entries.filter { now < $0.value.expires }

@@ -106,8 +106,12 @@ struct BatchedWriteTests {
             let results = await withTaskGroup(of: (String, Bool).self) { group in
                 for (index, pass) in (passes + [ghost]).enumerated() {
                     group.addTask {
-                        let stored = (try? await repository.recordIssuance(Self.issuance(pass, session: "s\(index)")))
-                        return ("s\(index)", stored != nil)
+                        do {
+                            try await repository.recordIssuance(Self.issuance(pass, session: "s\(index)"))
+                            return ("s\(index)", true)
+                        } catch {
+                            return ("s\(index)", false)
+                        }
                     }
                 }
                 return await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }

@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import SQLKit
+import Secrets
 import Testing
 
 @testable import WalletServer
@@ -11,13 +12,14 @@ struct RecentlyAuthenticatedTests {
 
     @Test("a kept user is answered until its lifetime ends, then forgotten")
     func lifetime() {
-        let cache = RecentlyAuthenticated(lifetime: .seconds(5))
-        let start = ContinuousClock.now
-        #expect(cache.user(tokenHash: user.tokenHash, now: start) == nil, "unknown until kept")
-        cache.keep(user, tokenHash: user.tokenHash, now: start)
-        #expect(cache.user(tokenHash: user.tokenHash, now: start + .seconds(4)) == user)
-        #expect(cache.user(tokenHash: user.tokenHash, now: start + .seconds(5)) == nil)
-        #expect(cache.user(tokenHash: user.tokenHash, now: start + .seconds(1)) == nil, "an expired entry is gone")
+        let clock = ManualClock()
+        let cache = RecentlyAuthenticated(lifetime: .seconds(5), clock: clock)
+        #expect(cache.user(tokenHash: user.tokenHash) == nil, "unknown until kept")
+        cache.keep(user, tokenHash: user.tokenHash)
+        clock.advance(by: .seconds(4))
+        #expect(cache.user(tokenHash: user.tokenHash) == user)
+        clock.advance(by: .seconds(1))
+        #expect(cache.user(tokenHash: user.tokenHash) == nil)
     }
 
     @Test("forgetting a user (revoked here) drops it at once; a zero lifetime keeps nothing")
@@ -33,10 +35,9 @@ struct RecentlyAuthenticatedTests {
 
     @Test("a full cache makes room instead of growing")
     func capacity() {
-        let cache = RecentlyAuthenticated(lifetime: .seconds(5), capacity: 4)
-        let start = ContinuousClock.now
-        for index in 0..<10 { cache.keep(user, tokenHash: Data([UInt8(index)]), now: start) }
-        let kept = (0..<10).filter { cache.user(tokenHash: Data([UInt8($0)]), now: start) != nil }
+        let cache = RecentlyAuthenticated(lifetime: .seconds(5), capacity: 4, clock: ManualClock())
+        for index in 0..<10 { cache.keep(user, tokenHash: Data([UInt8(index)])) }
+        let kept = (0..<10).filter { cache.user(tokenHash: Data([UInt8($0)])) != nil }
         #expect(kept.count <= 4)
         #expect(kept.contains(9), "the newest is kept")
     }
