@@ -236,15 +236,15 @@ extension AuditFileSink {
 
         /// `fsync`s what was written since the last one.
         func sync() throws(SecretsAuditError) {
-            let outcome = state.withLock { state -> Result<Void, SecretsAuditError> in
+            let failure = state.withLock { state -> SecretsAuditError? in
                 do throws(SecretsAuditError) {
                     try sync(&state)
-                    return .success(())
+                    return nil
                 } catch {
-                    return .failure(error)
+                    return error
                 }
             }
-            try outcome.get()
+            if let failure { throw failure }
         }
 
         /// ``sync(_:)``, logging a failure: whether it succeeded.
