@@ -1,26 +1,9 @@
 import Foundation
 
-/// A problem found in a pass before it is signed, with the `pass.json` key or package file it concerns.
-public struct PassValidationIssue: Hashable, Sendable, CustomStringConvertible {
-    /// The key path in `pass.json` (`eventTicket.primaryFields[0].key`) or the file name (`icon.png`).
-    public var key: String
-    /// What is wrong and what Wallet expects instead.
-    public var message: String
-
-    /// Creates an issue.
-    public init(key: String, message: String) {
-        self.key = key
-        self.message = message
-    }
-
-    /// `key: message`.
-    public var description: String { "\(key): \(message)" }
-}
-
 /// The errors of the `WalletPasses` module.
 public enum WalletPassesError: Error, Hashable, Sendable {
-    /// The pass has problems Wallet would reject; each issue names its key.
-    case invalidPass([PassValidationIssue])
+    /// The pass has errors Wallet would reject (``PassLint``); each finding names its key or file.
+    case invalidPass([PassFinding])
     /// `pass.json` cannot be parsed.
     case malformedPassJSON(String)
     /// A file path in a package is unsafe or not allowed (absolute, `..`, hidden, reserved).
@@ -88,8 +71,8 @@ extension WalletPassesError: CustomStringConvertible, LocalizedError {
     /// A message that says what is wrong and what to do; it never contains key material.
     public var description: String {
         switch self {
-        case .invalidPass(let issues):
-            return "the pass is not valid: " + issues.map(\.description).joined(separator: "; ")
+        case .invalidPass(let findings):
+            return "the pass is not valid: " + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         case .malformedPassJSON(let reason): return "pass.json cannot be read: \(reason)"
         case .invalidFilePath(let path, let reason): return "file '\(path)' is not allowed in a pass: \(reason)"
         case .tooLarge(let what, let limit): return "\(what) is larger than \(limit) bytes"

@@ -40,7 +40,8 @@ struct PassModelTests {
         #expect(pass.fields.auxiliaryFields?.first?.isRelative == true)
         #expect(pass.beacons?.first?.major == 1)
         #expect(pass.labelColor == PassColor(red: 1, green: 2, blue: 3))
-        #expect(pass.additionalKeys["semantics"] == .object(["flightNumber": .number(815)]))
+        #expect(pass.semantics?.flightNumber == 815)
+        #expect(pass.additionalKeys.isEmpty)
         #expect(pass.fidoProfile?.accountHash == "abc123")
         #expect(
             pass.issuerBindingData
@@ -60,12 +61,16 @@ struct PassModelTests {
         #expect(legacy.issuerBindingData == PassIssuerBindingData(issuerBindingData: "0A1b"))
         let written = try JSONSerialization.jsonObject(with: try legacy.encoded()) as? [String: Any]
         #expect(written?["issuerBindingData"] as? [String: String] == ["issuerBindingData": "0A1b"])
-        #expect(legacy.validationIssues().isEmpty)
+        #expect(legacy.lint().findings.filter { $0.path.hasPrefix("issuerBindingData") }.isEmpty)
 
-        #expect(throws: DecodingError.self) {
-            try Pass(json: Data(#"{\#(base),"issuerBindingData":{"learnMoreURL":"https://example.com"}}"#.utf8))
-        }
-        #expect(throws: DecodingError.self) { try Pass(json: Data(#"{\#(base),"issuerBindingData":42}"#.utf8)) }
+        let noHex = try Pass(json: Data(#"{\#(base),"issuerBindingData":{"learnMoreURL":"https://example.com"}}"#.utf8))
+        #expect(
+            noHex.lint().errors.contains {
+                $0.code == "key.required" && $0.path == "issuerBindingData.issuerBindingData"
+            })
+        let number = try Pass(json: Data(#"{\#(base),"issuerBindingData":42}"#.utf8))
+        #expect(number.issuerBindingData == nil)
+        #expect(number.lint().errors.contains { $0.code == "key.type" && $0.path == "issuerBindingData" })
     }
 
     @Test("exactly one style key is required")
@@ -77,11 +82,14 @@ struct PassModelTests {
         #expect(try Pass(json: Data(#"{\#(base),"storeCard":{}}"#.utf8)).style == .storeCard)
     }
 
-    @Test("a color that is not rgb(r, g, b) is a decoding error naming the text")
-    func badColor() {
+    @Test("a color that is not rgb(r, g, b) is kept as read, and lint names the text")
+    func badColor() throws {
         let json =
             #"{"formatVersion":1,"passTypeIdentifier":"pass.a","teamIdentifier":"T","serialNumber":"1","organizationName":"O","description":"D","generic":{},"backgroundColor":"rgb(300, 0, 0)"}"#
-        #expect { try Pass(json: Data(json.utf8)) } throws: { "\($0)".contains("rgb(300, 0, 0)") }
+        let pass = try Pass(json: Data(json.utf8))
+        #expect(pass.backgroundColor == nil)
+        #expect(pass.json["backgroundColor"] == .string("rgb(300, 0, 0)"))
+        #expect(pass.lint().errors.contains { $0.code == "value.color" && $0.message.contains("rgb(300, 0, 0)") })
         #expect(PassColor(parsing: "rgb(0,128,255)") == PassColor(red: 0, green: 128, blue: 255))
         #expect(PassColor(parsing: "#ff8000") == PassColor(red: 255, green: 128, blue: 0))
         #expect(PassColor(parsing: "red") == nil)
@@ -89,7 +97,7 @@ struct PassModelTests {
 
     @Test("the sample ticket is valid")
     func sampleIsValid() {
-        #expect(Fixtures.pass().validationIssues().isEmpty)
+        #expect(Fixtures.pass().lint().errors.isEmpty)
     }
 
     @Test(
@@ -141,8 +149,8 @@ struct PassModelTests {
     func validationNamesKey(_ breakage: Breakage) {
         var pass = Fixtures.pass()
         breakage.apply(&pass)
-        let issues = pass.validationIssues()
-        #expect(issues.contains { $0.key == breakage.key }, "\(issues)")
+        let errors = pass.lint().errors
+        #expect(errors.contains { $0.path == breakage.key }, "\(errors)")
         #expect(throws: WalletPassesError.self) { try pass.validate() }
     }
 

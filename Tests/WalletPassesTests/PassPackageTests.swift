@@ -47,12 +47,11 @@ struct PassPackageTests {
         files["icon.png"] = nil
         files["logo.png"] = Data("GIF89a".utf8)
         let package = try PassPackage(pass: Fixtures.pass(), files: files)
-        let keys = package.validationIssues().map(\.key)
+        let keys = package.lint().errors.map(\.path)
         #expect(keys.contains("icon.png"))
         #expect(keys.contains("logo.png"))
         let broken = try PassPackage(files: ["pass.json": Data(#"{"formatVersion": 1, "generic": {}}"#.utf8)])
-        #expect(
-            broken.validationIssues().contains { $0.key == "pass.json" && $0.message.contains("passTypeIdentifier") })
+        #expect(broken.lint().errors.contains { $0.code == "key.required" && $0.path == "passTypeIdentifier" })
     }
 
     @Test("a pass directory is read with its localizations; old manifest and signature files are ignored")

@@ -138,8 +138,10 @@ struct PreparedPassTemplateTests {
     func refusesBadContent() {
         #expect(
             throws: WalletPassesError.invalidPass([
-                PassValidationIssue(key: "de.lproj/pass.strings", message: "is not UTF-8 or UTF-16 text"),
-                PassValidationIssue(key: "icon.png", message: "is not a PNG image"),
+                PassFinding(
+                    code: "file.strings", severity: .error, path: "de.lproj/pass.strings",
+                    message: "is not UTF-8 or UTF-16 text"),
+                PassFinding(code: "file.png", severity: .error, path: "icon.png", message: "is not a PNG image"),
             ])
         ) {
             try PreparedPassTemplate(

@@ -9,9 +9,12 @@ import Foundation
 /// (`Benchmarks/RESULTS.md`).
 package enum RFC3339 {
     /// The date `text` names, or `nil` when it is not an RFC 3339 date-time or names a day that does not exist.
-    package static func date(_ text: some StringProtocol) -> Date? {
+    ///
+    /// With `secondsOptional`, `2026-12-24T20:00+01:00` is read too: W3C's date-time, which `pass.json` uses, may
+    /// leave out the seconds.
+    package static func date(_ text: some StringProtocol, secondsOptional: Bool = false) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.count <= 64 else { return nil }
+        guard bytes.count >= (secondsOptional ? 17 : 20), bytes.count <= 64 else { return nil }
         var index = 0
         func number(_ digits: Int) -> Int? {
             guard index + digits <= bytes.count else { return nil }
@@ -29,11 +32,19 @@ package enum RFC3339 {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-            let second = number(2)
+            expect("Tt"), let hour = number(2), expect(":"), let minute = number(2)
         else { return nil }
+        var second = 0
+        let hasSeconds = index < bytes.count && bytes[index] == UInt8(ascii: ":")
+        if hasSeconds {
+            index += 1
+            guard let parsed = number(2) else { return nil }
+            second = parsed
+        } else if !secondsOptional {
+            return nil
+        }
         var fraction = 0.0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if hasSeconds, index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let start = index
             var numerator = 0

@@ -13,8 +13,8 @@ enum W3CDate {
         return hasFraction ? fractionalSeconds.format(date) : wholeSeconds.format(date)
     }
 
-    /// Parses a date with a `Z` or `±hh:mm` offset, with or without fractional seconds.
+    /// Parses a date with a `Z` or `±hh:mm` offset, with or without seconds and fractional seconds.
     static func date(from text: String) -> Date? {
-        RFC3339.date(text)
+        RFC3339.date(text, secondsOptional: true)
     }
 }

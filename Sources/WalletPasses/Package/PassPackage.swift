@@ -103,7 +103,9 @@ public struct PassPackage: Hashable, Sendable {
     public var pass: Pass {
         get throws {
             guard let json = files["pass.json"] else {
-                throw WalletPassesError.invalidPass([PassValidationIssue(key: "pass.json", message: "is missing")])
+                throw WalletPassesError.invalidPass([
+                    PassFinding(code: "json.missing", severity: .error, path: "pass.json", message: "is missing")
+                ])
             }
             return try Self.decodePass(json)
         }
@@ -125,43 +127,18 @@ public struct PassPackage: Hashable, Sendable {
         try add(try pass.encoded(), at: "pass.json")
     }
 
-    /// Every problem with the pass and its files; empty when it can be signed.
-    public func validationIssues() -> [PassValidationIssue] {
-        var issues: [PassValidationIssue] = []
-        do {
-            issues += try pass.validationIssues()
-        } catch let WalletPassesError.invalidPass(passIssues) {
-            issues += passIssues
-        } catch {
-            issues.append(PassValidationIssue(key: "pass.json", message: "\(error)"))
-        }
-        if files["icon.png"] == nil {
-            issues.append(
-                PassValidationIssue(key: "icon.png", message: "is required (Wallet shows it in notifications)"))
-        }
-        for path in files.keys.sorted() {
-            issues += Self.fileIssues(path, files[path]!)
-        }
-        return issues
+    /// What ``PassLint`` finds in the pass and its files.
+    public func lint() -> PassLintReport {
+        var others = files
+        let json = others.removeValue(forKey: "pass.json")
+        return PassLint.report(passJSON: json ?? Data("{}".utf8), files: others)
     }
 
-    /// Throws ``WalletPassesError/invalidPass(_:)`` unless ``validationIssues()`` is empty.
+    /// Throws ``WalletPassesError/invalidPass(_:)`` with the errors ``lint()`` finds, if any.
     public func validate() throws {
-        let issues = validationIssues()
-        guard issues.isEmpty else { throw WalletPassesError.invalidPass(issues) }
-    }
-
-    /// What is wrong with one file of a pass: a `.png` that is not a PNG image, a `pass.strings` that is not text.
-    static func fileIssues(_ path: String, _ data: Data) -> [PassValidationIssue] {
-        if path.hasSuffix(".png"), !data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            return [PassValidationIssue(key: path, message: "is not a PNG image")]
-        }
-        if path.hasSuffix("pass.strings"), String(data: data, encoding: .utf8) == nil,
-            String(data: data, encoding: .utf16) == nil
-        {
-            return [PassValidationIssue(key: path, message: "is not UTF-8 or UTF-16 text")]
-        }
-        return []
+        guard files["pass.json"] != nil else { _ = try pass; return }
+        let errors = lint().errors
+        guard errors.isEmpty else { throw WalletPassesError.invalidPass(errors) }
     }
 
     /// `manifest.json`: every file's lowercase hex SHA-1, keys sorted, slashes unescaped.

@@ -32,16 +32,16 @@ public struct PreparedPassTemplate: Sendable {
     ///   ``WalletPassesError/invalidPass(_:)`` for a `.png` that is not a PNG or a `pass.strings` that is not text.
     public init(files: [String: Data]) throws {
         var total = 0
-        var issues: [PassValidationIssue] = []
+        var context = PassLintContext()
         for path in files.keys.sorted() {
             try Self.checkTemplatePath(path)
             total += files[path]!.count
-            issues += PassPackage.fileIssues(path, files[path]!)
+            PassLint.checkFile(path, files[path]!, in: &context)
         }
         guard total <= PassPackage.maximumTotalSize else {
             throw WalletPassesError.tooLarge(what: "the template's files", limit: PassPackage.maximumTotalSize)
         }
-        guard issues.isEmpty else { throw WalletPassesError.invalidPass(issues) }
+        guard context.findings.isEmpty else { throw WalletPassesError.invalidPass(context.findings) }
         self.files = files
         self.totalSize = total
         self.entries = try files.keys.sorted().map { try ZIPStoredEntry(path: $0, data: files[$0]!) }
@@ -163,25 +163,12 @@ public struct PreparedPassTemplate: Sendable {
         }
     }
 
-    /// What ``PassSigner/sign(_:signingTime:)`` checks: the issues ``PassPackage/validationIssues()`` finds (the
-    /// template's own files were checked when it was made) and the signer's pass type and team.
+    /// What ``PassSigner/sign(_:signingTime:)`` checks: the errors ``PassLint`` finds in the pass with the
+    /// template's files and its own, and the signer's pass type and team.
     private func validate(passJSON: Data, files: [String: Data], identity: SigningIdentity) throws {
-        var issues: [PassValidationIssue] = []
-        var pass: Pass?
-        do {
-            pass = try PassPackage.decodePass(passJSON)
-            issues += pass!.validationIssues()
-        } catch {
-            issues.append(PassValidationIssue(key: "pass.json", message: "\(error)"))
-        }
-        if hashes["icon.png"] == nil, files["icon.png"] == nil {
-            issues.append(
-                PassValidationIssue(key: "icon.png", message: "is required (Wallet shows it in notifications)"))
-        }
-        for path in files.keys.sorted() {
-            issues += PassPackage.fileIssues(path, files[path]!)
-        }
-        guard issues.isEmpty, let pass else { throw WalletPassesError.invalidPass(issues) }
+        let report = PassLint.report(passJSON: passJSON, files: self.files.merging(files) { template, _ in template })
+        guard report.isValid else { throw WalletPassesError.invalidPass(report.errors) }
+        let pass = try PassPackage.decodePass(passJSON)
         try identity.check(passTypeIdentifier: pass.passTypeIdentifier, teamIdentifier: pass.teamIdentifier)
     }
 

@@ -48,11 +48,11 @@ public struct PassUpdater: Sendable {
     private static func applying(_ change: PassChange, to content: Data) throws -> Data {
         var package = try PassPackage(archive: content)
         try package.setPass(try change.applied(to: try package.pass))
-        let issues = package.validationIssues()
-        guard issues.isEmpty else {
+        let errors = package.lint().errors
+        guard errors.isEmpty else {
             throw WalletServerError.invalidArgument(
                 "the changed pass would not be valid: "
-                    + issues.map { "\($0.key) \($0.message)" }.joined(separator: "; "))
+                    + errors.map { "\($0.path) \($0.message)" }.joined(separator: "; "))
         }
         return try package.archived()
     }

@@ -1,0 +1,149 @@
+import Foundation
+
+extension PassChecks {
+    /// About how many characters fit on an iPhone-wide pass before Wallet truncates a field's value, by list: Coffer's
+    /// estimate at the default text size (Apple publishes no limits), so exceeding it is a warning.
+    static let visibleCharacters: [String: Int] = [
+        "headerFields": 14, "primaryFields": 20, "secondaryFields": 24, "auxiliaryFields": 24,
+        "footerFields": 24,
+    ]
+    /// About how many characters of a boarding pass's primary fields (the origin and destination) fit.
+    static let boardingPrimaryCharacters = 10
+    /// About how many characters of a label or `logoText` fit.
+    static let labelCharacters = 20
+
+    /// The most fields of each list Wallet shows on the front of a pass (more go to the details screen only).
+    static func maximumFieldCount(list: String, style: Pass.Style?) -> Int? {
+        switch (list, style) {
+        case ("headerFields", nil): 1
+        case ("headerFields", _): 3
+        case ("primaryFields", .boardingPass): 2
+        case ("primaryFields", nil): 4
+        case ("primaryFields", _): 1
+        case ("secondaryFields", _), ("auxiliaryFields", .some(.eventTicket)): 4
+        case ("auxiliaryFields", .some(.boardingPass)): 5
+        case ("auxiliaryFields", _): 4
+        case ("footerFields", nil): 1
+        default: nil
+        }
+    }
+
+    /// The checks of every field: unique keys, change messages, formatting keys that fit the value, lengths, counts.
+    static func checkFields(_ pass: Pass, in context: inout PassLintContext) {
+        check(pass.fields, style: pass.style, at: pass.style.rawValue, in: &context)
+        if let poster = pass.posterGeneric {
+            check(poster, style: nil, at: "posterGeneric", in: &context)
+        }
+        if let logoText = pass.logoText, logoText.count > labelCharacters {
+            context.warning(
+                "field.text-length", "logoText",
+                "is \(logoText.count) characters; Wallet truncates it after about \(labelCharacters)")
+        }
+    }
+
+    /// Checks one style dictionary (`style` is `nil` for `posterGeneric`).
+    static func check(_ fields: PassFields, style: Pass.Style?, at path: String, in context: inout PassLintContext) {
+        var seen: [String: String] = [:]
+        for list in PassFields.lists {
+            guard let entries: [PassField] = fields[list] else { continue }
+            if let maximum = maximumFieldCount(list: list, style: style), entries.count > maximum {
+                context.warning(
+                    "field.count", "\(path).\(list)",
+                    "has \(entries.count) fields; Wallet shows \(maximum) on the front, the rest only in the details")
+            }
+            for (index, field) in entries.enumerated() {
+                let fieldPath = "\(path).\(list)[\(index)]"
+                if !field.key.isEmpty {
+                    if let first = seen[field.key] {
+                        context.error(
+                            "field.duplicate-key", "\(fieldPath).key",
+                            "'\(field.key)' is also the key of \(first); field keys must be unique in a pass")
+                    } else {
+                        seen[field.key] = fieldPath
+                    }
+                }
+                check(field, list: list, style: style, at: fieldPath, in: &context)
+            }
+        }
+    }
+
+    /// Checks one field.
+    static func check(
+        _ field: PassField, list: String, style: Pass.Style?, at path: String, in context: inout PassLintContext
+    ) {
+        if case .string(let key)? = field.json["key"], isBlank(key) {
+            context.error("field.blank-key", "\(path).key", "must not be empty")
+        }
+        if let message = field.changeMessage, !message.contains("%@") {
+            context.error(
+                "field.change-message", "\(path).changeMessage",
+                "must contain %@, which Wallet replaces with the new value in the update notification")
+        }
+        let isDate: Bool
+        let isNumber: Bool
+        switch field.json["value"] {
+        case .string(let text)?:
+            isDate = W3CDate.date(from: text) != nil
+            isNumber = false
+        case .number?:
+            isDate = false
+            isNumber = true
+        default:
+            isDate = false
+            isNumber = false
+        }
+        for key in ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"] where field.json[key] != nil && !isDate {
+            context.warning(
+                "field.date-style", "\(path).\(key)",
+                "applies to date values; the value is not a W3C date, so Wallet ignores it",
+                fix: "remove '\(key)'")
+        }
+        for key in ["numberStyle", "currencyCode"] where field.json[key] != nil && !isNumber {
+            context.warning(
+                "field.number-style", "\(path).\(key)",
+                "applies to number values; the value is not a number, so Wallet ignores it", fix: "remove '\(key)'")
+        }
+        if let code = field.currencyCode, !isCurrencyCode(code) {
+            context.error(
+                "field.currency-code", "\(path).currencyCode", "'\(code)' is not an ISO 4217 code such as USD")
+        }
+        if field.json["textAlignment"] != nil, list == "primaryFields" || list == "backFields" {
+            context.warning(
+                "field.text-alignment", "\(path).textAlignment",
+                "is not allowed on \(list); Wallet ignores it", fix: "remove 'textAlignment'")
+        }
+        if field.json["dataDetectorTypes"] != nil, list != "backFields" {
+            context.warning(
+                "field.data-detectors", "\(path).dataDetectorTypes",
+                "applies to back fields only; Wallet ignores it here")
+        }
+        if let row = field.json["row"] {
+            if list != "auxiliaryFields" {
+                context.warning("field.row", "\(path).row", "applies to auxiliary fields only; Wallet ignores it here")
+            } else if row != .number(0), row != .number(1) {
+                context.error("field.row", "\(path).row", "must be 0 or 1")
+            }
+        }
+        checkLength(field, list: list, style: style, at: path, in: &context)
+    }
+
+    /// Warns about a value or label longer than Wallet shows without truncating.
+    static func checkLength(
+        _ field: PassField, list: String, style: Pass.Style?, at path: String, in context: inout PassLintContext
+    ) {
+        if let label = field.label, label.count > labelCharacters, list != "backFields" {
+            context.warning(
+                "field.text-length", "\(path).label",
+                "is \(label.count) characters; Wallet truncates labels after about \(labelCharacters)")
+        }
+        guard case .string(let text)? = field.json["value"], W3CDate.date(from: text) == nil,
+            var budget = visibleCharacters[list]
+        else { return }
+        if style == .boardingPass, list == "primaryFields" { budget = boardingPrimaryCharacters }
+        if text.count > budget {
+            context.warning(
+                "field.text-length", "\(path).value",
+                "is \(text.count) characters; Wallet truncates \(list) values after about \(budget) on an iPhone")
+        }
+    }
+}

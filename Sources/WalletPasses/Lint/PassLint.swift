@@ -1,0 +1,62 @@
+import Foundation
+
+/// Checks a pass as Apple's devices read it: every key against Apple's documentation through iOS 27, the rules of
+/// each style and layout, the images; and tells how iOS 17, 18, 26 and 27 each show the pass.
+///
+/// ```swift
+/// let report = PassLint.report(passJSON: json, files: images)
+/// for finding in report.findings { print(finding) }
+/// ```
+///
+/// ``PassPackage`` and ``PreparedPassTemplate`` refuse to sign a pass with errors; `coffer pass lint` prints the
+/// report.
+public enum PassLint {
+    /// Lints `passJSON` with the pass's other files (images, localizations), or `pass.json` alone when `files` is
+    /// `nil` (the image checks are skipped).
+    public static func report(passJSON: Data, files: [String: Data]?) -> PassLintReport {
+        var context = PassLintContext()
+        let object: [String: JSONValue]
+        switch try? JSONDecoder().decode(JSONValue.self, from: passJSON) {
+        case .object(let parsed)?:
+            object = parsed
+        case .some:
+            context.error("json.invalid", "pass.json", "must be a JSON dictionary")
+            return PassLintReport(findings: context.findings, pass: nil, files: files)
+        case nil:
+            context.error("json.invalid", "pass.json", "is not valid JSON")
+            return PassLintReport(findings: context.findings, pass: nil, files: files)
+        }
+        let pass = Pass(json: object)
+        SchemaCheck.check(object, schema: Pass.schema, at: "", in: &context)
+        PassChecks.check(pass, files: files, in: &context)
+        for path in (files ?? [:]).keys.sorted() {
+            checkFile(path, files![path]!, in: &context)
+        }
+        return PassLintReport(findings: context.findings, pass: pass, files: files)
+    }
+
+    /// What is wrong with one file of a pass: a `.png` that is not a PNG image, a `pass.strings` that is not text.
+    static func checkFile(_ path: String, _ data: Data, in context: inout PassLintContext) {
+        if path.hasSuffix(".png"), !data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            context.error("file.png", path, "is not a PNG image")
+        }
+        if path.hasSuffix("pass.strings"), String(data: data, encoding: .utf8) == nil,
+            String(data: data, encoding: .utf16) == nil
+        {
+            context.error("file.strings", path, "is not UTF-8 or UTF-16 text")
+        }
+    }
+}
+
+extension Pass {
+    /// The findings of ``PassLint`` for this pass and its `files` (`nil`: `pass.json` alone).
+    public func lint(files: [String: Data]? = nil) -> PassLintReport {
+        PassLint.report(passJSON: (try? encoded()) ?? Data(), files: files)
+    }
+
+    /// Throws ``WalletPassesError/invalidPass(_:)`` with every error ``lint(files:)`` finds in `pass.json` alone.
+    public func validate() throws {
+        let errors = lint().errors
+        guard errors.isEmpty else { throw WalletPassesError.invalidPass(errors) }
+    }
+}

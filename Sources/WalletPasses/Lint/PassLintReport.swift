@@ -1,0 +1,22 @@
+import Foundation
+
+/// What ``PassLint`` found in a pass, and how each iOS shows it.
+public struct PassLintReport: Sendable {
+    /// Every finding, in the order the checks ran.
+    public let findings: [PassFinding]
+    /// How iOS 17, 18, 26 and 27 show the pass; empty when `pass.json` could not be read.
+    public let renderings: [PassRendering]
+
+    init(findings: [PassFinding], pass: Pass?, files: [String: Data]?) {
+        self.findings = findings
+        self.renderings =
+            pass.map { pass in IOSVersion.reported.map { PassRendering(pass, files: files, on: $0) } } ?? []
+    }
+
+    /// The findings that stop a pass from being signed.
+    public var errors: [PassFinding] { findings.filter { $0.severity == .error } }
+    /// The warnings.
+    public var warnings: [PassFinding] { findings.filter { $0.severity == .warning } }
+    /// Whether the pass may be signed.
+    public var isValid: Bool { errors.isEmpty }
+}
