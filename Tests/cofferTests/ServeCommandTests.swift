@@ -231,12 +231,12 @@ struct ServeCommandTests {
 
         let tag = try admin("tag", "create", "--client", client, "--reference-id", "T-1", "--template", eventTicket)
         #expect(tag.status == 0, "\(tag.errorOutput)")
-        #expect(tag.errorOutput.contains("warning: the template has no nfc dictionary"))
+        #expect(tag.errorOutput.contains("warning[binding.nfc] nfc"))
 
         let bare = line(try admin("tag", "create", "--client", client, "--reference-id", "T-2", "--no-pass"))
         let pass = try admin("pass", "create", "--tag", bare, "--template", eventTicket)
         #expect(pass.status == 0, "\(pass.errorOutput)")
-        #expect(pass.errorOutput.contains("warning: the template has no nfc dictionary"))
+        #expect(pass.errorOutput.contains("warning[binding.nfc] nfc"))
     }
 
     @Test("a passphrase-protected data directory needs it: without, the server refuses and creates no key file")

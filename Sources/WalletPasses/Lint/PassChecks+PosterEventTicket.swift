@@ -77,7 +77,7 @@ extension PassChecks {
                 "poster-event.fallback", "eventTicket",
                 "has no primary, secondary or auxiliary fields: iOS 17 and earlier show an empty ticket")
         }
-        if pass.logoText != nil {
+        if pass.logoText != nil, pass.eventLogoText == nil {
             context.note("poster-event.logo-text", "logoText", "poster event tickets show eventLogoText instead")
         }
     }

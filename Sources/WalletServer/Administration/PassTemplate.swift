@@ -37,20 +37,19 @@ public struct PassTemplate: Sendable {
                 ]))
     }
 
-    /// What would make passes from this template bind poorly, for the person who made it; empty when nothing does.
-    ///
-    /// Every pass the server issues is account-bound, and an account-bound pass is an NFC pass: without an `nfc`
-    /// dictionary the binding has nothing to protect. (NFC passes also need Apple's NFC-enabled pass type
-    /// certificate.)
-    public func accountBindingWarnings() throws -> [String] {
-        let pass = try package.pass
-        guard pass.nfc == nil else { return [] }
-        return [
-            "the template has no nfc dictionary: an account-bound pass is an NFC pass, and without one the binding "
-                + "protects nothing (add \"nfc\": {\"message\": …} to pass.json; Apple must enable NFC on the pass "
-                + "type certificate)"
-        ]
+    /// The warnings ``PassLint`` finds in `package` as the server issues it: account-bound, so that a template
+    /// without an `nfc` dictionary is warned about (`binding.nfc`: the binding then protects nothing).
+    public static func issuanceWarnings(_ package: PassPackage) -> [PassFinding] {
+        var bound = package
+        if var pass = try? bound.pass, pass.fidoProfile == nil {
+            pass.fidoProfile = FIDOProfile(relyingPartyIdentifier: "issuer.invalid", accountHash: "account")
+            try? bound.setPass(pass)
+        }
+        return bound.lint().warnings
     }
+
+    /// The warnings of ``issuanceWarnings(_:)`` for the template as it is.
+    public var warnings: [PassFinding] { Self.issuanceWarnings(package) }
 
     /// Whether passes made from the template are rewards passes Wallet asks the user to sign up with
     /// (`personalization.json`).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WalletPasses
 
 /// An API error with the stable JSON shape every route answers with:
 /// `{"error": {"status": 404, "code": "not_found", "message": "…"}}`. Messages never echo a token or a key.
@@ -12,20 +13,29 @@ public struct APIError: HTTPResponseError, Sendable {
     public let message: String
     /// Extra headers (for example `WWW-Authenticate` on 401).
     public let headers: HTTPFields
+    /// What ``PassLint`` found in a pass the request would make (`invalid_pass`); written as `error.findings`.
+    public let findings: [PassFinding]
 
     /// Creates an error.
-    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    public init(
+        _ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:],
+        findings: [PassFinding] = []
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.findings = findings
     }
 
     /// The response body and headers.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(Body(error: .init(status: status.code, code: code, message: message)))
+        let data = try encoder.encode(
+            Body(
+                error: .init(
+                    status: status.code, code: code, message: message, findings: findings.isEmpty ? nil : findings)))
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -36,6 +46,7 @@ public struct APIError: HTTPResponseError, Sendable {
             let status: Int
             let code: String
             let message: String
+            let findings: [PassFinding]?
         }
         let error: Detail
     }

@@ -168,6 +168,8 @@ struct ManagementController: Sendable {
         case .invalidRequest: return .badRequest(failure.description)
         case .conflict: return APIError(.conflict, code: "conflict", message: failure.description)
         case .forbidden: return APIError(.forbidden, code: "forbidden", message: failure.description)
+        case .invalidPass(let findings):
+            return APIError(.badRequest, code: "invalid_pass", message: failure.description, findings: findings)
         case .idempotencyKeyReused:
             return APIError(.unprocessableContent, code: "idempotency_key_reused", message: failure.description)
         }

@@ -59,6 +59,8 @@ public struct PassManagement: Sendable {
         do {
             try package.setPass(try Self.refusingInvalid { try change.applied(to: try package.pass) })
             try package.validate()
+        } catch WalletPassesError.invalidPass(let findings) {
+            throw PassManagementFailure.invalidPass(findings)
         } catch let error as WalletPassesError {
             throw PassManagementFailure.invalidRequest("the pass would not be valid: \(error)")
         }
@@ -150,22 +152,28 @@ public struct PassManagement: Sendable {
         return only
     }
 
-    /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``.
+    /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``, and
+    /// one that would make it invalid as ``PassManagementFailure/invalidPass(_:)``.
     @discardableResult
     private static func refusingInvalid<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch WalletServerError.invalidArgument(let reason) {
             throw PassManagementFailure.invalidRequest(reason)
+        } catch WalletPassesError.invalidPass(let findings) {
+            throw PassManagementFailure.invalidPass(findings)
         }
     }
 
-    /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``.
+    /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``, and
+    /// one that would make it invalid as ``PassManagementFailure/invalidPass(_:)``.
     private static func refusingInvalid<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch WalletServerError.invalidArgument(let reason) {
             throw PassManagementFailure.invalidRequest(reason)
+        } catch WalletPassesError.invalidPass(let findings) {
+            throw PassManagementFailure.invalidPass(findings)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WalletPasses
 
 /// Why the management API refused a request, as cases a caller can switch on; each message says what to change.
 public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConvertible {
@@ -12,6 +13,8 @@ public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConver
     case idempotencyKeyReused
     /// The client may not do this: issue under a pass type an administrator has not shared with it.
     case forbidden(String)
+    /// The pass would have errors Wallet rejects (``PassLint``); each finding names its key.
+    case invalidPass([PassFinding])
 
     /// A sentence for people; never a token.
     public var description: String {
@@ -22,6 +25,9 @@ public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConver
         case .idempotencyKeyReused:
             return "this Idempotency-Key was used with a different request in the last 24 hours: use a new key"
         case .forbidden(let reason): return reason
+        case .invalidPass(let findings):
+            return "the pass would not be valid: "
+                + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         }
     }
 }

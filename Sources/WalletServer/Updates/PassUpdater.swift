@@ -44,16 +44,12 @@ public struct PassUpdater: Sendable {
 
     /// The archived pass `content` with `change` applied.
     ///
-    /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take.
+    /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take,
+    ///   ``WalletPassesError/invalidPass(_:)`` for one that would make it invalid.
     private static func applying(_ change: PassChange, to content: Data) throws -> Data {
         var package = try PassPackage(archive: content)
         try package.setPass(try change.applied(to: try package.pass))
-        let errors = package.lint().errors
-        guard errors.isEmpty else {
-            throw WalletServerError.invalidArgument(
-                "the changed pass would not be valid: "
-                    + errors.map { "\($0.path) \($0.message)" }.joined(separator: "; "))
-        }
+        try package.validate()
         return try package.archived()
     }
 }

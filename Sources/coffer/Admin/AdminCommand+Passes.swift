@@ -87,8 +87,8 @@ extension AdminCommand {
                     PassTemplate(package: try PassPackage(directory: StoreOptions.absoluteURL(path)))
                 }
             }
-            for warning in try template?.accountBindingWarnings() ?? [] {
-                Output.note("warning: \(warning)")
+            for warning in template?.warnings ?? [] {
+                Output.note("\(warning)")
             }
             return try await administration.createPass(
                 tagID: tagID, passTypeID: passTypeID, template: template, serialNumber: serial)
@@ -260,7 +260,7 @@ extension AdminCommand {
                 } catch let failure as PassManagementFailure {
                     switch failure {
                     case .notFound: throw CommandFailure(failure.description, status: .notFound)
-                    case .invalidRequest, .idempotencyKeyReused:
+                    case .invalidRequest, .idempotencyKeyReused, .invalidPass:
                         throw CommandFailure(failure.description, status: .usage)
                     case .conflict, .forbidden: throw CommandFailure(failure.description, status: .failure)
                     }

@@ -8,7 +8,7 @@ struct PassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pass",
         abstract: "Build, sign and verify Apple Wallet passes and issuer data.",
-        subcommands: [Build.self, Verify.self, IssuerData.self, DevIdentity.self, ImportIdentity.self]
+        subcommands: [Build.self, Lint.self, Verify.self, IssuerData.self, DevIdentity.self, ImportIdentity.self]
     )
 }
 
@@ -17,17 +17,22 @@ extension PassCommand {
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "build",
-            abstract: "Sign a pass directory into a .pkpass (what Apple's signpass does).",
-            discussion: "The directory holds pass.json, icon.png and other images, and optional xx.lproj folders.")
+            abstract: "Sign a pass folder or Pass Designer template into a .pkpass (what Apple's signpass does).",
+            discussion: """
+                The folder holds pass.json, icon.png and other images, and optional xx.lproj folders; a \
+                .pkpasstemplate (a folder or a ZIP of one) is read the same way. The checks of `coffer pass lint` run \
+                first: errors stop the build, warnings are printed.
+                """)
 
-        @Argument(help: "The pass directory.") var directory: String
+        @Argument(help: "The pass folder or .pkpasstemplate.") var directory: String
         @OptionGroup var identity: IdentityOptions
         @Option(name: .shortAndLong, help: "Where to write the .pkpass.") var output: String
 
         func run() throws {
             let signer = PassSigner(identity: try identity.load())
             let pkpass = try CommandFailure.mapping {
-                let package = try PassPackage(directory: StoreOptions.absoluteURL(directory))
+                let package = try PassPackage(contentsOf: StoreOptions.absoluteURL(directory))
+                for warning in package.lint().warnings { Output.note("\(warning)") }
                 return try signer.sign(package).pkpass()
             }
             do {

@@ -29,7 +29,7 @@ struct PassTypeTemplateTests {
             let passType = try await administration.developmentPassType().passType
             let template = try Self.rewardsTemplate()
             let warnings = try await administration.setTemplate(passTypeID: passType.id, template: template)
-            #expect(warnings.isEmpty)
+            #expect(!warnings.contains { $0.code == "binding.nfc" })
             let stored = try #require(
                 try await administration.storage.repository.passTemplate(passTypeID: passType.id))
             #expect(try PassPackage(archive: stored) == template.package)

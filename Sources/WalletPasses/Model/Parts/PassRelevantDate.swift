@@ -46,7 +46,7 @@ public struct PassRelevantDate: PassDictionary {
         "relevant date",
         [
             .init("date", .date, since: .iOS18),
-            .init("relevantDate", .date, since: .iOS18, deprecated: "Apple's reference names this key 'date'"),
+            .init("relevantDate", .date, since: .iOS18),
             .init("startDate", .date, since: .iOS18),
             .init("endDate", .date, since: .iOS18),
         ])

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import WalletPasses
+
+extension PassCommand {
+    /// `coffer pass lint`.
+    struct Lint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "lint",
+            abstract: "Check a pass as Wallet reads it, and tell how iOS 17, 18, 26 and 27 show it.",
+            discussion: """
+                Reads a pass folder, a Pass Designer .pkpasstemplate (folder or ZIP) or a .pkpass. Prints each \
+                finding with its path in pass.json (or its file), then how each iOS shows the pass: the layout it \
+                picks and the keys it ignores, which Wallet drops silently. Exits 1 when there are errors (or \
+                warnings, with --strict). --fix applies the safe fixes to a folder's pass.json and says what it \
+                changed.
+                """)
+
+        @Argument(help: "The pass folder, .pkpasstemplate or .pkpass.") var source: String
+        @Flag(help: "Print the findings as a JSON array (code, severity, path, message, fix).") var json = false
+        @Flag(help: "Apply the safe fixes to the folder's pass.json before checking.") var fix = false
+        @Flag(help: "Exit 1 on warnings too.") var strict = false
+
+        func run() throws {
+            let url = StoreOptions.absoluteURL(source)
+            if fix { try applyFixes(in: url) }
+            let report = try CommandFailure.mapping { try PassPackage(contentsOf: url).lint() }
+            if json {
+                try Output.printJSON(report.findings)
+            } else {
+                printText(report)
+            }
+            let failing = report.errors.count + (strict ? report.warnings.count : 0)
+            guard failing == 0 else {
+                throw CommandFailure(
+                    "\(source): \(Self.count(report.errors.count, "error"))"
+                        + (strict ? " and \(Self.count(report.warnings.count, "warning"))" : ""),
+                    status: .notFound)
+            }
+        }
+
+        /// Fixes `pass.json` in the folder at `url`, and reports each change on standard error.
+        private func applyFixes(in url: URL) throws {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw CommandFailure(
+                    "--fix changes a folder's pass.json; a .pkpass or a zipped template cannot be changed in place",
+                    status: .usage)
+            }
+            let file = url.appendingPathComponent("pass.json")
+            let pass = try CommandFailure.mapping { try Pass(json: try Data(contentsOf: file)) }
+            let (fixed, changes) = PassFixer.fix(pass)
+            guard !changes.isEmpty else { return Output.note("nothing to fix") }
+            do {
+                try fixed.encoded().write(to: file, options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write \(file.path): check that this user may write it", status: .failure)
+            }
+            for change in changes { Output.note("fixed [\(change.code)] \(change)") }
+        }
+
+        private func printText(_ report: PassLintReport) {
+            for finding in report.findings {
+                print("\(finding.severity.rawValue)[\(finding.code)] \(finding.path): \(finding.message)")
+                if let fix = finding.fix { print("    fix: \(fix)") }
+            }
+            if !report.renderings.isEmpty {
+                if !report.findings.isEmpty { print("") }
+                print("How each iOS shows it:")
+                for rendering in report.renderings {
+                    var line = "  \(rendering.os): \(rendering.layout)"
+                    if let reason = rendering.fallbackReason { line += " (\(reason))" }
+                    line += ", " + (rendering.barcode.map { "barcode \($0)" } ?? "no barcode")
+                    if !rendering.ignoredKeys.isEmpty {
+                        line += "; ignores " + rendering.ignoredKeys.joined(separator: ", ")
+                    }
+                    print(line)
+                }
+            }
+            let notes = report.findings.count - report.errors.count - report.warnings.count
+            print(
+                "\(Self.count(report.errors.count, "error")), \(Self.count(report.warnings.count, "warning")), "
+                    + Self.count(notes, "note"))
+        }
+
+        private static func count(_ number: Int, _ noun: String) -> String {
+            "\(number) \(noun)\(number == 1 ? "" : "s")"
+        }
+    }
+}
