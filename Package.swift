@@ -55,6 +55,8 @@ let package = Package(
         // APNs: pass update pushes over HTTP/2 (the client), and the tests' HTTP/2 TLS stand-in for Apple's gateway.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        // Tests only: generated pass.json documents for the model's round trip.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -267,7 +269,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletPassesTests",
-            dependencies: ["WalletPasses", "Secrets", "CofferTestSupport"]
+            dependencies: [
+                "WalletPasses", "Secrets", "CofferTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "WalletServerTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Apple's own pass validator (`buildpass validate`, from Apple's public pass-builder repository) over every kind of
 # pass Coffer emits: the callback's bound pass, the pass a device fetches after an update, a pass made through the
-# management API, a personalized pass, and the example passes built with `coffer pass build`. Prints each finding and
+# management API, a personalized pass, the example passes built with `coffer pass build`, and the passes the tests
+# sign (a sample of every layout, and passes shaped like Apple's documented examples). Prints each finding and
 # exits 1 on any error (warnings are printed and do not fail).
 #
 # Usage: scripts/apple-validate.sh [pass-builder checkout]   (default: $PASS_BUILDER_DIR, else /tmp/pass-builder)
@@ -34,7 +35,7 @@ if [ ! -x "$buildpass" ]; then
 fi
 
 # 2. coffer, and a server whose passes carry a web service (an https public URL on loopback).
-swift build --product coffer >/dev/null
+swift build --build-tests >/dev/null  # coffer, and the tests whose passes are checked too
 coffer="$(swift build --show-bin-path)/coffer"
 work=$(mktemp -d /tmp/coffer-apple-validate.XXXXXX)
 data="$work/data"
@@ -107,6 +108,9 @@ curl -sSf -H 'content-type: application/json' -o /dev/null \
     "$base/passkit/v1/passes/$type_identifier/$serial/personalize"
 curl -sSf -H "Authorization: ApplePass $pass_token" -o "$work/personalized.pkpass" \
     "$base/passkit/v1/passes/$type_identifier/$serial"
+
+# The passes of the tests: a sample of every layout and the passes shaped like Apple's documented examples.
+COFFER_EXPORT_PASSES="$work" swift test --skip-build --filter LintedPassSigningTests >/dev/null
 
 # The examples, signed by the CLI.
 COFFER_P12_PASSPHRASE=validate "$coffer" pass dev-identity "$work/identity" >/dev/null

@@ -80,3 +80,44 @@ struct PassPackageTests {
         #expect(throws: WalletPassesError.self) { try PassPackage(directory: directory.url) }
     }
 }
+
+@Suite("A pass is read from a folder, a Pass Designer template or a .pkpass alike")
+struct PassSourceTests {
+    @Test("a .pkpasstemplate folder is read without tooling.json; a .pkpass without its manifest and signature")
+    func sources() throws {
+        let directory = try TemporaryDirectory()
+        let template = directory.appending("Ticket.pkpasstemplate")
+        try FileManager.default.createDirectory(at: template, withIntermediateDirectories: true)
+        for (path, data) in Fixtures.files().filter({ !$0.key.contains("/") }) {
+            try data.write(to: template.appendingPathComponent(path))
+        }
+        try Fixtures.pass().encoded().write(to: template.appendingPathComponent("pass.json"))
+        try Data("{}".utf8).write(to: template.appendingPathComponent("tooling.json"))
+        let read = try PassPackage(contentsOf: template)
+        #expect(read.files["tooling.json"] == nil && read.files["pass.json"] != nil)
+
+        let signed = try PassSigner(identity: Fixtures.identity.signingIdentity).sign(read).pkpass()
+        let archive = directory.appending("ticket.pkpass")
+        try signed.write(to: archive)
+        let fromArchive = try PassPackage(contentsOf: archive)
+        #expect(fromArchive == read)
+    }
+
+    @Test("a ZIP whose files sit in one folder is read from that folder, without hidden files")
+    func unwrapped() {
+        let files = PassPackage.unwrapped([
+            "Ticket.pkpasstemplate/pass.json": Data("{}".utf8), "Ticket.pkpasstemplate/icon.png": Data([1]),
+            "__MACOSX/Ticket.pkpasstemplate/._icon.png": Data([2]), "Ticket.pkpasstemplate/.DS_Store": Data([3]),
+        ])
+        #expect(Set(files.keys) == ["pass.json", "icon.png"])
+    }
+
+    @Test("a source that does not exist, or a file that is not a ZIP, is a typed error")
+    func missing() throws {
+        let directory = try TemporaryDirectory()
+        #expect(throws: WalletPassesError.self) { try PassPackage(contentsOf: directory.appending("none")) }
+        let text = directory.appending("notes.pkpasstemplate")
+        try Data("hello".utf8).write(to: text)
+        #expect(throws: WalletPassesError.self) { try PassPackage(contentsOf: text) }
+    }
+}

@@ -53,6 +53,8 @@ public struct PassManagement: Sendable {
             package = try template.package(for: passType, serialNumber: serialNumber)
         } catch WalletServerError.invalidArgument(let reason) {
             throw PassManagementFailure.invalidRequest(reason)
+        } catch WalletPassesError.invalidPass(let findings) {
+            throw PassManagementFailure.invalidPass(findings)
         }
         let change = PassChange(
             fields: request.fields, relevantDate: request.relevantDate, expirationDate: request.expirationDate)

@@ -49,8 +49,12 @@ extension PassCommand {
                     status: .usage)
             }
             let file = url.appendingPathComponent("pass.json")
-            let pass = try CommandFailure.mapping { try Pass(json: try Data(contentsOf: file)) }
-            let (fixed, changes) = PassFixer.fix(pass)
+            guard let data = try? Data(contentsOf: file),
+                case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data)
+            else {
+                throw CommandFailure("\(file.path) is not a readable JSON dictionary: nothing to fix", status: .usage)
+            }
+            let (fixed, changes) = PassFixer.fix(Pass(json: object))
             guard !changes.isEmpty else { return Output.note("nothing to fix") }
             do {
                 try fixed.encoded().write(to: file, options: .atomic)

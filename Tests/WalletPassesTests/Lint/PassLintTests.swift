@@ -290,6 +290,7 @@ struct PassLintTests {
         },
         LintCase("poster-event.logo-text", .note, at: "logoText", in: .posterEventTicket) { pass, _ in
             pass.logoText = "Coffer"
+            pass.eventLogoText = nil
         },
         LintCase("poster-event.only", .note, at: "eventLogoText") { pass, _ in pass.eventLogoText = "Coffer" },
         LintCase("semantic-boarding.transit-type", .error, at: "boardingPass.transitType", in: .semanticBoardingPass) {

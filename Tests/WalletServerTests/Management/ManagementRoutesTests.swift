@@ -265,6 +265,33 @@ struct ManagementRoutesTests {
         }
     }
 
+    @Test("a pass that would have lint errors is 400 invalid_pass, answering the findings; nothing is created")
+    func invalidPassAnswersFindings() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            let repository = world.world.repository
+            let passType = try #require(try await repository.passTypes().first)
+            var package = try PassTemplate.demoTicket().package
+            var pass = try package.pass
+            pass.fields.primaryFields = [
+                PassField(key: "row", value: .text("1"), label: "ROW", changeMessage: "Your row changed")
+            ]
+            try package.setPass(pass)
+            // A template stored before lint refused it (coffer admin pass-type template lints it now).
+            try await repository.setPassTemplate(passTypeID: passType.id, archive: try package.archived())
+            let tags = try await repository.tags(clientID: world.clientID).count
+
+            let answer = try await W.send(
+                client, .post, "/api/v2/passes", token: world.token, body: #"{"reference_id":"LINT-1"}"#)
+            #expect(answer.status == .badRequest)
+            #expect(answer.errorCode == "invalid_pass")
+            let body = try JSONSerialization.jsonObject(with: answer.body) as? [String: [String: Any]]
+            let findings = try #require(body?["error"]?["findings"] as? [[String: String]])
+            #expect(findings.map { $0["code"] } == ["field.change-message"])
+            #expect(findings.first?["path"] == "eventTicket.primaryFields[0].changeMessage")
+            #expect(try await repository.tags(clientID: world.clientID).count == tags)
+        }
+    }
+
     @Test(
         "the state tracks registrations, issuance and binding; a change queues a push per device",
         arguments: Engine.available)
