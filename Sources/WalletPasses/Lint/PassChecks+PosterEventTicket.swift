@@ -59,6 +59,11 @@ extension PassChecks {
             context.warning(
                 "poster-event.nfc", "nfc",
                 "is missing: poster event tickets are for contactless entry, not entry by scanning a barcode")
+        } else if pass.nfc?.requiresAuthentication != true {
+            // Apple's reference does not require it; Apple's pass builder refuses the ticket without it.
+            context.warning(
+                "poster-event.nfc-authentication", "nfc.requiresAuthentication",
+                "should be true on a poster event ticket (with sharingProhibited): Apple's pass builder requires it")
         }
         if let files {
             if !hasImage("artwork", in: files), !hasImage("background", in: files) {

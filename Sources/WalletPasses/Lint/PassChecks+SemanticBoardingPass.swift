@@ -46,6 +46,16 @@ extension PassChecks {
                 "semantic-boarding.semantics", "semantics.\(tag)",
                 "is required for a semantic boarding pass; without it Wallet shows the plain boarding pass")
         }
+        // Apple's pass builder, an early preview, checks the time zones under their older names.
+        for (older, current) in [
+            ("departureAirportTimeZone", "departureLocationTimeZone"),
+            ("destinationAirportTimeZone", "destinationLocationTimeZone"),
+        ] where pass.semantics?.json[older] == nil {
+            context.note(
+                "semantic-boarding.builder-spelling", "semantics.\(older)",
+                "is what Apple's pass builder checks instead of \(current); add it with the same value to pass its "
+                    + "validator")
+        }
         for tag in semanticBoardingRecommendedTags where pass.semantics?.json[tag] == nil {
             context.note(
                 "semantic-boarding.recommended", "semantics.\(tag)", "is recommended on a semantic boarding pass")

@@ -2,7 +2,10 @@ import Foundation
 
 extension PassChecks {
     /// The semantic tags that name a time zone.
-    static let timeZoneTags = ["departureLocationTimeZone", "destinationLocationTimeZone"]
+    static let timeZoneTags = [
+        "departureLocationTimeZone", "destinationLocationTimeZone", "departureAirportTimeZone",
+        "destinationAirportTimeZone",
+    ]
 
     /// The checks of semantic tags: tags meant for another kind of pass, time zones, amounts.
     static func checkSemantics(_ pass: Pass, in context: inout PassLintContext) {

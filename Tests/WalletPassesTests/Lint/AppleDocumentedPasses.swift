@@ -224,10 +224,12 @@ enum AppleDocumentedPasses {
                 "backgroundColor": "rgb(46, 71, 52)",
                 "useAutomaticColors": true,
                 "eventLogoText": "Cedar Hollow",
+                "sharingProhibited": true,
                 "nfc": {
                     "message": "CH26:WKND:00731",
                     "encryptionPublicKey": "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEkEE8YuV+9nSb2e+xmlEW\#
-            oOSVyzgUEZMVDHhYETbPPVC2j7Nk9H10Y8wU2wfEJdgeph0r6Nb/9R99p1B5tE0JOQ=="
+            oOSVyzgUEZMVDHhYETbPPVC2j7Nk9H10Y8wU2wfEJdgeph0r6Nb/9R99p1B5tE0JOQ==",
+                    "requiresAuthentication": true
                 },
                 "eventTicket": {
                     "primaryFields": [
@@ -469,10 +471,12 @@ enum AppleDocumentedPasses {
                 "passTypeIdentifier": "pass.com.example.lanternfest.entry",
                 "groupingIdentifier": "lantern-festival-2026",
                 "organizationName": "Lantern Festival Society",
+                "sharingProhibited": true,
                 "nfc": {
                     "message": "LF26-55102",
                     "encryptionPublicKey": "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEQXuFAWNg/GPusT+K5cWU\#
-            rTddlfUQJecjLy4K92mOG3Ia7YkjtU+GpIIgqMPFEZIAtY8DPxdetvf72FmVV1ofzA=="
+            rTddlfUQJecjLy4K92mOG3Ia7YkjtU+GpIIgqMPFEZIAtY8DPxdetvf72FmVV1ofzA==",
+                    "requiresAuthentication": true
                 },
                 "eventTicket": {
                     "primaryFields": [
@@ -666,6 +670,7 @@ enum AppleDocumentedPasses {
                         "longitude": -122.3016
                     },
                     "departureLocationTimeZone": "America/Los_Angeles",
+                    "departureAirportTimeZone": "America/Los_Angeles",
                     "departureLocationSecurityPrograms": [
                         "PKTransitSecurityProgramTSAPreCheck",
                         "PKTransitSecurityProgramCLEAR"
@@ -680,6 +685,7 @@ enum AppleDocumentedPasses {
                         "longitude": 135.2304
                     },
                     "destinationLocationTimeZone": "Asia/Tokyo",
+                    "destinationAirportTimeZone": "Asia/Tokyo",
                     "destinationLocationSecurityPrograms": [],
                     "destinationGate": "12",
                     "destinationTerminal": "1",
@@ -694,10 +700,7 @@ enum AppleDocumentedPasses {
                         "givenName": "Mara",
                         "middleName": "Elin",
                         "familyName": "Quill",
-                        "phoneticRepresentation": {
-                            "givenName": "MAH-rah",
-                            "familyName": "KWILL"
-                        }
+                        "phoneticRepresentation": "MAH-rah KWILL"
                     },
                     "passengerEligibleSecurityPrograms": [
                         "PKTransitSecurityProgramTSAPreCheck",

@@ -237,8 +237,16 @@ struct PassLintTests {
             pass.nfc!.encryptionPublicKey = Data(repeating: 4, count: 91).base64EncodedString()
         },
         LintCase("nfc.sharing", .warning, at: "sharingProhibited", in: .posterEventTicket) { pass, _ in
-            pass.nfc!.requiresAuthentication = true
+            pass.sharingProhibited = nil
         },
+        LintCase("poster-event.nfc-authentication", .warning, at: "nfc.requiresAuthentication", in: .posterEventTicket)
+        {
+            pass, _ in pass.nfc!.requiresAuthentication = nil
+        },
+        LintCase(
+            "semantic-boarding.builder-spelling", .note, at: "semantics.departureAirportTimeZone",
+            in: .semanticBoardingPass
+        ) { pass, _ in pass.semantics!.json["departureAirportTimeZone"] = nil },
         LintCase("binding.fido-profile", .error, at: "issuerBindingData", in: .posterEventTicket) { pass, _ in
             pass.issuerBindingData = PassIssuerBindingData(issuerBindingData: "0a")
         },

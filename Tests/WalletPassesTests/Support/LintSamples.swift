@@ -47,7 +47,8 @@ enum LintSample: String, CaseIterable, Sendable {
             semantics.eventStartDate = Date(timeIntervalSince1970: 1_797_000_000)
             semantics.seats = [PassSemantics.Seat(section: "A", row: "12", number: "7")]
             pass.semantics = semantics
-            pass.nfc = PassNFC(message: "TICKET-001", encryptionPublicKey: Self.nfcKey)
+            pass.nfc = PassNFC(message: "TICKET-001", encryptionPublicKey: Self.nfcKey, requiresAuthentication: true)
+            pass.sharingProhibited = true
             pass.eventLogoText = "Coffer Live"
             pass.bagPolicyURL = "https://venue.example.com/bags"
             return pass
@@ -66,9 +67,11 @@ enum LintSample: String, CaseIterable, Sendable {
             semantics.departureAirportCode = "SFO"
             semantics.departureCityName = "San Francisco"
             semantics.departureLocationTimeZone = "America/Los_Angeles"
+            semantics.json["departureAirportTimeZone"] = .string("America/Los_Angeles")
             semantics.destinationAirportCode = "LHR"
             semantics.destinationCityName = "London"
             semantics.destinationLocationTimeZone = "Europe/London"
+            semantics.json["destinationAirportTimeZone"] = .string("Europe/London")
             semantics.originalBoardingDate = Date(timeIntervalSince1970: 1_797_000_000)
             semantics.originalDepartureDate = Date(timeIntervalSince1970: 1_797_001_800)
             semantics.originalArrivalDate = Date(timeIntervalSince1970: 1_797_040_000)

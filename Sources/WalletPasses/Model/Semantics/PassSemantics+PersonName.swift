@@ -44,8 +44,9 @@ extension PassSemantics {
             get { self["nickname"] }
             set { self["nickname"] = newValue }
         }
-        /// How the name is pronounced, as a name of its own.
-        public var phoneticRepresentation: PersonName? {
+        /// How the name is pronounced. Apple's reference types it as a string, unlike Foundation's
+        /// `PersonNameComponents`, and Apple's documentation wins.
+        public var phoneticRepresentation: String? {
             get { self["phoneticRepresentation"] }
             set { self["phoneticRepresentation"] = newValue }
         }
@@ -60,7 +61,7 @@ extension PassSemantics {
                 .init("namePrefix", .string),
                 .init("nameSuffix", .string),
                 .init("nickname", .string),
-                .init("phoneticRepresentation", .dictionary(PersonName.self)),
+                .init("phoneticRepresentation", .string),
             ])
     }
 }

@@ -688,6 +688,8 @@ public struct PassSemantics: PassDictionary {
             .init("departureLocationDescription", .string),
             .init("departureLocationSecurityPrograms", .array(.enumeration(securityPrograms)), since: .iOS26),
             .init("departureLocationTimeZone", .string, since: .iOS26),
+            // The spelling Apple's pass builder checks; Apple's reference renamed it departureLocationTimeZone.
+            .init("departureAirportTimeZone", .string, since: .iOS26),
             .init("departurePlatform", .string),
             .init("departureStationName", .string),
             .init("departureTerminal", .string),
@@ -699,6 +701,8 @@ public struct PassSemantics: PassDictionary {
             .init("destinationLocationDescription", .string),
             .init("destinationLocationSecurityPrograms", .array(.enumeration(securityPrograms)), since: .iOS26),
             .init("destinationLocationTimeZone", .string, since: .iOS26),
+            // As departureAirportTimeZone.
+            .init("destinationAirportTimeZone", .string, since: .iOS26),
             .init("destinationPlatform", .string),
             .init("destinationStationName", .string),
             .init("destinationTerminal", .string),
