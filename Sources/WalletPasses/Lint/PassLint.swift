@@ -15,22 +15,24 @@ public enum PassLint {
     /// `nil` (the image checks are skipped).
     public static func report(passJSON: Data, files: [String: Data]?) -> PassLintReport {
         var context = PassLintContext()
-        let object: [String: JSONValue]
         switch try? JSONDecoder().decode(JSONValue.self, from: passJSON) {
-        case .object(let parsed)?:
-            object = parsed
+        case .object(let object)?:
+            return report(Pass(json: object), files: files)
         case .some:
             context.error("json.invalid", "pass.json", "must be a JSON dictionary")
-            return PassLintReport(findings: context.findings, pass: nil, files: files)
         case nil:
             context.error("json.invalid", "pass.json", "is not valid JSON")
-            return PassLintReport(findings: context.findings, pass: nil, files: files)
         }
-        let pass = Pass(json: object)
-        SchemaCheck.check(object, schema: Pass.schema, at: "", in: &context)
+        return PassLintReport(findings: context.findings, pass: nil, files: files)
+    }
+
+    /// Lints `pass` with its other files, or alone when `files` is `nil`.
+    public static func report(_ pass: Pass, files: [String: Data]?) -> PassLintReport {
+        var context = PassLintContext()
+        SchemaCheck.check(pass.json, schema: Pass.schema, at: "", in: &context)
         PassChecks.check(pass, files: files, in: &context)
-        for path in (files ?? [:]).keys.sorted() {
-            checkFile(path, files![path]!, in: &context)
+        for (path, data) in (files ?? [:]).sorted(by: { $0.key < $1.key }) {
+            checkFile(path, data, in: &context)
         }
         return PassLintReport(findings: context.findings, pass: pass, files: files)
     }
@@ -51,7 +53,7 @@ public enum PassLint {
 extension Pass {
     /// The findings of ``PassLint`` for this pass and its `files` (`nil`: `pass.json` alone).
     public func lint(files: [String: Data]? = nil) -> PassLintReport {
-        PassLint.report(passJSON: (try? encoded()) ?? Data(), files: files)
+        PassLint.report(self, files: files)
     }
 
     /// Throws ``WalletPassesError/invalidPass(_:)`` with every error ``lint(files:)`` finds in `pass.json` alone.

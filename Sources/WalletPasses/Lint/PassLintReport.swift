@@ -4,13 +4,20 @@ import Foundation
 public struct PassLintReport: Sendable {
     /// Every finding, in the order the checks ran.
     public let findings: [PassFinding]
-    /// How iOS 17, 18, 26 and 27 show the pass; empty when `pass.json` could not be read.
-    public let renderings: [PassRendering]
+    /// The pass as read, or `nil` when `pass.json` is not a JSON dictionary.
+    public let pass: Pass?
+    private let files: [String: Data]?
 
     init(findings: [PassFinding], pass: Pass?, files: [String: Data]?) {
         self.findings = findings
-        self.renderings =
-            pass.map { pass in IOSVersion.reported.map { PassRendering(pass, files: files, on: $0) } } ?? []
+        self.pass = pass
+        self.files = files
+    }
+
+    /// How iOS 17, 18, 26 and 27 show the pass; empty when `pass.json` could not be read. Worked out when asked, as
+    /// signing needs only the findings.
+    public var renderings: [PassRendering] {
+        pass.map { pass in IOSVersion.reported.map { PassRendering(pass, files: files, on: $0) } } ?? []
     }
 
     /// The findings that stop a pass from being signed.
@@ -18,5 +25,5 @@ public struct PassLintReport: Sendable {
     /// The warnings.
     public var warnings: [PassFinding] { findings.filter { $0.severity == .warning } }
     /// Whether the pass may be signed.
-    public var isValid: Bool { errors.isEmpty }
+    public var isValid: Bool { !findings.contains { $0.severity == .error } }
 }

@@ -167,8 +167,7 @@ public struct PreparedPassTemplate: Sendable {
     /// template's files and its own, and the signer's pass type and team.
     private func validate(passJSON: Data, files: [String: Data], identity: SigningIdentity) throws {
         let report = PassLint.report(passJSON: passJSON, files: self.files.merging(files) { template, _ in template })
-        guard report.isValid else { throw WalletPassesError.invalidPass(report.errors) }
-        let pass = try PassPackage.decodePass(passJSON)
+        guard report.isValid, let pass = report.pass else { throw WalletPassesError.invalidPass(report.errors) }
         try identity.check(passTypeIdentifier: pass.passTypeIdentifier, teamIdentifier: pass.teamIdentifier)
     }
 
