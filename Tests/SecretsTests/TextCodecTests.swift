@@ -64,10 +64,28 @@ struct TextCodecTests {
         "RFC 3339 refuses what is not a date-time, or names a day that does not exist",
         arguments: [
             "", "2026-12-31", "2026-02-30T00:00:00Z", "2026-12-31T19:00:00", "2026-12-31T19:00:00.Z",
-            "2026-12-31T24:00:00Z", "2026-12-31 19:00:00Z", "２０２６-12-31T19:00:00Z",
+            "2026-12-31T24:00:00Z", "2026-12-31 19:00:00Z", "２０２６-12-31T19:00:00Z", "1900-02-29T00:00:00Z",
+            "2023-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-13-01T00:00:00Z",
         ])
     func rfc3339Refuses(_ text: String) {
         #expect(RFC3339.date(text) == nil)
+    }
+
+    @Test("RFC 3339 days agree with Foundation's Gregorian calendar, leap years included, from 1601 to 2400")
+    func rfc3339Days() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let formatter = Date.ISO8601FormatStyle()
+        var day = try #require(calendar.date(from: DateComponents(year: 1601, month: 1, day: 1)))
+        let end = try #require(calendar.date(from: DateComponents(year: 2400, month: 12, day: 31)))
+        while day <= end {
+            let text = formatter.format(day)
+            #expect(RFC3339.date(text) == day, "\(text)")
+            day += 86_400 * 7 + 3_661  // every weekday and time of day in turn
+        }
+        #expect(RFC3339.date("2000-02-29T00:00:00Z") != nil && RFC3339.date("2024-02-29T12:00:00Z") != nil)
+        #expect(RFC3339.date("2026-12-24T20:00+01:00", secondsOptional: true) == RFC3339.date("2026-12-24T19:00:00Z"))
+        #expect(RFC3339.date("2026-12-24T20:00+01:00") == nil, "seconds are required unless asked otherwise")
     }
 
     @Test("RFC 3339 with milliseconds is written in UTC, rounded down, and reads back")

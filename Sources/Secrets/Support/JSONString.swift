@@ -5,7 +5,12 @@ package enum JSONString {
     /// Appends `text` as a JSON string literal, quotes included.
     package static func append(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes += utf8
+            return bytes.append(UInt8(ascii: "\""))
+        }
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
             case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]

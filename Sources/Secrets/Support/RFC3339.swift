@@ -72,14 +72,31 @@ package enum RFC3339 {
         guard index == bytes.count, (1...12).contains(month), day >= 1, hour <= 23, minute <= 59, second <= 60 else {
             return nil
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let components = DateComponents(year: year, month: month, day: day)
-        guard let midnight = calendar.date(from: components),
-            calendar.component(.day, from: midnight) == day, calendar.component(.month, from: midnight) == month
-        else { return nil }
-        let wholeSeconds = Int(midnight.timeIntervalSince1970) + hour * 3600 + minute * 60 + min(second, 59) - offset
+        guard day <= daysInMonth(month, year: year) else { return nil }
+        let wholeSeconds =
+            daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
+            + min(second, 59) - offset
         return Date(timeIntervalSince1970: Double(wholeSeconds) + (second == 60 ? 0.999 : fraction))
+    }
+
+    /// The days in `month` of `year` in the proleptic Gregorian calendar.
+    private static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the date, by Howard Hinnant's `days_from_civil` (exact, no calendar object: dates are
+    /// read on every pass signed).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Appends `date` in UTC with milliseconds, `2026-11-24T07:30:00.123Z`: rounded down, so that a time never reads

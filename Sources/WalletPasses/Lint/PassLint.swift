@@ -15,7 +15,7 @@ public enum PassLint {
     /// `nil` (the image checks are skipped).
     public static func report(passJSON: Data, files: [String: Data]?) -> PassLintReport {
         var context = PassLintContext()
-        switch try? JSONDecoder().decode(JSONValue.self, from: passJSON) {
+        switch try? JSONValue(parsing: passJSON) {
         case .object(let object)?:
             return report(Pass(json: object), files: files)
         case .some:

@@ -54,21 +54,25 @@ public struct Pass: PassDictionary {
     /// Decodes `pass.json`; exactly one style key must be present.
     public init(from decoder: any Decoder) throws {
         let object = try decoder.singleValueContainer().decode([String: JSONValue].self)
+        try Self.checkStyle(of: object, codingPath: decoder.codingPath)
+        self.init(json: object)
+    }
+
+    /// Throws unless `object` has exactly one style key, holding a dictionary.
+    private static func checkStyle(of object: [String: JSONValue], codingPath: [any CodingKey]) throws {
         let styles = Style.allCases.filter { object[$0.rawValue] != nil }
         guard styles.count == 1 else {
             throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: decoder.codingPath,
+                    codingPath: codingPath,
                     debugDescription: "pass.json needs exactly one style key (boardingPass, coupon, eventTicket, "
                         + "generic or storeCard); found \(styles.count)"))
         }
         guard case .object = object[styles[0].rawValue] else {
             throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "'\(styles[0].rawValue)' must be a dictionary of fields"))
+                    codingPath: codingPath, debugDescription: "'\(styles[0].rawValue)' must be a dictionary of fields"))
         }
-        self.init(json: object)
     }
 
     // MARK: Standard keys
@@ -397,24 +401,19 @@ extension Pass {
         ]
     }
 
-    /// The JSON encoder for `pass.json`: sorted keys, unescaped slashes.
-    public static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(W3CDate.string(from: date))
-        }
-        return encoder
-    }
-
-    /// The `pass.json` bytes.
+    /// The `pass.json` bytes: keys sorted, pretty-printed, slashes unescaped.
     public func encoded() throws -> Data {
-        try Self.makeEncoder().encode(self)
+        JSONValue.object(json).serialized(pretty: true)
     }
 
-    /// Parses `pass.json` bytes.
-    public init(json: Data) throws {
-        self = try JSONDecoder().decode(Pass.self, from: json)
+    /// Parses `pass.json` bytes; exactly one style key must be present.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for text that is not JSON, not a dictionary, or without one style.
+    public init(json data: Data) throws {
+        guard case .object(let object) = try JSONValue(parsing: data) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "pass.json must be a dictionary"))
+        }
+        try Self.checkStyle(of: object, codingPath: [])
+        self.init(json: object)
     }
 }

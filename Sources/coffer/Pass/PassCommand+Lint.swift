@@ -50,7 +50,7 @@ extension PassCommand {
             }
             let file = url.appendingPathComponent("pass.json")
             guard let data = try? Data(contentsOf: file),
-                case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data)
+                case .object(let object)? = try? JSONValue(parsing: data)
             else {
                 throw CommandFailure("\(file.path) is not a readable JSON dictionary: nothing to fix", status: .usage)
             }
