@@ -33,21 +33,23 @@ func packagingBenchmarks() {
 }
 
 /// What reading and checking `pass.json` costs beside the signature: the lint every signing runs, and a decode and
-/// encode of the model, on the example poster event ticket (semantic tags, NFC, upcoming events, links).
+/// encode of the model, on the example event ticket and on the example poster event ticket (semantic tags, NFC,
+/// upcoming events, links).
 func lintBenchmarks() {
-    let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-        "../../../Examples/Passes/PosterEventTicket.pass/pass.json")
+    for (name, folder) in [("an event ticket", "EventTicket"), ("a poster event ticket", "PosterEventTicket")] {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../Examples/Passes/\(folder).pass/pass.json")
 
-    Benchmark("lint of a poster event ticket's pass.json (schema walk and every check)") { benchmark in
-        let json = try Data(contentsOf: example)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(PassLint.report(passJSON: json, files: nil)) }
-    }
+        Benchmark("lint of \(name)'s pass.json (schema walk and every check)") { benchmark in
+            let json = try Data(contentsOf: example)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(PassLint.report(passJSON: json, files: nil)) }
+        }
 
-    Benchmark("decode and encode of a poster event ticket's pass.json (the typed model, every key kept)") {
-        benchmark in
-        let json = try Data(contentsOf: example)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(try Pass(json: json).encoded()) }
+        Benchmark("decode and encode of \(name)'s pass.json (the typed model, every key kept)") { benchmark in
+            let json = try Data(contentsOf: example)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try Pass(json: json).encoded()) }
+        }
     }
 }

@@ -1,4 +1,5 @@
-/// Any JSON value, for free-form parts of `pass.json` such as `userInfo`.
+/// Any JSON value: the storage of every `pass.json` dictionary (``PassDictionary/json``), and free-form parts such as
+/// `userInfo`. ``init(parsing:)`` and ``serialized(pretty:)`` read and write JSON text directly.
 public enum JSONValue: Codable, Hashable, Sendable {
     /// `null`.
     case null
