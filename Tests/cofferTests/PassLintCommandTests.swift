@@ -130,6 +130,33 @@ struct PassLintCommandTests {
         #expect(listing.output.contains("pass.json") && !listing.output.contains("tooling.json"))
     }
 
+    @Test("coffer pass build runs the same checks: errors refuse the pass and name their path, warnings are printed")
+    func buildRefusesErrors() throws {
+        let identity = directory.appending("identity")
+        let made = try CofferCLI.run(
+            ["pass", "dev-identity", identity.path], environment: ["COFFER_P12_PASSPHRASE": "p"])
+        try #require(made.status == 0)
+        func build(_ folder: URL) throws -> ChildProcess.Outcome {
+            try CofferCLI.run(
+                [
+                    "pass", "build", folder.path, "--certificate",
+                    identity.appendingPathComponent("pass-type.p12").path,
+                    "-o", directory.appending(folder.lastPathComponent + ".pkpass").path,
+                ],
+                environment: ["COFFER_P12_PASSPHRASE": "p"])
+        }
+        let broken = try copy("PosterGeneric.pass") { $0["generic"] = nil }
+        let refused = try build(broken)
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("generic: is required beside posterGeneric"), "\(refused.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appending("PosterGeneric.pass.pkpass").path))
+
+        let warned = try copy("EventTicket.pass") { $0["logoText"] = String(repeating: "x", count: 30) }
+        let built = try build(warned)
+        #expect(built.status == 0, "\(built.errorOutput)")
+        #expect(built.errorOutput.contains("warning[field.text-length] logoText"))
+    }
+
     @Test("--fix refuses a .pkpass or a ZIP: they cannot change in place")
     func fixNeedsFolder() throws {
         let zip = directory.appending("t.zip")
