@@ -24,15 +24,19 @@ extension PassChecks {
                     fix: "add 'barcodes' with the same barcode")
             }
         }
-        let newest = barcodes.compactMap(\.format).filter { $0.since != nil }
-        if let first = newest.first,
-            !barcodes.contains(where: { $0.format.map(fallbackBarcodeFormats.contains) ?? false })
-        {
+        if let first = barcodeNeedingFallback(in: barcodes)?.format, let since = first.since {
             context.error(
                 "barcode.fallback", "barcodes",
-                "has only formats that \(first.since!) introduced (\(first.rawValue)): iOS 26 and earlier show no "
+                "has only formats that \(since) introduced (\(first.rawValue)): iOS 26 and earlier show no "
                     + "barcode; add a QR, PDF417, Aztec or Code 128 barcode after it",
                 fix: "add a QR barcode with the same message")
         }
+    }
+
+    /// The first barcode of a format only a newer iOS draws, when no barcode older iOS draws is there too; `nil` when
+    /// the barcodes need no fallback. Lint reports it and ``PassFixer`` adds a QR barcode of its message.
+    static func barcodeNeedingFallback(in barcodes: [PassBarcode]) -> PassBarcode? {
+        guard !barcodes.contains(where: { $0.format.map(fallbackBarcodeFormats.contains) ?? false }) else { return nil }
+        return barcodes.first { $0.format?.since != nil }
     }
 }

@@ -79,38 +79,18 @@ extension PassChecks {
                 "field.change-message", "\(path).changeMessage",
                 "must contain %@, which Wallet replaces with the new value in the update notification")
         }
-        let isDate: Bool
-        let isNumber: Bool
-        switch field.json["value"] {
-        case .string(let text)?:
-            isDate = W3CDate.date(from: text) != nil
-            isNumber = false
-        case .number?:
-            isDate = false
-            isNumber = true
-        default:
-            isDate = false
-            isNumber = false
-        }
-        for key in ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"] where field.json[key] != nil && !isDate {
-            context.warning(
-                "field.date-style", "\(path).\(key)",
-                "applies to date values; the value is not a W3C date, so Wallet ignores it",
-                fix: "remove '\(key)'")
-        }
-        for key in ["numberStyle", "currencyCode"] where field.json[key] != nil && !isNumber {
-            context.warning(
-                "field.number-style", "\(path).\(key)",
-                "applies to number values; the value is not a number, so Wallet ignores it", fix: "remove '\(key)'")
+        for (key, code) in ignoredFormatting(of: field, list: list) {
+            let reason =
+                switch code {
+                case "field.date-style": "applies to date values; the value is not a W3C date, so Wallet ignores it"
+                case "field.number-style": "applies to number values; the value is not a number, so Wallet ignores it"
+                default: "is not allowed on \(list); Wallet ignores it"
+                }
+            context.warning(code, "\(path).\(key)", reason, fix: "remove '\(key)'")
         }
         if let code = field.currencyCode, !isCurrencyCode(code) {
             context.error(
                 "field.currency-code", "\(path).currencyCode", "'\(code)' is not an ISO 4217 code such as USD")
-        }
-        if field.json["textAlignment"] != nil, list == "primaryFields" || list == "backFields" {
-            context.warning(
-                "field.text-alignment", "\(path).textAlignment",
-                "is not allowed on \(list); Wallet ignores it", fix: "remove 'textAlignment'")
         }
         if field.json["dataDetectorTypes"] != nil, list != "backFields" {
             context.warning(
@@ -125,6 +105,23 @@ extension PassChecks {
             }
         }
         checkLength(field, list: list, style: style, at: path, in: &context)
+    }
+
+    /// The formatting keys of `field` in `list` that Wallet ignores, each with the code of its finding: date styles on
+    /// a value that is not a date, number styles on one that is not a number, an alignment on primary and back fields.
+    /// Lint warns about them and ``PassFixer`` removes them.
+    static func ignoredFormatting(of field: PassField, list: String) -> [(key: String, code: String)] {
+        var candidates: [(key: String, code: String)] = []
+        let isDate = if case .string(let text)? = field.json["value"] { W3CDate.date(from: text) != nil } else { false }
+        let isNumber = if case .number? = field.json["value"] { true } else { false }
+        if !isDate {
+            candidates += ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"].map { ($0, "field.date-style") }
+        }
+        if !isNumber { candidates += ["numberStyle", "currencyCode"].map { ($0, "field.number-style") } }
+        if list == "primaryFields" || list == "backFields" {
+            candidates.append(("textAlignment", "field.text-alignment"))
+        }
+        return candidates.filter { field.json[$0.key] != nil }
     }
 
     /// Warns about a value or label longer than Wallet shows without truncating.

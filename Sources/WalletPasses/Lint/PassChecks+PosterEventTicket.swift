@@ -20,13 +20,16 @@ extension PassChecks {
         pass.style == .eventTicket && (pass.preferredStyleSchemes ?? []).contains(Pass.StyleScheme.posterEventTicket)
     }
 
+    /// The semantic tags a poster event ticket with `semantics` needs and lacks.
+    static func missingPosterEventTags(_ semantics: PassSemantics?) -> [String] {
+        var required = posterEventRequiredTags
+        if let type = semantics?.eventType { required += posterEventRequiredTagsByType[type] ?? [] }
+        return required.filter { semantics?.json[$0] == nil }
+    }
+
     /// The requirements Wallet checks before it shows a poster event ticket; empty when it shows one.
     static func posterEventShortfalls(_ pass: Pass, files: [String: Data]?) -> [String] {
-        let semantics = pass.semantics
-        var missing = posterEventRequiredTags.filter { semantics?.json[$0] == nil }
-        if let type = semantics?.eventType {
-            missing += (posterEventRequiredTagsByType[type] ?? []).filter { semantics?.json[$0] == nil }
-        }
+        var missing = missingPosterEventTags(pass.semantics)
         if let files, !hasImage("artwork", in: files), !hasImage("background", in: files) {
             missing.append("an artwork or background image")
         }
@@ -43,9 +46,7 @@ extension PassChecks {
             return
         }
         let semantics = pass.semantics
-        var required = posterEventRequiredTags
-        if let type = semantics?.eventType { required += posterEventRequiredTagsByType[type] ?? [] }
-        for tag in required where semantics?.json[tag] == nil {
+        for tag in missingPosterEventTags(semantics) {
             context.error(
                 "poster-event.semantics", "semantics.\(tag)",
                 "is required for a poster event ticket; without it Wallet shows the plain event ticket")

@@ -56,9 +56,7 @@ public enum PassFixer {
 
     /// A QR barcode after barcodes that only iOS 27 draws.
     static func addBarcodeFallback(_ pass: inout Pass, _ changes: inout [Change]) {
-        guard var barcodes = pass.barcodes, let first = barcodes.first(where: { $0.format?.since != nil }),
-            !barcodes.contains(where: { $0.format.map(PassChecks.fallbackBarcodeFormats.contains) ?? false })
-        else { return }
+        guard var barcodes = pass.barcodes, let first = PassChecks.barcodeNeedingFallback(in: barcodes) else { return }
         barcodes.append(
             PassBarcode(
                 format: .qr, message: first.message, messageEncoding: first.messageEncoding, altText: first.altText))
@@ -112,20 +110,8 @@ public enum PassFixer {
             for list in PassFields.lists {
                 guard var entries: [PassField] = fields[list] else { continue }
                 for index in entries.indices {
-                    let value = entries[index].json["value"]
-                    let isDate = if case .string(let text)? = value { W3CDate.date(from: text) != nil } else { false }
-                    let isNumber = if case .number? = value { true } else { false }
-                    var ignored: [(key: String, code: String)] = []
-                    if !isDate {
-                        ignored += ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"].map {
-                            ($0, "field.date-style")
-                        }
-                    }
-                    if !isNumber { ignored += ["numberStyle", "currencyCode"].map { ($0, "field.number-style") } }
-                    if list == "primaryFields" || list == "backFields" {
-                        ignored.append(("textAlignment", "field.text-alignment"))
-                    }
-                    for (key, code) in ignored where entries[index].json.removeValue(forKey: key) != nil {
+                    for (key, code) in PassChecks.ignoredFormatting(of: entries[index], list: list) {
+                        entries[index].json[key] = nil
                         changes.append(
                             Change(
                                 code: code, path: "\(styleKey).\(list)[\(index)].\(key)",
