@@ -182,5 +182,6 @@ public struct SchemaMigrator: Sendable {
             version: 6, name: "update tag counter, push tokens per registration, pass types per client",
             apply: hardenForReplicasAndClients),
         Migration(version: 7, name: "NFC keys per pass type", apply: createNFCKeys),
+        Migration(version: 8, name: "signed pass archives and share links", apply: createDistributionTables),
     ]
 }

@@ -1,11 +1,13 @@
 /// A request path as the request log shows it: what a path carries that must never reach a log is taken out.
 enum LoggedPath {
-    /// `path` with a landing page's token (`/wallet/add/<token>…`) replaced by `<redacted>`, and a Wallet device's
-    /// library identifier (`/passkit/v1/devices/<device>/…`) by its ``DeviceIdentifierDigest``; any other path
-    /// unchanged.
+    /// `path` with a landing page's or share link's token (`/wallet/add/<token>…`, `/wallet/pass/<token>`) replaced
+    /// by `<redacted>`, and a Wallet device's library identifier (`/passkit/v1/devices/<device>/…`) by its
+    /// ``DeviceIdentifierDigest``; any other path unchanged.
     static func redacted(_ path: String) -> String {
-        if let rest = remainder(of: path, after: WebLinkService.landingPath) {
-            return WebLinkService.landingPath + "<redacted>" + tail(of: rest)
+        for tokenPath in [WebLinkService.landingPath, PassDistribution.sharePath] {
+            if let rest = remainder(of: path, after: tokenPath) {
+                return tokenPath + "<redacted>" + tail(of: rest)
+            }
         }
         let devices = PassWebServiceController.mountPath + "/v1/devices/"
         if let rest = remainder(of: path, after: devices) {

@@ -10,10 +10,10 @@ public enum WalletServerApplication {
     /// The routes: `GET /health` (liveness), `GET /ready` (readiness: `readiness`, by default the repository's pass
     /// types and the service's signing identities), `GET /metrics` (`metrics` in Prometheus text format),
     /// `POST /api/v2/in_app_provisioning/issuer_data` (each API token limited by `issuanceLimiter`),
-    /// `POST /api/v2/in_app_provisioning/callback`. Every request is counted in `metrics`, unless `exposesMetrics` is
-    /// false: then there is neither `/metrics` nor a count per request (rate-limited requests are still counted).
-    /// The Wallet Passes web service answers under `/passkit` (``PassWebService``), whether or not passes name it.
-    /// The management API (`/api/v2/passes`) changes passes
+    /// `POST /api/v2/in_app_provisioning/callback`, and share links' public `GET /wallet/pass/{token}`. Every request
+    /// is counted in `metrics`, unless `exposesMetrics` is false: then there is neither `/metrics` nor a count per
+    /// request (rate-limited requests are still counted). The Wallet Passes web service answers under `/passkit`
+    /// (``PassWebService``), whether or not passes name it. The management API (`/api/v2/passes`) changes passes
     /// through `updater` (by default one over `repository` that wakes no push dispatcher). Per-address limits and
     /// `/ready`'s reasons go by `clientAddress`; `/ready` tells its reasons beyond this machine only to a caller with
     /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices.
@@ -35,6 +35,7 @@ public enum WalletServerApplication {
             .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
             .merging([ManagementController.passTypesPath: [.get]]) { $0 + $1 }
             .merging(WebFlowController.methods) { $0 + $1 }
+            .merging(SharedPassController.methods) { $0 + $1 }
         let router = Router(context: WalletRequestContext.self)
         if exposesMetrics {
             // First, so that it counts what the client gets, after the other middleware turned errors into answers.
@@ -64,7 +65,15 @@ public enum WalletServerApplication {
         .addRoutes(to: router)
         let management = PassManagement(
             repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
-        let managementController = ManagementController(management: management)
+        let webLinks = WebLinkService(provisioning: service, repository: repository)
+        let distribution = PassDistribution(
+            repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },
+            clock: service.clock, logger: logger)
+        SharedPassController(
+            distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics
+        )
+        .addRoutes(to: router)
+        let managementController = ManagementController(management: management, distribution: distribution)
         managementController.addRoutes(to: router.group("api/v2/passes"))
         managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
         return router

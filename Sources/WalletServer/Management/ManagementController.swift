@@ -3,11 +3,13 @@ import HTTPTypes
 import Hummingbird
 
 /// The management API for clients' backends (`/api/v2/passes`): create a tag with its pass (idempotently), read,
-/// change, void or expire a pass, and list a client's passes; and the pass types shared with the client
-/// (`/api/v2/pass_types`). Authenticated like issuer data (HTTP Basic, the API
+/// change, void or expire a pass, list a client's passes, download a pass and make its share links; and the pass
+/// types shared with the client (`/api/v2/pass_types`). Authenticated like issuer data (HTTP Basic, the API
 /// token as the user name) and scoped to the API user's client: another client's tag is 404.
 struct ManagementController: Sendable {
     let management: PassManagement
+    /// Hands out the passes' archives and share links.
+    let distribution: PassDistribution
 
     /// The header a create's idempotency key comes in.
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
@@ -23,6 +25,10 @@ struct ManagementController: Sendable {
         group.patch("{tag_id}", use: update)
         group.post("{tag_id}/void", use: void)
         group.post("{tag_id}/expire", use: expire)
+        group.get("{tag_id}/pkpass", use: archive)
+        group.post("{tag_id}/share_links", use: createShareLink)
+        group.get("{tag_id}/share_links", use: shareLinks)
+        group.delete("{tag_id}/share_links/{link_id}", use: revokeShareLink)
     }
 
     /// `GET /api/v2/pass_types`: the pass types shared with the caller's client.
@@ -37,7 +43,8 @@ struct ManagementController: Sendable {
     static func methods(under prefix: String) -> [String: [HTTPRequest.Method]] {
         [
             prefix: [.get, .post], "\(prefix)/{tag_id}": [.get, .patch], "\(prefix)/{tag_id}/void": [.post],
-            "\(prefix)/{tag_id}/expire": [.post],
+            "\(prefix)/{tag_id}/expire": [.post], "\(prefix)/{tag_id}/pkpass": [.get],
+            "\(prefix)/{tag_id}/share_links": [.get, .post], "\(prefix)/{tag_id}/share_links/{link_id}": [.delete],
         ]
     }
 
@@ -132,7 +139,7 @@ struct ManagementController: Sendable {
     }
 
     /// The authenticated client and the tag the path and `id_attribute` name.
-    private func target(_ request: Request, context: WalletRequestContext) async throws
+    func target(_ request: Request, context: WalletRequestContext) async throws
         -> (clientID: UUID, attribute: TagIDAttribute, value: String)
     {
         let clientID = try await authenticate(request)
@@ -154,7 +161,7 @@ struct ManagementController: Sendable {
     }
 
     /// Runs `body`, answering its ``PassManagementFailure`` as the API's errors.
-    private func answering<R>(_ body: () async throws -> R) async throws -> R {
+    func answering<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch let failure as PassManagementFailure {

@@ -38,6 +38,14 @@ public protocol PassWebServiceStore: Sendable {
     /// how many pushes were queued; what `rewrite` throws aborts the change.
     func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
         async throws -> (pass: ApplePass, queuedPushes: Int)
+    /// The pass with `passID`, with its tag, user and pass type, read together.
+    func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget?
+    /// What the pass's signed archive depends on now, with the archive kept for it (and the digest it was signed
+    /// at), read together; `nil` when there is no such pass. Every change to the pass drops its kept archive.
+    func keptPassArchive(passID: UUID) async throws -> KeptPassArchive?
+    /// Keeps `pkpass` as the pass's signed archive at `digest` (``PassArchiveVersion/digest(settings:)``), in place
+    /// of the one kept.
+    func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws
 }
 
 extension PassWebServiceStore {

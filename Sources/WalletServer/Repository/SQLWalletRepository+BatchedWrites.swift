@@ -68,7 +68,8 @@ extension SQLWalletRepository {
     }
 
     /// Stores what the devices bound (only the columns a callback owns) in one `UPDATE`, gives the passes that get one
-    /// their new token (dropping their registrations and pending pushes), and spends their landing links.
+    /// their new token (dropping their registrations and pending pushes), spends their landing links and drops their
+    /// signed archives.
     private static func commitBindings(
         _ bindings: [(pass: ApplePass, authentication: PassAuthenticationTokens.Assignment?)], on db: any SQLDatabase
     ) async throws {
@@ -102,6 +103,7 @@ extension SQLWalletRepository {
             try await db.delete(from: "pass_registrations").where("pass_id", .in, rotatedIDs).run()
         }
         try await db.delete(from: "landing_links").where("pass_id", .in, passIDs).run()
+        try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .in, passIDs).run()
     }
 
     /// Stores the passes' new binding data (only the columns an issuance owns), ends their open sessions and opens

@@ -182,9 +182,9 @@ extension SQLWalletRepository {
     }
 
     /// Moves the pass's `Last-Modified` to the next whole second at least, gives it the next update tag, stores
-    /// what `rewrite` makes of the content it read when given, and queues a push to every registered device that has
-    /// none waiting. The row is read for update (SQLite's write transactions already run one at a time), so the
-    /// content rewritten is the latest.
+    /// what `rewrite` makes of the content it read when given, drops its signed archive, and queues a push to every
+    /// registered device that has none waiting. The row is read for update (SQLite's write transactions already run
+    /// one at a time), so the content rewritten is the latest.
     ///
     /// The tag comes from the `update_tag` counter, incremented in this transaction: its row lock holds every other
     /// change until this one commits, so tags commit in the order they were given and a device that listed in
@@ -215,6 +215,7 @@ extension SQLWalletRepository {
             .set("update_tag", to: pass.updateTag)
             .set("updated_at", to: ms(pass.updatedAt))
             .where("id", .equal, passID.uuidString).run()
+        try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .equal, passID.uuidString).run()
         // A device with a push waiting that no dispatcher has taken yet will fetch this change too.
         let devices = try await db.raw(
             """
@@ -229,5 +230,26 @@ extension SQLWalletRepository {
             ).run()
         }
         return (pass, devices.count)
+    }
+}
+
+extension SQLWalletRepository {
+    /// What the pass's signed archive depends on, with the archive kept for it, in one query.
+    public func keptPassArchive(passID: UUID) async throws -> KeptPassArchive? {
+        let query = PassArchiveVersionRow.selecting(passID: passID, in: sql.select())
+        return try await run { try await query.first(decoding: PassArchiveVersionRow.self) }?.model()
+    }
+
+    /// Keeps `pkpass` as the pass's signed archive at `digest`, in place of the one kept.
+    public func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws {
+        let row = SignedPassArchiveRow(
+            passID: passID.uuidString, version: digest, pkpass: pkpass, signedAt: Self.ms(now))
+        try await run {
+            try await sql.insert([row])
+                .onConflict(with: [SignedPassArchiveRow.CodingKeys.passID.stringValue]) {
+                    $0.set(excludedValueOf: "version").set(excludedValueOf: "pkpass").set(excludedValueOf: "signed_at")
+                }
+                .run()
+        }
     }
 }

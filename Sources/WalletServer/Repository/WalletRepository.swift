@@ -3,8 +3,8 @@ import Foundation
 /// Everything the provisioning server stores, as one protocol: controllers and the admin commands depend on it,
 /// and ``SQLWalletRepository`` implements it once for SQLite and PostgreSQL. What the web service stores is in
 /// ``PassWebServiceStore``, what the management API stores in ``PassManagementRepository``, and the web flow's landing
-/// links in ``LandingLinkStore``.
-public protocol WalletRepository: PassWebServiceStore, PassManagementRepository, LandingLinkStore {
+/// links in ``LandingLinkStore``, and share links in ``ShareLinkStore``.
+public protocol WalletRepository: PassWebServiceStore, PassManagementRepository, LandingLinkStore, ShareLinkStore {
     /// Creates a client.
     func createClient(name: String) async throws -> Client
     /// The client with `id`.
@@ -63,8 +63,6 @@ public protocol WalletRepository: PassWebServiceStore, PassManagementRepository,
     /// The pass of the client's tag whose `attribute` is `value`, with its tag, user and pass type, read together.
     func provisioningTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
         -> ProvisioningTarget?
-    /// The pass with `passID`, with its tag, user and pass type, read together.
-    func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget?
     /// What an issuance needs about the pass of the client's tag whose `attribute` is `value` (not the pass's
     /// content), read in one query.
     func issuanceTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> IssuanceTarget?
@@ -75,7 +73,7 @@ public protocol WalletRepository: PassWebServiceStore, PassManagementRepository,
     func pass(tagID: UUID) async throws -> ApplePass?
     /// The pass with `id`.
     func pass(id: UUID) async throws -> ApplePass?
-    /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
+    /// Replaces a pass's mutable fields (content, binding data, key hash, update time) and drops its signed archive.
     func updatePass(_ pass: ApplePass) async throws
 
     /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).

@@ -101,7 +101,7 @@ enum LandingPage {
         return result
     }
 
-    private static func document(title: String, nonce: String, main: String, footer: String, script: String?)
+    static func document(title: String, nonce: String, main: String, footer: String, script: String?)
         -> String
     {
         """
@@ -165,7 +165,7 @@ enum LandingPage {
 
     /// The badge: 160 × 50 units, black with a thin outline, a wallet glyph of stacked cards, "Add to" over
     /// "Apple Wallet". Hidden from assistive technology: the button's text names it.
-    private static let badge = """
+    static let badge = """
         <svg viewBox="0 0 160 50" width="216" height="68" aria-hidden="true" focusable="false">\
         <rect class="edge" x=".5" y=".5" width="159" height="49" rx="8.5" fill="#000" stroke-width="1"/>\
         <g transform="translate(12 10)"><rect width="30" height="30" rx="6.5" fill="#e5e5ea"/>\

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,32 +12,22 @@ struct WebFlowController: Sendable {
     let webLinks: WebLinkService
     /// Counts each API token's web links and landing links, with its issuer data.
     let limiter: RateLimiter<UUID>
-    /// Counts each landing token's page views and sessions.
-    let tokenLimiter: RateLimiter<SHA256Digest>
-    /// Counts each client address's page views and sessions, whatever the token.
-    let addressLimiter: RateLimiter<String>
+    /// Counts each landing token's and each client address's page views and sessions.
+    let publicLimiter: PublicLinkLimiter
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
-    /// Who sent a request, for the per-address limit.
-    let clientAddress: ClientAddress
-
-    /// A landing token's page views and sessions: 20 a minute, 10 at once (a person taps a few times at most).
-    static let tokenLimit = RateLimit(perMinute: 20, burst: 10)
-    /// A client address's page views and sessions, over every token: 60 a minute, 30 at once.
-    static let addressLimit = RateLimit(perMinute: 60, burst: 30)
 
     init(
         repository: any WalletRepository, service: ProvisioningService, limiter: RateLimiter<UUID>,
         metrics: ServerMetrics, clientAddress: ClientAddress = ClientAddress(),
-        tokenLimit: RateLimit = Self.tokenLimit, addressLimit: RateLimit = Self.addressLimit,
+        tokenLimit: RateLimit = PublicLinkLimiter.tokenLimit, addressLimit: RateLimit = PublicLinkLimiter.addressLimit,
         clock: any CofferClock = SystemClock()
     ) {
-        self.clientAddress = clientAddress
         self.repository = repository
         self.webLinks = WebLinkService(provisioning: service, repository: repository)
         self.limiter = limiter
-        self.tokenLimiter = RateLimiter<SHA256Digest>(limit: tokenLimit, clock: clock)
-        self.addressLimiter = RateLimiter<String>(limit: addressLimit, clock: clock)
+        self.publicLimiter = PublicLinkLimiter(
+            clientAddress: clientAddress, tokenLimit: tokenLimit, addressLimit: addressLimit, clock: clock)
         self.metrics = metrics
     }
 
@@ -156,19 +145,9 @@ struct WebFlowController: Sendable {
         return response
     }
 
-    /// Counts the request against its client address and its token; the whole seconds to wait when either is
-    /// spent, `nil` when it may go ahead.
+    /// Counts the request against its client address and its token (``PublicLinkLimiter``).
     private func limited(_ request: Request, context: WalletRequestContext, token: String) -> Int? {
-        let address = clientAddress.address(of: request, context: context)
-        if case .limited(let wait) = addressLimiter.acquire(for: address) {
-            return ProvisioningController.wholeSeconds(wait)
-        }
-        // A malformed token reaches no row: only well-formed ones get (and fill) a bucket of their own.
-        guard WebLinkService.isWellFormed(token: token) else { return nil }
-        if case .limited(let wait) = tokenLimiter.acquire(for: SHA256.hash(data: Data(token.utf8))) {
-            return ProvisioningController.wholeSeconds(wait)
-        }
-        return nil
+        publicLimiter.wait(for: request, context: context, token: token)
     }
 
     /// What an unknown, mistyped or expired landing link answers, the same for each.

@@ -39,6 +39,9 @@ public struct PassRenderer: Sendable {
     let relyingPartyIdentifier: String
     /// The web service settings, if passes carry one.
     public let webService: WebService?
+    /// What every archive this renderer signs depends on besides the pass: the web service URL and the relying party.
+    let settingsDigest: Data
+    private let flights = SigningFlights()
 
     /// Creates a renderer.
     public init(
@@ -49,6 +52,7 @@ public struct PassRenderer: Sendable {
         self.identities = identities
         self.relyingPartyIdentifier = relyingPartyIdentifier
         self.webService = webService
+        self.settingsDigest = Data("\(relyingPartyIdentifier)\n\(webService?.url ?? "")".utf8)
     }
 
     /// The pass's package as a device gets it, unsigned, carrying `authenticationToken` when given (a token just
@@ -87,6 +91,25 @@ public struct PassRenderer: Sendable {
         }
         try package.setPass(pass)
         return package
+    }
+
+    /// The pass with `passID` as a device gets it, signed (`.pkpass` bytes): the archive kept from the last signing
+    /// when nothing it is made from changed since (``PassArchiveVersion``), else one signed now and kept; `nil` when
+    /// there is no such pass. Concurrent callers that find no kept archive share one signing.
+    public func signedArchive(passID: UUID, signingTime: Date) async throws -> Data? {
+        guard let kept = try await store.keptPassArchive(passID: passID) else { return nil }
+        let digest = kept.version.digest(settings: settingsDigest)
+        if let keptDigest = kept.keptDigest, keptDigest == digest, let pkpass = kept.pkpass { return pkpass }
+        let store = store
+        return try await flights.archive(for: digest) {
+            guard let target = try await store.provisioningTarget(passID: passID) else {
+                throw WalletServerError.notFound("pass \(passID)")
+            }
+            let pkpass = try await pkpass(for: target, signingTime: signingTime)
+            // Signed from what was read after the digest: at least as new as the version it is kept under.
+            try await store.keepPassArchive(passID: passID, digest: digest, pkpass: pkpass, now: signingTime)
+            return pkpass
+        }
     }
 
     /// The pass as a device gets it, signed by its pass type's identity (`.pkpass` bytes).

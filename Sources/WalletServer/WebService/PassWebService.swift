@@ -134,10 +134,9 @@ public struct PassWebService: Sendable {
         if let ifModifiedSince, lastModified <= ifModifiedSince {
             return .notModified(lastModified: lastModified)
         }
-        guard let target = try await repository.provisioningTarget(passID: pass.passID) else {
+        guard let pkpass = try await renderer.signedArchive(passID: pass.passID, signingTime: clock.now) else {
             throw Failure.unauthorized
         }
-        let pkpass = try await renderer.pkpass(for: target, signingTime: clock.now)
         logger.info("served the latest version of a pass", metadata: ["pass": "\(pass.passID)"])
         return .pass(pkpass, lastModified: lastModified)
     }

@@ -499,8 +499,9 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
-        "a landing path's token never reaches the log; other paths are logged as they are",
+        "a landing or share path's token never reaches the log; other paths are logged as they are",
         arguments: [
+            ("/wallet/pass/abcDEF_-123", "/wallet/pass/<redacted>"), ("/Wallet/PASS/abc?x", "/wallet/pass/<redacted>"),
             ("/wallet/add/abcDEF_-123/session", "/wallet/add/<redacted>/session"),
             ("/wallet/add/abcDEF_-123", "/wallet/add/<redacted>"), ("/WALLET/Add/abc", "/wallet/add/<redacted>"),
             ("/wallet/add/", "/wallet/add/<redacted>"), ("/health", "/health"), ("/wallet/other", "/wallet/other"),

@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+
+/// Everything a pass's signed archive is made from, short of its content: the stored columns that change whenever
+/// what a device gets changes (the content's `Last-Modified` and update tag, the binding, the token, the user's
+/// account hash, the pass type's identity and NFC key) and the renderer's own settings.
+///
+/// Its ``digest(settings:)`` names one signed archive: a kept archive with the same digest is what signing again
+/// would give, less the signing time.
+public struct PassArchiveVersion: Hashable, Sendable {
+    /// The pass.
+    public var passID: UUID
+    /// When the pass's record last changed (an issuance, a binding).
+    public var updatedAt: Date
+    /// When its content last changed (`Last-Modified`).
+    public var modifiedAt: Date
+    /// Its update tag.
+    public var updateTag: Int64
+    /// The SHA-256 of its authentication token, once it has one.
+    public var authenticationTokenHash: Data?
+    /// The issuer binding data a device returned, if bound.
+    public var issuerBindingData: String?
+    /// The device key hash a device returned, if bound.
+    public var keyHash: String?
+    /// The account hash of the tag's user (`fidoProfile.accountHash`).
+    public var accountHash: String
+    /// Where the pass type's signing identity is kept (an import stores a renewed identity at a new path).
+    public var signingKeyPath: String
+    /// The pass type's current NFC public key.
+    public var nfcPublicKey: String?
+    /// The pass type's binding learn-more page.
+    public var bindingLearnMoreURL: String?
+
+    /// Creates a version from its parts.
+    public init(
+        passID: UUID, updatedAt: Date, modifiedAt: Date, updateTag: Int64, authenticationTokenHash: Data?,
+        issuerBindingData: String?, keyHash: String?, accountHash: String, signingKeyPath: String,
+        nfcPublicKey: String?, bindingLearnMoreURL: String?
+    ) {
+        self.passID = passID
+        self.updatedAt = updatedAt
+        self.modifiedAt = modifiedAt
+        self.updateTag = updateTag
+        self.authenticationTokenHash = authenticationTokenHash
+        self.issuerBindingData = issuerBindingData
+        self.keyHash = keyHash
+        self.accountHash = accountHash
+        self.signingKeyPath = signingKeyPath
+        self.nfcPublicKey = nfcPublicKey
+        self.bindingLearnMoreURL = bindingLearnMoreURL
+    }
+
+    /// The SHA-256 of every part, each length-prefixed, and of the renderer's `settings`.
+    public func digest(settings: Data) -> Data {
+        var hash = SHA256()
+        func add(_ bytes: Data?) {
+            guard let bytes else {
+                hash.update(data: [0xFF])
+                return
+            }
+            withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { hash.update(bufferPointer: $0) }
+            hash.update(data: bytes)
+        }
+        func add(_ text: String?) { add(text.map { Data($0.utf8) }) }
+        func add(_ number: Int64) { withUnsafeBytes(of: number.bigEndian) { hash.update(bufferPointer: $0) } }
+        add(passID.uuidString)
+        add(SQLWalletRepository.ms(updatedAt))
+        add(SQLWalletRepository.ms(modifiedAt))
+        add(updateTag)
+        add(authenticationTokenHash)
+        add(issuerBindingData)
+        add(keyHash)
+        add(accountHash)
+        add(signingKeyPath)
+        add(nfcPublicKey)
+        add(bindingLearnMoreURL)
+        add(settings)
+        return Data(hash.finalize())
+    }
+}
+
+/// A pass's archive version with the archive last signed for it, as kept.
+public struct KeptPassArchive: Sendable {
+    /// The pass's version now.
+    public var version: PassArchiveVersion
+    /// The digest the kept archive was signed at, if one is kept.
+    public var keptDigest: Data?
+    /// The kept archive (`.pkpass` bytes), if one is kept.
+    public var pkpass: Data?
+
+    /// Creates the record.
+    public init(version: PassArchiveVersion, keptDigest: Data?, pkpass: Data?) {
+        self.version = version
+        self.keptDigest = keptDigest
+        self.pkpass = pkpass
+    }
+}

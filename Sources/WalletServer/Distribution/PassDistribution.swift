@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import Secrets
+
+/// Hands passes out: the signed `.pkpass` of a client's tag for its backend, and share links that serve it to a
+/// phone (random, expiring, stored as a hash, revocable, optionally single-use).
+///
+/// Every archive comes from ``PassRenderer/signedArchive(passID:signingTime:)``: a pass that has not changed since
+/// it was last signed costs no signature.
+public struct PassDistribution: Sendable {
+    /// How long a share link lasts when the request does not say: 7 days.
+    public static let defaultLinkLifetime = 7 * 86_400
+    /// The shortest and longest share link lifetimes accepted, in seconds: a minute to 30 days.
+    public static let linkLifetimes: ClosedRange<Int> = 60...(30 * 86_400)
+    /// The most working share links one pass may have at once.
+    public static let maximumLinksPerPass = 100
+    /// The path share links are served under, followed by the token.
+    public static let sharePath = "/wallet/pass/"
+
+    /// A share link just made: the only time its token exists outside the recipient's hands.
+    public struct CreatedShareLink: Hashable, Sendable, CustomStringConvertible {
+        /// The stored link.
+        public var link: ShareLink
+        /// The link's public URL, token included.
+        public var url: String
+
+        /// The link without its token: `<redacted>`.
+        public var description: String { "CreatedShareLink(id: \(link.id), url: <redacted>)" }
+    }
+
+    /// A pass's signed archive and the name to save it under.
+    public struct Archive: Sendable {
+        /// The `.pkpass` bytes.
+        public var pkpass: Data
+        /// `<serial number>.pkpass`, with every character but letters, digits, `.`, `-` and `_` replaced by `_`.
+        public var fileName: String
+    }
+
+    let repository: any WalletRepository
+    let renderer: PassRenderer
+    /// The server's public URL without a trailing slash, as share links carry it.
+    let publicBaseURL: @Sendable () -> String
+    let clock: any CofferClock
+    let logger: Logger
+
+    /// Creates the service.
+    public init(
+        repository: any WalletRepository, renderer: PassRenderer, publicBaseURL: @escaping @Sendable () -> String,
+        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.distribution")
+    ) {
+        self.repository = repository
+        self.renderer = renderer
+        self.publicBaseURL = publicBaseURL
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The signed archive of the pass of the client's tag whose `attribute` is `value`.
+    public func archive(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Archive {
+        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
+        guard let pass = try await repository.pass(id: passID),
+            let pkpass = try await renderer.signedArchive(passID: passID, signingTime: clock.now)
+        else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
+        return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: pass.serialNumber))
+    }
+
+    /// Makes a share link for the pass of the client's tag, valid for `lifetime` seconds (``linkLifetimes``, by
+    /// default ``defaultLinkLifetime``): 32 random bytes, URL-safe Base64, stored only as their SHA-256.
+    ///
+    /// - Throws: ``PassManagementFailure/invalidRequest(_:)`` for a lifetime out of bounds,
+    ///   ``PassManagementFailure/conflict(_:)`` when the pass has ``maximumLinksPerPass`` working links.
+    public func createShareLink(
+        clientID: UUID, attribute: TagIDAttribute, value: String, lifetime: Int?, singleUse: Bool
+    ) async throws -> CreatedShareLink {
+        let seconds = lifetime ?? Self.defaultLinkLifetime
+        guard Self.linkLifetimes.contains(seconds) else {
+            throw PassManagementFailure.invalidRequest(
+                "expires_in must be \(Self.linkLifetimes.lowerBound) to \(Self.linkLifetimes.upperBound) seconds")
+        }
+        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
+        let now = clock.now
+        _ = try await repository.deleteExpiredShareLinks(now: now, limit: 16)
+        let token = SecretToken.makeAPIToken()
+        let link = ShareLink(
+            tokenHash: SecretToken.hash(token), passID: passID, clientID: clientID, singleUse: singleUse,
+            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(seconds)))
+        guard try await repository.createShareLink(link, maximumLinks: Self.maximumLinksPerPass, now: now) else {
+            throw PassManagementFailure.conflict(
+                "\(Self.maximumLinksPerPass) working share links for this pass (the most it may have; revoke one)")
+        }
+        logger.info(
+            "made a share link",
+            metadata: ["pass": "\(passID)", "client": "\(clientID)", "share_link": "\(link.id)"])
+        return CreatedShareLink(link: link, url: publicBaseURL() + Self.sharePath + token)
+    }
+
+    /// The share links the client made for the pass of its tag, newest first (never their tokens).
+    public func shareLinks(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> [ShareLink] {
+        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
+        return try await repository.shareLinks(passID: passID, clientID: clientID)
+    }
+
+    /// Revokes (deletes) the client's share link `id` of the pass of its tag.
+    ///
+    /// - Throws: ``PassManagementFailure/notFound(_:)`` when there is no such link.
+    public func revokeShareLink(id: UUID, clientID: UUID, attribute: TagIDAttribute, value: String) async throws {
+        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
+        guard try await repository.deleteShareLink(id: id, passID: passID, clientID: clientID) else {
+            throw PassManagementFailure.notFound("a share link \(id) of this pass")
+        }
+        logger.info("revoked a share link", metadata: ["pass": "\(passID)", "share_link": "\(id)"])
+    }
+
+    /// The pass a share link serves, if `token` is well formed and its link still works; `nil` otherwise, whichever
+    /// the reason. Looking does not use the link.
+    public func sharedPass(token: String) async throws -> SharedPass? {
+        guard WebLinkService.isWellFormed(token: token) else { return nil }
+        return try await repository.sharedPass(tokenHash: SecretToken.hash(token), now: clock.now)
+    }
+
+    /// The archive a share link serves, signed (or kept) first and then the link used, so that a single-use link is
+    /// spent only on a download that happened; `nil` when the link no longer works (another download spent it).
+    public func download(_ shared: SharedPass) async throws -> Archive? {
+        guard let pkpass = try await renderer.signedArchive(passID: shared.link.passID, signingTime: clock.now),
+            try await repository.useShareLink(id: shared.link.id, now: clock.now)
+        else { return nil }
+        logger.info(
+            "served a pass through a share link",
+            metadata: ["pass": "\(shared.link.passID)", "share_link": "\(shared.link.id)"])
+        return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: shared.serialNumber))
+    }
+
+    /// The pass of the client's tag, or ``PassManagementFailure/notFound(_:)``.
+    private func passID(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> UUID {
+        guard let target = try await repository.issuanceTarget(clientID: clientID, attribute: attribute, value: value)
+        else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
+        return target.passID
+    }
+
+    /// `<serial number>.pkpass`, safe in a `Content-Disposition` header and on any file system.
+    static func fileName(serialNumber: String) -> String {
+        let safe = serialNumber.unicodeScalars.prefix(100).map { scalar -> Character in
+            switch scalar {
+            case "A"..."Z", "a"..."z", "0"..."9", ".", "-", "_": return Character(scalar)
+            default: return "_"
+            }
+        }
+        let name = String(safe).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        return (name.isEmpty ? "pass" : name) + ".pkpass"
+    }
+}

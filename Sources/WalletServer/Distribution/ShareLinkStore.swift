@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where share links are kept (the `share_links` table), by the SHA-256 of their token. ``WalletRepository``
+/// includes it.
+public protocol ShareLinkStore: Sendable {
+    /// Stores `link` unless its pass has `maximumLinks` links that still work at `now`; returns whether it did. The
+    /// pass's expired links are deleted first, in the same transaction.
+    func createShareLink(_ link: ShareLink, maximumLinks: Int, now: Date) async throws -> Bool
+    /// The pass's links that the client made, newest first.
+    func shareLinks(passID: UUID, clientID: UUID) async throws -> [ShareLink]
+    /// Deletes the client's link `id` of the pass; returns whether there was one.
+    func deleteShareLink(id: UUID, passID: UUID, clientID: UUID) async throws -> Bool
+    /// The link whose token hashes to `tokenHash` if it still works at `now` and its pass is still its client's, with
+    /// the pass's serial number and the pass type's organization name; `nil` otherwise, whichever the reason.
+    func sharedPass(tokenHash: Data, now: Date) async throws -> SharedPass?
+    /// Marks the link used at `now` if it still works then, atomically (of two concurrent uses of a single-use link,
+    /// one wins); returns whether it did.
+    func useShareLink(id: UUID, now: Date) async throws -> Bool
+    /// Deletes up to `limit` links that expired at or before `now`; returns how many it deleted.
+    func deleteExpiredShareLinks(now: Date, limit: Int) async throws -> Int
+}
+
+/// What a share link's page and download need, read in one query.
+public struct SharedPass: Hashable, Sendable {
+    /// The link.
+    public var link: ShareLink
+    /// The pass's serial number (the download's file name).
+    public var serialNumber: String
+    /// The pass type's organization name (shown on the page).
+    public var organizationName: String
+
+    /// Creates the record.
+    public init(link: ShareLink, serialNumber: String, organizationName: String) {
+        self.link = link
+        self.serialNumber = serialNumber
+        self.organizationName = organizationName
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+extension LandingPage {
+    /// The page a share link shows a browser that is not on an iPhone: the "Add to Apple Wallet" badge as a plain link
+    /// that downloads the pass (Safari on a Mac adds it to the iPhone's Wallet through iCloud), no script.
+    static func sharedPass(organizationName: String, singleUse: Bool, nonce: String) -> String {
+        let organization = escaped(organizationName)
+        let once = singleUse ? " This link works once: the first download uses it up." : ""
+        return document(
+            title: "Add your pass to Apple Wallet", nonce: nonce,
+            main: """
+                <h1>Add your pass to Apple Wallet</h1>
+                <p class="lead">\(organization) has a pass for you. Open this page on your iPhone and tap the button, \
+                or click it here in Safari on a Mac signed in to your Apple Account, to add the pass to \
+                Wallet.\(once)</p>
+                <div class="badge-area">
+                <a id="add-to-wallet" class="badge" href="?download=1" rel="nofollow">\
+                <span class="visually-hidden">Add to Apple Wallet</span>\(badge)</a>
+                </div>
+                """,
+            footer: "This link is personal: please do not forward it.", script: nil)
+    }
+}
