@@ -6,8 +6,8 @@ import ServiceLifecycle
 
 /// Deletes expired provisioning sessions in the background: every ``interval``, batch after batch of
 /// ``batchSize`` until none is left, so the table holds only sessions that can still be used or just were; and, the
-/// same way, the web flow's expired landing links and the management API's idempotency keys older than
-/// ``IdempotencyKey/lifetime``.
+/// same way, the web flow's expired landing links and share links, the management API's idempotency keys older than
+/// ``IdempotencyKey/lifetime``, and passes' trace events older than ``traceRetention``.
 ///
 /// A failed sweep (the database away) is logged and tried again at the next interval; the service stops at graceful
 /// shutdown, before the storage closes when it is listed after ``StorageLifecycle``.
@@ -20,19 +20,23 @@ public struct SessionPurger: Service {
     public let batchSize: Int
     /// Where the deleted sessions are counted (`coffer_provisioning_sessions_expired_total`), if anywhere.
     public let metrics: ServerMetrics?
+    /// How long passes' trace events are kept.
+    public let traceRetention: TimeInterval
     let clock: any CofferClock
     let logger: Logger
 
-    /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` sessions a statement
-    /// and counting them in `metrics`.
+    /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` rows a statement
+    /// (trace events once older than `traceRetention`) and counting the sessions in `metrics`.
     public init(
         repository: any WalletRepository, interval: Duration, batchSize: Int = 500,
+        traceRetention: TimeInterval = WalletServerConfiguration.defaultTraceRetention,
         clock: any CofferClock = SystemClock(), metrics: ServerMetrics? = nil,
         logger: Logger = Logger(label: "coffer.server")
     ) {
         self.repository = repository
         self.interval = interval
         self.batchSize = max(1, batchSize)
+        self.traceRetention = traceRetention
         self.clock = clock
         self.metrics = metrics
         self.logger = logger
@@ -81,6 +85,16 @@ public struct SessionPurger: Service {
         }
         let keyCutoff = cutoff.addingTimeInterval(-IdempotencyKey.lifetime)
         while try await repository.deleteExpiredIdempotencyKeys(before: keyCutoff, limit: batchSize) == batchSize {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+        // And so do share links, and passes' trace events older than the retention.
+        while try await repository.deleteExpiredShareLinks(now: cutoff, limit: batchSize) == batchSize {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+        let traceCutoff = cutoff.addingTimeInterval(-traceRetention)
+        while try await repository.deletePassEvents(before: traceCutoff, limit: batchSize) == batchSize {
             try Task.checkCancellation()
             await Task.yield()
         }

@@ -61,7 +61,14 @@ public struct WalletServerConfiguration: Sendable {
         public static let maximumDevicesPerPass = "COFFER_MAX_DEVICES_PER_PASS"
         /// A file whose first line is the token that lets a caller beyond this machine read `GET /ready`'s reasons.
         public static let operationsTokenFile = "COFFER_OPERATIONS_TOKEN_FILE"
+        /// Days passes' trace events are kept, 1 to 366 (default `30`).
+        public static let traceRetentionDays = "COFFER_TRACE_RETENTION_DAYS"
     }
+
+    /// How long passes' trace events are kept unless configured: 30 days.
+    public static let defaultTraceRetention: TimeInterval = 30 * 86_400
+    /// The shortest and longest trace retention accepted, in days.
+    public static let traceRetentionDays: ClosedRange<Int> = 1...366
 
     /// The address to listen on.
     public var host: String
@@ -112,6 +119,9 @@ public struct WalletServerConfiguration: Sendable {
     /// A file whose first line is the operations token: a caller beyond this machine that sends it as
     /// `Authorization: Bearer <token>` gets `GET /ready`'s reasons; without it such a caller gets only the status.
     public var operationsTokenFile: URL?
+    /// How long passes' trace events (``PassTrace``) are kept: ``defaultTraceRetention``, 1 to 366 days; older ones
+    /// are deleted in batches by the purger's sweeps.
+    public var traceRetention = Self.defaultTraceRetention
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
@@ -183,6 +193,19 @@ public struct WalletServerConfiguration: Sendable {
         if let file = value(Variable.operationsTokenFile) {
             operationsTokenFile = try Self.absolutePath(file, from: Variable.operationsTokenFile)
         }
+        if let days = value(Variable.traceRetentionDays) {
+            traceRetention = try Self.traceRetention(days, from: Variable.traceRetentionDays)
+        }
+    }
+
+    /// Parses a whole number of days in ``traceRetentionDays`` as a retention, naming `source` when it is not one.
+    public static func traceRetention(_ text: String, from source: String) throws -> TimeInterval {
+        guard let days = Int(text.trimmingCharacters(in: .whitespaces)), traceRetentionDays.contains(days) else {
+            throw WalletServerError.invalidConfiguration(
+                "\(source) must be a whole number of days from \(traceRetentionDays.lowerBound) to "
+                    + "\(traceRetentionDays.upperBound)")
+        }
+        return TimeInterval(days) * 86_400
     }
 
     /// Parses comma-separated IP addresses (or `none`), naming `source` when one is not an address.

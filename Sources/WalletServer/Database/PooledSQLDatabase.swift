@@ -23,17 +23,19 @@ struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void>
     {
         // A closed pool's event loops may be gone: answer on a loop that lives as long as the process.
-        guard !shared.isClosed else {
+        guard shared.enter() else {
             return MultiThreadedEventLoopGroup.singleton.any().makeFailedFuture(Self.closedError)
         }
         let pool = query is SQLSelect ? shared.readers : shared.writers
+        let shared = shared
         return pool.withConnection(logger: logger) { connection in
             makeSQL(connection).execute(sql: query, onRow)
-        }
+        }.always { _ in shared.leave() }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        guard !shared.isClosed else { throw Self.closedError }
+        guard shared.enter() else { throw Self.closedError }
+        defer { shared.leave() }
         let pool = shared.writers
         let connection = try await pool.requestConnection(logger: logger).get()
         defer { pool.releaseConnection(connection, logger: logger) }

@@ -183,5 +183,6 @@ public struct SchemaMigrator: Sendable {
             apply: hardenForReplicasAndClients),
         Migration(version: 7, name: "NFC keys per pass type", apply: createNFCKeys),
         Migration(version: 8, name: "signed pass archives and share links", apply: createDistributionTables),
+        Migration(version: 9, name: "pass traces", apply: createPassEvents),
     ]
 }

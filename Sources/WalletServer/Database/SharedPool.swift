@@ -16,7 +16,8 @@ final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
     let readers: EventLoopGroupConnectionPool<Source>
     /// The connections every other statement, and every session, uses.
     let writers: EventLoopGroupConnectionPool<Source>
-    private let closed = Locked(false)
+    /// Whether ``close()`` was called, and how many statements and sessions are running.
+    private let state = Locked((closed: false, running: 0))
     private let closeEventLoopGroup: Bool
     private let threadPool: NIOThreadPool?
 
@@ -33,15 +34,34 @@ final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
     }
 
     /// Whether ``close()`` has been called.
-    var isClosed: Bool { closed.withLock { $0 } }
+    var isClosed: Bool { state.withLock { $0.closed } }
 
-    /// Closes every connection, once; later calls do nothing.
+    /// Counts a statement or session in, unless the pool is closed; each `true` must be followed by ``leave()``.
+    func enter() -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.running += 1
+            return true
+        }
+    }
+
+    /// Counts a statement or session out.
+    func leave() {
+        state.withLock { $0.running -= 1 }
+    }
+
+    /// Closes every connection, once, after the statements and sessions still running end (10 s at most: a
+    /// connection closed under a running statement crashes the SQLite driver's threads); later calls do nothing.
     func close() async throws {
-        let first = closed.withLock { wasClosed in
-            defer { wasClosed = true }
-            return !wasClosed
+        let first = state.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
         }
         guard first else { return }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while state.withLock({ $0.running }) > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
         if writers !== readers { try await writers.shutdownAsync() }
         try await readers.shutdownAsync()
         if closeEventLoopGroup { try await readers.eventLoopGroup.shutdownGracefully() }

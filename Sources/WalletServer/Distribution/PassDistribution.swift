@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Secrets
+import WalletPasses
 
 /// Hands passes out: the signed `.pkpass` of a client's tag for its backend, and share links that serve it to a
 /// phone (random, expiring, stored as a hash, revocable, optionally single-use).
@@ -41,17 +42,22 @@ public struct PassDistribution: Sendable {
     /// The server's public URL without a trailing slash, as share links carry it.
     let publicBaseURL: @Sendable () -> String
     let clock: any CofferClock
+    /// Where downloads go in their passes' traces.
+    let trace: PassEventRecorder
     let logger: Logger
 
-    /// Creates the service.
+    /// Creates the service; downloads go in their passes' traces through `trace` (by default a recorder over
+    /// `repository`).
     public init(
         repository: any WalletRepository, renderer: PassRenderer, publicBaseURL: @escaping @Sendable () -> String,
-        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.distribution")
+        clock: any CofferClock = SystemClock(), trace: PassEventRecorder? = nil,
+        logger: Logger = Logger(label: "coffer.distribution")
     ) {
         self.repository = repository
         self.renderer = renderer
         self.publicBaseURL = publicBaseURL
         self.clock = clock
+        self.trace = trace ?? PassEventRecorder(store: repository, devices: renderer.webService?.tokens, clock: clock)
         self.logger = logger
     }
 
@@ -61,6 +67,7 @@ public struct PassDistribution: Sendable {
         guard let pass = try await repository.pass(id: passID),
             let pkpass = try await renderer.signedArchive(passID: passID, signingTime: clock.now)
         else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
+        trace.note([trace.event(.downloaded, passID: passID, details: ["via": .string("api")])])
         return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: pass.serialNumber))
     }
 
@@ -127,6 +134,11 @@ public struct PassDistribution: Sendable {
         logger.info(
             "served a pass through a share link",
             metadata: ["pass": "\(shared.link.passID)", "share_link": "\(shared.link.id)"])
+        trace.note([
+            trace.event(
+                .downloaded, passID: shared.link.passID,
+                details: ["via": .string("share_link"), "share_link": .string(shared.link.id.uuidString)])
+        ])
         return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: shared.serialNumber))
     }
 

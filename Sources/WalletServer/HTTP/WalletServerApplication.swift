@@ -53,8 +53,8 @@ public enum WalletServerApplication {
             .addRoutes(to: router.group("api/v2/in_app_provisioning"))
         PassWebServiceController(
             service: PassWebService(
-                repository: repository, renderer: service.renderer, logger: logger,
-                maximumDevicesPerPass: maximumDevicesPerPass),
+                repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
+                maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
             clientAddress: clientAddress
         )
         .addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
@@ -68,12 +68,15 @@ public enum WalletServerApplication {
         let webLinks = WebLinkService(provisioning: service, repository: repository)
         let distribution = PassDistribution(
             repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },
-            clock: service.clock, logger: logger)
+            clock: service.clock, trace: service.trace, logger: logger)
         SharedPassController(
             distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics
         )
         .addRoutes(to: router)
-        let managementController = ManagementController(management: management, distribution: distribution)
+        let managementController = ManagementController(
+            management: management, distribution: distribution,
+            trace: PassTrace(
+                repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock))
         managementController.addRoutes(to: router.group("api/v2/passes"))
         managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
         return router
@@ -161,17 +164,20 @@ public enum WalletServerApplication {
                 """,
                 metadata: ["host": "\(configuration.host)"])
         }
-        // Services stop in reverse order: the server, the push dispatcher, the purger, then the storage.
+        // Services stop in reverse order: the server, the push dispatcher, the trace's last events, the purger, then
+        // the storage.
         var services: [any Service] = [StorageLifecycle(storage: storage)]
         if let interval = configuration.sessionPurgeInterval {
             services.append(
                 SessionPurger(
                     repository: storage.repository,
-                    interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())), metrics: metrics,
-                    logger: logger))
+                    interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())),
+                    traceRetention: configuration.traceRetention, metrics: metrics, logger: logger))
         }
+        services.append(TraceFlusher(trace: service.trace))
         // Pass updates queue pushes and wake the dispatcher, which closes its APNs connections when it stops.
-        let pushes = PushDispatcher(storage: storage, apns: configuration.apns, metrics: metrics, logger: logger)
+        let pushes = PushDispatcher(
+            storage: storage, apns: configuration.apns, metrics: metrics, trace: service.trace, logger: logger)
         services.append(pushes)
         return Application(
             router: makeRouter(
@@ -179,7 +185,8 @@ public enum WalletServerApplication {
                 issuanceLimiter: RateLimiter<UUID>(limit: configuration.issuanceRateLimit), metrics: metrics,
                 exposesMetrics: configuration.exposesMetrics,
                 readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
-                updater: PassUpdater(store: storage.repository, logger: logger, pushesQueued: { pushes.wake() }),
+                updater: PassUpdater(
+                    store: storage.repository, logger: logger, trace: service.trace, pushesQueued: { pushes.wake() }),
                 clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
                 maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken),
             server: http1(idleTimeout: configuration.idleTimeout),

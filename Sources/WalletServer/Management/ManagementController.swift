@@ -3,13 +3,15 @@ import HTTPTypes
 import Hummingbird
 
 /// The management API for clients' backends (`/api/v2/passes`): create a tag with its pass (idempotently), read,
-/// change, void or expire a pass, list a client's passes, download a pass and make its share links; and the pass
-/// types shared with the client (`/api/v2/pass_types`). Authenticated like issuer data (HTTP Basic, the API
-/// token as the user name) and scoped to the API user's client: another client's tag is 404.
+/// change, void or expire a pass, list a client's passes, download a pass, make its share links and read its trace;
+/// and the pass types shared with the client (`/api/v2/pass_types`). Authenticated like issuer data (HTTP Basic, the
+/// API token as the user name) and scoped to the API user's client: another client's tag is 404.
 struct ManagementController: Sendable {
     let management: PassManagement
     /// Hands out the passes' archives and share links.
     let distribution: PassDistribution
+    /// Reads and diagnoses the passes' traces.
+    let trace: PassTrace
 
     /// The header a create's idempotency key comes in.
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
@@ -29,6 +31,7 @@ struct ManagementController: Sendable {
         group.post("{tag_id}/share_links", use: createShareLink)
         group.get("{tag_id}/share_links", use: shareLinks)
         group.delete("{tag_id}/share_links/{link_id}", use: revokeShareLink)
+        group.get("{tag_id}/events", use: events)
     }
 
     /// `GET /api/v2/pass_types`: the pass types shared with the caller's client.
@@ -45,6 +48,7 @@ struct ManagementController: Sendable {
             prefix: [.get, .post], "\(prefix)/{tag_id}": [.get, .patch], "\(prefix)/{tag_id}/void": [.post],
             "\(prefix)/{tag_id}/expire": [.post], "\(prefix)/{tag_id}/pkpass": [.get],
             "\(prefix)/{tag_id}/share_links": [.get, .post], "\(prefix)/{tag_id}/share_links/{link_id}": [.delete],
+            "\(prefix)/{tag_id}/events": [.get],
         ]
     }
 

@@ -73,9 +73,14 @@ public struct PassManagement: Sendable {
         let creation = ManagedPassCreation(
             clientID: clientID, tagID: tagID, referenceID: request.referenceID, prontoTagID: request.prontoTagID,
             subscriptionID: request.subscriptionID, userReference: request.userReference, pass: record)
-        return try await repository.createManagedPass(
+        let stored = try await repository.createManagedPass(
             creation, claim: idempotencyKey.map { IdempotencyClaim(key: $0, requestHash: request.fingerprint) },
             now: created, encode: { try $0.encoded() })
+        if !stored.replayed {
+            await updater.trace.record(
+                updater.trace.event(.issued, passID: record.id, details: ["via": .string("management")]))
+        }
+        return stored
     }
 
     /// The state of the pass of the client's tag whose `attribute` is `value`.

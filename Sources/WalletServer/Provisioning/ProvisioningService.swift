@@ -52,6 +52,8 @@ public struct ProvisioningService: Sendable {
     let metrics: ServerMetrics
     /// Makes the bound pass the callback returns, as the web service serves it later.
     public let renderer: PassRenderer
+    /// Where issuances and bindings go in their passes' traces; the web service and the distribution share it.
+    public let trace: PassEventRecorder
 
     /// Creates the service.
     public init(
@@ -76,6 +78,7 @@ public struct ProvisioningService: Sendable {
         self.renderer = PassRenderer(
             store: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
             webService: webService)
+        self.trace = PassEventRecorder(store: repository, devices: webService?.tokens, clock: clock, logger: logger)
         self.repository = repository
         self.identities = identities
         self.relyingPartyIdentifier = relyingPartyIdentifier
@@ -134,6 +137,7 @@ public struct ProvisioningService: Sendable {
         try await metrics.measureDatabase { try await repository.recordIssuance(issuance) }
         metrics.sessionIssued()
         logger.debug("issued binding data", metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
+        trace.note([trace.event(.issued, passID: target.passID, details: ["via": .string("issuer_data")])])
         return IssuerDataResponse(
             issuerData: signed.issuerData, signature: signed.signature, tagID: target.tagID.uuidString)
     }
@@ -187,6 +191,11 @@ public struct ProvisioningService: Sendable {
             try await repository.recordBinding(record, authentication: newToken?.assignment)
         }
         logger.info("bound and re-signed a pass", metadata: ["pass": "\(record.id)"])
+        trace.note([
+            trace.event(
+                .bound, passID: record.id,
+                details: ["new_token": .bool(newToken != nil), "registrations_dropped": .bool(newToken != nil)])
+        ])
         return pkpass
     }
 }

@@ -61,8 +61,16 @@ public final class APNsClient: Sendable {
     /// certificate authentication, `identity` is that pass type's signing identity (its certificate and key
     /// authenticate the connection); with token authentication it is not used.
     public func send(pushToken: String, topic: String, identity: SigningIdentity?) async -> APNsPushOutcome {
+        await deliver(pushToken: pushToken, topic: topic, identity: identity).outcome
+    }
+
+    /// Sends one push as ``send(pushToken:topic:identity:)`` does, and returns with its outcome the `apns-id` APNs
+    /// gave it, if APNs answered.
+    public func deliver(pushToken: String, topic: String, identity: SigningIdentity?) async
+        -> (outcome: APNsPushOutcome, apnsID: String?)
+    {
         guard Self.isValidPushToken(pushToken) else {
-            return .unregistered(reason: "the push token is not hex of a device token's length")
+            return (.unregistered(reason: "the push token is not hex of a device token's length"), nil)
         }
         let client: HTTPClient
         var bearer: String?
@@ -72,14 +80,14 @@ public final class APNsClient: Sendable {
                 client = try tokenClient()
             } else {
                 guard let identity else {
-                    return .rejected(status: 0, reason: "no signing identity for \(topic) to authenticate with")
+                    return (.rejected(status: 0, reason: "no signing identity for \(topic) to authenticate with"), nil)
                 }
                 client = try certificateClient(for: topic, identity: identity)
             }
         } catch let error as APNsClientShutDown {
-            return .retry(after: nil, reason: error.description)
+            return (.retry(after: nil, reason: error.description), nil)
         } catch {
-            return .rejected(status: 0, reason: "the credentials for \(topic) cannot be used: \(error)")
+            return (.rejected(status: 0, reason: "the credentials for \(topic) cannot be used: \(error)"), nil)
         }
         var request = HTTPClientRequest(url: configuration.gateway.url.absoluteString + "/3/device/" + pushToken)
         request.method = .POST
@@ -96,11 +104,11 @@ public final class APNsClient: Sendable {
             let outcome = Self.outcome(
                 status: Int(response.status.code), body: body, retryAfter: response.headers.first(name: "retry-after"))
             if case .retry(_, "ExpiredProviderToken") = outcome, let bearer { token?.renew(after: bearer) }
-            return outcome
+            return (outcome, response.headers.first(name: "apns-id").map { String($0.prefix(64)) })
         } catch {
             // An error may quote the URL, which holds the push token: keep it out.
             let reason = "\(error)".replacingOccurrences(of: pushToken, with: "<push token>")
-            return .retry(after: nil, reason: "no answer from APNs: \(reason)")
+            return (.retry(after: nil, reason: "no answer from APNs: \(reason)"), nil)
         }
     }
 

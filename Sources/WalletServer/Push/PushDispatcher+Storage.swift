@@ -5,10 +5,10 @@ import WalletPasses
 extension PushDispatcher {
     /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, and each pass
     /// type's signing identity read through `storage`'s identity cache (so a renewed certificate is used within its
-    /// reload interval).
+    /// reload interval). Each push's result goes in its pass's trace through `trace`, if given.
     public init(
         storage: WalletServerStorage, apns: APNsConfiguration, metrics: ServerMetrics? = nil,
-        logger: Logger = Logger(label: "coffer.server")
+        trace: PassEventRecorder? = nil, logger: Logger = Logger(label: "coffer.server")
     ) {
         let repository = storage.repository
         let identities = storage.identities
@@ -19,6 +19,6 @@ extension PushDispatcher {
                     throw WalletServerError.notFound("pass type \(passTypeID)")
                 }
                 return try await identities.identity(for: passType)
-            }, metrics: metrics, logger: logger)
+            }, metrics: metrics, trace: trace, logger: logger)
     }
 }

@@ -34,6 +34,8 @@ public struct PushDispatcher: Service {
     public let maximumDelay: TimeInterval
     private let identity: @Sendable (UUID) async throws -> SigningIdentity
     private let metrics: PushMetrics?
+    /// Where each push's result goes in its pass's trace, if anywhere.
+    private let trace: PassEventRecorder?
     private let clock: any CofferClock
     private let logger: Logger
     private let wakes: AsyncStream<Void>
@@ -45,7 +47,7 @@ public struct PushDispatcher: Service {
         outbox: any PushOutbox, client: APNsClient,
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
-        maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil,
+        maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil, trace: PassEventRecorder? = nil,
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.server")
     ) {
         self.outbox = outbox
@@ -57,6 +59,7 @@ public struct PushDispatcher: Service {
         self.baseDelay = max(0, baseDelay)
         self.maximumDelay = max(self.baseDelay, maximumDelay)
         self.metrics = metrics.map { PushMetrics(metrics: $0) }
+        self.trace = trace
         self.clock = clock
         self.logger = logger
         (wakes, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -147,37 +150,48 @@ public struct PushDispatcher: Service {
                 await schedule(
                     push, after: nil,
                     reason: "the pass type's signing identity cannot be loaded: "
-                        + RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))
+                        + RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error),
+                    details: ["status": .number(0)])
                 return
             }
         }
-        let outcome = await client.send(
+        let (outcome, apnsID) = await client.deliver(
             pushToken: push.pushToken, topic: push.passTypeIdentifier, identity: signingIdentity)
         // Cancelled (shutting down): leave the push leased; the lease runs out and a later round sends it.
         guard !Task.isCancelled else { return }
+        var details: [String: JSONValue] = apnsID.map { ["apns_id": .string($0)] } ?? [:]
         do {
             switch outcome {
             case .delivered:
                 try await outbox.completePush(push)
                 metrics?.countDelivered()
                 logger.debug("push delivered", metadata: metadata(push))
+                details["status"] = .number(200)
+                await traced(.pushSent, push, details)
             case .unregistered(let reason):
                 try await outbox.removeRegistration(for: push)
                 metrics?.countUnregistered()
                 logger.info(
                     "APNs no longer knows the device's push token; its registration of the pass is removed",
                     metadata: metadata(push, reason: reason))
+                details["reason"] = .string(reason)
+                details["registration_removed"] = .bool(true)
+                await traced(.pushRefused, push, details)
             case .retry(let after, let reason):
-                await schedule(push, after: after, reason: reason)
+                await schedule(push, after: after, reason: reason, details: details)
             case .rejected(let status, let reason) where status == 403 || status == 0:
                 logger.error(
                     "APNs refused the server's credentials; check the pass type's certificate or the APNs key",
                     metadata: metadata(push, reason: reason))
-                await schedule(push, after: nil, reason: reason)
-            case .rejected(_, let reason):
+                details["status"] = .number(Double(status))
+                await schedule(push, after: nil, reason: reason, details: details)
+            case .rejected(let status, let reason):
                 try await outbox.abandonPush(push)
                 metrics?.countRejected()
                 logger.warning("APNs refused the push; it is dropped", metadata: metadata(push, reason: reason))
+                details["status"] = .number(Double(status))
+                details["reason"] = .string(reason)
+                await traced(.pushRefused, push, details)
             }
         } catch {
             logger.warning(
@@ -187,14 +201,21 @@ public struct PushDispatcher: Service {
         }
     }
 
-    /// Schedules `push` again after the backoff (or `after`, if longer), or abandons it after its last attempt.
-    private func schedule(_ push: PendingPush, after: TimeInterval?, reason: String) async {
+    /// Schedules `push` again after the backoff (or `after`, if longer), or abandons it after its last attempt; the
+    /// pass's trace gets `details` with the reason and what became of the push.
+    private func schedule(
+        _ push: PendingPush, after: TimeInterval?, reason: String, details: [String: JSONValue] = [:]
+    ) async {
+        var details = details
+        details["reason"] = .string(reason)
+        details["attempt"] = .number(Double(push.attempts + 1))
         do {
             if push.attempts + 1 >= maximumAttempts {
                 try await outbox.abandonPush(push)
                 metrics?.countAbandoned()
                 logger.warning(
                     "a push failed \(maximumAttempts) times; it is dropped", metadata: metadata(push, reason: reason))
+                details["abandoned"] = .bool(true)
             } else {
                 let delay = max(after ?? 0, backoff(attempts: push.attempts))
                 try await outbox.retryPush(push, at: clock.now.addingTimeInterval(delay))
@@ -202,7 +223,9 @@ public struct PushDispatcher: Service {
                 logger.notice(
                     "a push failed; it is sent again later",
                     metadata: metadata(push, reason: reason).merging(["retry_in": "\(Int(delay.rounded())) s"]) { $1 })
+                details["retry_in_seconds"] = .number(delay.rounded())
             }
+            await traced(.pushFailed, push, details)
         } catch {
             logger.warning(
                 "recording a push's result failed; it is sent again when its lease runs out",
@@ -216,6 +239,13 @@ public struct PushDispatcher: Service {
     func backoff(attempts: Int) -> TimeInterval {
         let exponential = baseDelay * pow(2, Double(min(max(attempts, 0), 30)))
         return min(maximumDelay, exponential) * Double.random(in: 0.5...1)
+    }
+
+    /// Records what became of `push` in its pass's trace.
+    private func traced(_ kind: PassEvent.Kind, _ push: PendingPush, _ details: [String: JSONValue]) async {
+        guard let trace else { return }
+        await trace.record(
+            trace.event(kind, passID: push.passID, device: push.deviceLibraryIdentifier, details: details))
     }
 
     private func metadata(_ push: PendingPush, reason: String? = nil) -> Logger.Metadata {

@@ -17,10 +17,10 @@ public protocol PassWebServiceStore: Sendable {
         async throws -> DeviceRegistration
     /// Ends a device's registration for a pass and drops its pending pushes; returns whether there was one.
     func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Bool
-    /// The serial numbers and update tags of the passes of `passTypeIdentifier` the device is registered for,
-    /// changed after the tag `since` (all of them when `nil`).
+    /// The serial numbers, update tags and identifiers of the passes of `passTypeIdentifier` the device is registered
+    /// for, changed after the tag `since` (all of them when `nil`).
     func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?) async throws
-        -> [(serialNumber: String, updateTag: Int64)]
+        -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
     /// How many devices are registered for the pass.
     func registrationCount(passID: UUID) async throws -> Int
     /// Stores the messages devices logged, keeping only the newest `keeping`.

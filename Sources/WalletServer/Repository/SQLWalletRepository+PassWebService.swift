@@ -93,7 +93,7 @@ extension SQLWalletRepository {
 
     /// The device's passes of the pass type whose update tag is above `since`.
     public func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
-        async throws -> [(serialNumber: String, updateTag: Int64)]
+        async throws -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
     {
         var query = UpdatedPassRow.selecting(in: sql.select())
             .from(PassRegistrationRow.table)
@@ -104,7 +104,7 @@ extension SQLWalletRepository {
         if let since { query = query.where(PassRow.column(.updateTag), .greaterThan, SQLBind(since)) }
         let finished = query.orderBy(PassRow.column(.serialNumber))
         return try await run { try await finished.all(decoding: UpdatedPassRow.self) }.map { row in
-            (row.serialNumber, row.updateTag ?? 0)
+            (row.serialNumber, row.updateTag ?? 0, try PassRow.uuid(row.passID, .id))
         }
     }
 

@@ -11,6 +11,8 @@ public struct SQLWalletRepository: WalletRepository {
     var sql: any SQLDatabase { database.sql }
     /// Commits the provisioning flow's concurrent writes together (one transaction, one sync).
     private let writes: GroupCommit<ProvisioningWrite, ProvisioningSession?>
+    /// Commits concurrent callers' trace events together.
+    let traceWrites: GroupCommit<[NewPassEvent], Void>
     /// API users who authenticated recently, kept for ``authenticationLifetime``.
     private let recentlyAuthenticated: RecentlyAuthenticated
 
@@ -26,6 +28,9 @@ public struct SQLWalletRepository: WalletRepository {
         self.database = database
         self.recentlyAuthenticated = RecentlyAuthenticated(lifetime: authenticationLifetime)
         self.writes = GroupCommit { batch in try await Self.commit(batch, to: database) }
+        self.traceWrites = GroupCommit(maximumBatchSize: 256) { batch in
+            try await Self.commitPassEvents(batch, to: database)
+        }
     }
 
     // MARK: Clients

@@ -3,8 +3,10 @@ import Foundation
 /// Everything the provisioning server stores, as one protocol: controllers and the admin commands depend on it,
 /// and ``SQLWalletRepository`` implements it once for SQLite and PostgreSQL. What the web service stores is in
 /// ``PassWebServiceStore``, what the management API stores in ``PassManagementRepository``, and the web flow's landing
-/// links in ``LandingLinkStore``, and share links in ``ShareLinkStore``.
-public protocol WalletRepository: PassWebServiceStore, PassManagementRepository, LandingLinkStore, ShareLinkStore {
+/// links in ``LandingLinkStore``, share links in ``ShareLinkStore``, and passes' traces in ``PassTraceStore``.
+public protocol WalletRepository:
+    PassWebServiceStore, PassManagementRepository, LandingLinkStore, ShareLinkStore, PassTraceStore
+{
     /// Creates a client.
     func createClient(name: String) async throws -> Client
     /// The client with `id`.

@@ -10,17 +10,21 @@ public struct PassUpdater: Sendable {
     let store: any WalletRepository
     let clock: any CofferClock
     let logger: Logger
+    /// Where each change goes in its pass's trace.
+    let trace: PassEventRecorder
     /// Called after a change committed with pushes queued (the dispatcher's wake-up).
     let pushesQueued: @Sendable () -> Void
 
-    /// Creates an updater.
+    /// Creates an updater; each change goes in its pass's trace through `trace` (by default a recorder over `store`).
     public init(
         store: any WalletRepository, clock: any CofferClock = SystemClock(),
-        logger: Logger = Logger(label: "coffer.updates"), pushesQueued: @escaping @Sendable () -> Void = {}
+        logger: Logger = Logger(label: "coffer.updates"), trace: PassEventRecorder? = nil,
+        pushesQueued: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.trace = trace ?? PassEventRecorder(store: store, devices: nil, clock: clock)
         self.pushesQueued = pushesQueued
     }
 
@@ -32,24 +36,48 @@ public struct PassUpdater: Sendable {
     public func update(passID: UUID, _ change: PassChange) async throws -> ApplePass {
         // The change is applied to the content as stored when the transaction holds the pass, so that two changes
         // made at once both take effect.
+        let changed = Locked<[String: JSONValue]>([:])
         let (stored, queued) = try await store.applyChange(passID: passID, now: clock.now) { content in
-            try Self.applying(change, to: content)
+            let (archive, details) = try Self.applying(change, to: content)
+            changed.withLock { $0 = details }
+            return archive
         }
         logger.info(
             "changed a pass",
             metadata: ["pass": "\(passID)", "update_tag": "\(stored.updateTag)", "pushes": "\(queued)"])
+        var details = changed.withLock { $0 }
+        details["update_tag"] = .number(Double(stored.updateTag))
+        var events = [trace.event(.changed, passID: passID, details: details)]
+        if queued > 0 {
+            events.append(trace.event(.pushQueued, passID: passID, details: ["devices": .number(Double(queued))]))
+        }
+        await trace.record(events)
         if queued > 0 { pushesQueued() }
         return stored
     }
 
-    /// The archived pass `content` with `change` applied.
+    /// The archived pass `content` with `change` applied, and what changed for its trace: each field whose value
+    /// changed with whether it has a `changeMessage` (without one, Wallet updates the pass silently), and the dates
+    /// and voiding the change set.
     ///
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take,
     ///   ``WalletPassesError/invalidPass(_:)`` for one that would make it invalid.
-    private static func applying(_ change: PassChange, to content: Data) throws -> Data {
+    private static func applying(_ change: PassChange, to content: Data) throws -> (Data, [String: JSONValue]) {
         var package = try PassPackage(archive: content)
-        try package.setPass(try change.applied(to: try package.pass))
+        let before = try package.pass
+        let after = try change.applied(to: before)
+        try package.setPass(after)
         try package.validate()
-        return try package.archived()
+        var fields: [JSONValue] = []
+        for key in change.fields.keys.sorted() where before.fields.value(forKey: key) != after.fields.value(forKey: key)
+        {
+            let message = after.fields.field(forKey: key)?.changeMessage
+            fields.append(.object(["key": .string(key), "change_message": .bool(message?.isEmpty == false)]))
+        }
+        var details: [String: JSONValue] = ["fields": .array(fields)]
+        if let voided = change.voided { details["voided"] = .bool(voided) }
+        if change.expirationDate != nil { details["expiration_date"] = .bool(true) }
+        if change.relevantDate != nil { details["relevant_date"] = .bool(true) }
+        return (try package.archived(), details)
     }
 }

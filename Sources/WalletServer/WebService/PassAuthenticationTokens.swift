@@ -93,6 +93,13 @@ public struct PassAuthenticationTokens: Sendable {
         return SecretToken.base64URL(Data(mac))
     }
 
+    /// What a pass's trace keeps of a device's library identifier: the first 16 hexadecimal digits of its HMAC under
+    /// the server key, the same on every replica and across restarts, and no way back to the identifier.
+    public func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
+        let message = Data("coffer device\u{0}\(deviceLibraryIdentifier)".utf8)
+        return String(HMAC<SHA256>.authenticationCode(for: message, using: key).hexString.prefix(16))
+    }
+
     /// The token of a pass, giving the pass a salt (and storing its token's hash) first when it has none.
     ///
     /// Only a pass's first token writes: every later one (each callback and fetch) reads the salt.

@@ -43,19 +43,26 @@ public struct PassWebService: Sendable {
     let renderer: PassRenderer
     let clock: any CofferClock
     let logger: Logger
+    /// Where what devices do goes in their passes' traces.
+    let trace: PassEventRecorder
     /// How many devices may register for one pass; a registration beyond it is refused and nothing is stored.
     public let maximumDevicesPerPass: Int
 
-    /// Creates the service over the provisioning service's renderer.
+    /// Creates the service over the provisioning service's renderer; what devices do goes in their passes' traces
+    /// through `trace` (by default a recorder over `repository`).
     public init(
         repository: any WalletRepository, renderer: PassRenderer, clock: any CofferClock = SystemClock(),
-        logger: Logger = Logger(label: "coffer.passkit"), maximumDevicesPerPass: Int = Self.defaultMaximumDevicesPerPass
+        logger: Logger = Logger(label: "coffer.passkit"),
+        maximumDevicesPerPass: Int = Self.defaultMaximumDevicesPerPass,
+        trace: PassEventRecorder? = nil
     ) {
         self.repository = repository
         self.renderer = renderer
         self.clock = clock
         self.logger = logger
         self.maximumDevicesPerPass = maximumDevicesPerPass
+        self.trace =
+            trace ?? PassEventRecorder(store: repository, devices: renderer.webService?.tokens, clock: clock)
     }
 
     /// Registers a device for a pass's updates, with a push token for this pass alone; returns whether the
@@ -77,17 +84,26 @@ public struct PassWebService: Sendable {
         let metadata: Logger.Metadata = [
             "pass": "\(pass.passID)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
         ]
+        func traced(_ outcome: String) async {
+            await trace.record(
+                trace.event(
+                    .registered, passID: pass.passID, device: deviceLibraryIdentifier,
+                    details: ["outcome": .string(outcome)]))
+        }
         switch outcome {
         case .created:
             logger.info("registered a device for a pass", metadata: metadata)
+            await traced("created")
             return true
         case .renewed:
             logger.info("a device registered again for a pass", metadata: metadata)
+            await traced("renewed")
             return false
         case .refused(let registered):
             logger.notice(
                 "refused a device registration: the pass has as many devices as it may",
                 metadata: metadata.merging(["registered_devices": "\(registered)"]) { $1 })
+            await traced("refused: \(registered) devices, the most a pass may have")
             throw Failure.tooManyDevices(limit: maximumDevicesPerPass)
         }
     }
@@ -100,6 +116,10 @@ public struct PassWebService: Sendable {
         let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
         let removed = try await repository.unregister(
             deviceLibraryIdentifier: deviceLibraryIdentifier, passID: pass.passID)
+        await trace.record(
+            trace.event(
+                .unregistered, passID: pass.passID, device: deviceLibraryIdentifier,
+                details: ["was_registered": .bool(removed)]))
         logger.info(
             removed
                 ? "unregistered a device from a pass" : "a device unregistered from a pass it was not registered for",
@@ -120,6 +140,12 @@ public struct PassWebService: Sendable {
         let since = passesUpdatedSince.flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         let passes = try await repository.updatedPasses(
             deviceLibraryIdentifier: deviceLibraryIdentifier, passTypeIdentifier: passTypeIdentifier, since: since)
+        trace.note(
+            passes.map { pass in
+                trace.event(
+                    .listed, passID: pass.passID, device: deviceLibraryIdentifier,
+                    details: ["update_tag": .number(Double(pass.updateTag))])
+            })
         guard let newest = passes.map(\.updateTag).max() else { return nil }
         return (passes.map(\.serialNumber), String(max(newest, since ?? 0)))
     }
@@ -132,11 +158,13 @@ public struct PassWebService: Sendable {
         let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
         let lastModified = Date(timeIntervalSince1970: pass.modifiedAt.timeIntervalSince1970.rounded(.down))
         if let ifModifiedSince, lastModified <= ifModifiedSince {
+            trace.note([trace.event(.fetched, passID: pass.passID, details: ["status": .number(304)])])
             return .notModified(lastModified: lastModified)
         }
         guard let pkpass = try await renderer.signedArchive(passID: pass.passID, signingTime: clock.now) else {
             throw Failure.unauthorized
         }
+        trace.note([trace.event(.fetched, passID: pass.passID, details: ["status": .number(200)])])
         logger.info("served the latest version of a pass", metadata: ["pass": "\(pass.passID)"])
         return .pass(pkpass, lastModified: lastModified)
     }
@@ -150,6 +178,28 @@ public struct PassWebService: Sendable {
         let kept = messages.map { DeviceLogMessage.sanitized($0, maximumBytes: Self.logLimits.messageBytes) }
         for message in kept { logger.notice("a device reported", metadata: ["message": "\(message)"]) }
         try await repository.recordDeviceLogs(kept, now: clock.now, keeping: Self.logLimits.kept)
+        await traceLogLines(kept)
+    }
+
+    /// Puts each message that names a pass in that pass's trace, with the cause it reports (one lookup per pass).
+    private func traceLogLines(_ messages: [String]) async {
+        var passIDs: [String: UUID?] = [:]
+        var events: [NewPassEvent] = []
+        for message in messages {
+            guard let reference = DeviceLogReading.passReference(in: message) else { continue }
+            let key = reference.passTypeIdentifier + "\u{0}" + reference.serialNumber
+            if passIDs[key] == nil {
+                passIDs[key] =
+                    try? await repository.webServicePass(
+                        passTypeIdentifier: reference.passTypeIdentifier, serialNumber: reference.serialNumber)?
+                    .passID
+            }
+            guard let passID = passIDs[key] ?? nil else { continue }
+            var details: [String: JSONValue] = ["message": .string(message)]
+            if let cause = DeviceLogReading.cause(of: message) { details["cause"] = .string(cause) }
+            events.append(trace.event(.deviceLog, passID: passID, details: details))
+        }
+        await trace.record(events)
     }
 
     /// Personalizes a rewards pass: stores the details the user entered, and returns the detached CMS signature of
@@ -195,6 +245,10 @@ public struct PassWebService: Sendable {
         }
         let identity = try await renderer.identities.identity(for: target.passType)
         logger.info("personalized a pass", metadata: ["pass": "\(pass.passID)"])
+        await trace.record(
+            trace.event(
+                .personalized, passID: pass.passID,
+                details: ["fields": .array(details.keys.sorted().map { .string($0) })]))
         return try PassSigner(identity: identity).signature(for: token, signingTime: clock.now)
     }
 

@@ -158,7 +158,7 @@ extension AdminCommand {
     struct PassCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pass", abstract: "Create, list and change the Apple passes of tags.",
-            subcommands: [Create.self, List.self, PassUpdate.self])
+            subcommands: [Create.self, List.self, PassUpdate.self, PassTraceCommand.self])
 
         /// A pass as listed: its binding state, not its content.
         struct Summary: Encodable {
@@ -347,6 +347,87 @@ extension AdminCommand {
             print("api_token: \(seed.apiToken)")
             print("tag_id: \(seed.tagID)")
             Output.note("the API token is shown only now and stored only as a hash")
+        }
+    }
+}
+
+extension AdminCommand {
+    /// `coffer admin pass trace`: what happened to a pass, and why it may not update.
+    struct PassTraceCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "trace",
+            abstract: "Show what happened to a pass (registered, changed, pushed, fetched) and why it may not update.",
+            discussion: """
+                Names the pass by its serial number, a tag's reference, Pronto or subscription identifier, or the \
+                pass's or tag's identifier, over every client. Prints the pass's trace as a timeline, oldest first, \
+                then one line per known cause of a pass not updating: a change without a changeMessage, no device \
+                registered, a push no device fetched, APNs refusing the pass type's credentials, what devices \
+                logged. Exits 1 when nothing matches, 2 when several passes do (give the pass's identifier then).
+                """)
+        @Argument(help: "The pass's serial number, a tag identifier, or the pass's or tag's UUID.")
+        var pass: String
+        @Option(help: "Show at most this many of the newest events (1–\(PassTrace.maximumPageSize)).")
+        var limit = 200
+        @Flag(help: "Print the events and the diagnosis as JSON.") var json = false
+        @OptionGroup var server: ServerOptions
+
+        /// What `--json` prints.
+        struct Report: Encodable {
+            let passID: UUID
+            let serialNumber: String
+            let passTypeIdentifier: String
+            let events: [PassEvent]
+            let diagnosis: [PassTrace.Finding]
+
+            enum CodingKeys: String, CodingKey {
+                case events, diagnosis
+                case passID = "pass_id"
+                case serialNumber = "serial_number"
+                case passTypeIdentifier = "pass_type_identifier"
+            }
+        }
+
+        func run() async throws {
+            guard (1...PassTrace.maximumPageSize).contains(limit) else {
+                throw CommandFailure("--limit must be 1–\(PassTrace.maximumPageSize)", status: .usage)
+            }
+            let configuration = try server.configuration()
+            let webServiceURL =
+                configuration.effectivePublicURL.scheme?.lowercased() == "https"
+                ? configuration.effectivePublicURL.appendingPathComponent("passkit").absoluteString : nil
+            let report = try await withAdministration(server) { administration -> Report in
+                let repository = administration.storage.repository
+                let named = try await repository.passes(named: pass, limit: 10)
+                guard let only = named.first else {
+                    throw CommandFailure("no pass is named '\(pass)'", status: .notFound)
+                }
+                guard named.count == 1 else {
+                    let list = named.map { "\($0.passID.uuidString) (\($0.passTypeIdentifier), \($0.serialNumber))" }
+                    throw CommandFailure(
+                        "'\(pass)' names several passes; give one's identifier: " + list.joined(separator: ", "),
+                        status: .usage)
+                }
+                let trace = PassTrace(repository: repository, webServiceURL: webServiceURL)
+                let events = try await repository.latestPassEvents(passID: only.passID, limit: limit)
+                return Report(
+                    passID: only.passID, serialNumber: only.serialNumber, passTypeIdentifier: only.passTypeIdentifier,
+                    events: events.reversed(), diagnosis: try await trace.diagnosis(passID: only.passID))
+            }
+            if json { return try Output.printJSON(report) }
+            print("pass \(report.passID.uuidString) (\(report.passTypeIdentifier), serial \(report.serialNumber))")
+            if report.events.isEmpty { print("no events in its trace") }
+            let width = PassEvent.Kind.allCases.map(\.rawValue.count).max() ?? 12
+            for event in report.events {
+                let kind = event.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("\(PassTrace.time(event.occurredAt))  \(kind)  \(event.summary)")
+            }
+            print("")
+            if report.diagnosis.isEmpty {
+                print("diagnosis: no known cause of a pass not updating")
+            } else {
+                print("diagnosis:")
+                for finding in report.diagnosis { print("- \(finding.code): \(finding.message)") }
+            }
         }
     }
 }

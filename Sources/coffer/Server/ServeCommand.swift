@@ -16,9 +16,9 @@ struct ServeCommand: AsyncParsableCommand {
             Options fall back to COFFER_HOST, COFFER_PORT, COFFER_PUBLIC_URL, COFFER_DATA_DIR, DATABASE_URL, \
             COFFER_ISSUANCE_RATE_LIMIT, COFFER_ISSUANCE_BURST, COFFER_IDLE_TIMEOUT, COFFER_SESSION_PURGE_INTERVAL, \
             COFFER_METRICS, COFFER_TRUSTED_PROXIES, COFFER_MAX_DEVICES_PER_PASS, COFFER_OPERATIONS_TOKEN_FILE, \
-            COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. GET /health says the process answers, GET /ready whether the \
-            database and every pass type's signing identity are usable (503 with reasons otherwise, given only to \
-            this machine or a caller with the operations token), and \
+            COFFER_TRACE_RETENTION_DAYS, COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. GET /health says the process \
+            answers, GET /ready whether the database and every pass type's signing identity are usable (503 with \
+            reasons otherwise, given only to this machine or a caller with the operations token), and \
             GET /metrics serves Prometheus metrics on the same address. SIGINT or SIGTERM stops it after the requests \
             in flight.
             """)
@@ -74,6 +74,12 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxy: [String] = []
     @Option(help: "How many devices may register for one pass (default: $COFFER_MAX_DEVICES_PER_PASS, else 20).")
     var maxDevicesPerPass: Int?
+    @Option(
+        help: """
+            Days to keep each pass's trace (coffer admin pass trace, GET /api/v2/passes/{tag_id}/events), 1 to 366 \
+            (default: $COFFER_TRACE_RETENTION_DAYS, else 30).
+            """)
+    var traceRetentionDays: String?
     @Option(
         help: """
             A file whose first line is a token (16+ characters) that lets a caller beyond this machine read GET \
@@ -153,6 +159,10 @@ struct ServeCommand: AsyncParsableCommand {
             if let sessionPurgeInterval {
                 configuration.sessionPurgeInterval = try WalletServerConfiguration.seconds(
                     sessionPurgeInterval, from: "--session-purge-interval")
+            }
+            if let traceRetentionDays {
+                configuration.traceRetention = try WalletServerConfiguration.traceRetention(
+                    traceRetentionDays, from: "--trace-retention-days")
             }
             try configuration.validateLimits()
         }

@@ -41,7 +41,8 @@ struct ReplicaSafetyTests {
             let (first, second) = try await Self.twoRegisteredPasses(in: repository)
             func list(since: Int64?) async throws -> [(serialNumber: String, updateTag: Int64)] {
                 try await repository.updatedPasses(
-                    deviceLibraryIdentifier: Self.device, passTypeIdentifier: "pass.com.example.tags", since: since)
+                    deviceLibraryIdentifier: Self.device, passTypeIdentifier: "pass.com.example.tags", since: since
+                ).map { ($0.serialNumber, $0.updateTag) }
             }
             let deviceTag = try await list(since: nil).map(\.updateTag).max() ?? 0
 

@@ -103,6 +103,11 @@ public struct PassFields: PassDictionary {
         all.first { $0.field.key == key }?.field.value
     }
 
+    /// The field whose key is `key`, wherever it is, if there is one.
+    public func field(forKey key: String) -> PassField? {
+        all.first { $0.field.key == key }?.field
+    }
+
     /// Every field with the name of its list and its index there, in order.
     var all: [(list: String, index: Int, field: PassField)] {
         Self.lists.flatMap { list in

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Fetches that cost no signature: loads a release build of `coffer serve` on loopback and prints each figure beside
+# its ceiling, measured in the same run on the same cores:
+#   1. GET /passkit/v1/passes/{passType}/{serial} of a pass that has not changed since it was signed (the kept
+#      archive), as fast as wrk sends, with the pass's own ApplePass token;
+#   2. the same with If-Modified-Since of its Last-Modified (304, no archive read);
+#   3. a bare Hummingbird endpoint answering the same two requests with a body of the pass's size (the HTTP floor);
+#   4. `openssl speed rsa2048` (-multi: what every fetch would cost if each signed).
+# Goals (issue 31, this machine): 200 at least 2,000/s, 304 at least 10,000/s.
+#
+# Usage: bash Benchmarks/load-pass-fetch.sh [seconds] [connections]
+# Needs wrk, openssl, unzip and python3 (installed with apt-get when missing). Exits non-zero on any non-2xx/3xx
+# answer or socket error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+connections=${2:-16}
+cores=$(nproc)
+
+if ! command -v wrk >/dev/null || ! command -v openssl >/dev/null || ! command -v unzip >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq wrk openssl unzip >/dev/null
+fi
+
+. Benchmarks/load-common.sh
+rsa_signs=$(openssl_signs -multi "$cores")
+
+echo "building release binaries…"
+swift build -c release --product coffer >/dev/null
+coffer=$(swift build -c release --show-bin-path)/coffer
+swift build -c release --package-path Benchmarks --product hummingbird-baseline >/dev/null
+baseline=$(swift build -c release --package-path Benchmarks --show-bin-path)/hummingbird-baseline
+
+work=$(mktemp -d /tmp/coffer-fetch-XXXXXX)
+server_pid=""
+stop_server() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    server_pid=""
+}
+trap 'stop_server; rm -rf "$work"' EXIT
+
+# Starts "$@" in the background, logging to $work/server.log; waits until it listens.
+start_server() {
+    : >"$work/server.log"
+    "$@" >"$work/server.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 300); do
+        grep -q 'listening on 127\.0\.0\.1:' "$work/server.log" && return 0
+        sleep 0.1
+    done
+    echo "the server did not start:"; cat "$work/server.log"; exit 1
+}
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+echo "seeding a pass…"
+"$coffer" admin seed-demo --json --data-dir "$work/data" >"$work/seed.json" 2>/dev/null
+token=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["api_token"])' "$work/seed.json")
+tag=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tag_id"])' "$work/seed.json")
+# An https public URL, so that passes carry the web service and a token (nothing connects to it).
+start_server "$coffer" serve --port "$port" --data-dir "$work/data" --log-format json \
+    --public-url "https://localhost:$port"
+base="http://127.0.0.1:$port"
+curl -sf -u "$token:" "$base/api/v2/passes/$tag/pkpass" -o "$work/pass.pkpass"
+read -r pass_type serial pass_token < <(unzip -p "$work/pass.pkpass" pass.json | python3 -c '
+import json, sys
+p = json.load(sys.stdin)
+print(p["passTypeIdentifier"], p["serialNumber"], p["authenticationToken"])')
+pkpass_bytes=$(stat -c %s "$work/pass.pkpass")
+path="/passkit/v1/passes/$pass_type/$serial"
+last_modified=$(curl -sf -D - -o /dev/null -H "Authorization: ApplePass $pass_token" "$base$path" |
+    awk -F': ' 'tolower($1) == "last-modified" { sub(/\r$/, "", $2); print $2 }')
+[ -n "$last_modified" ] || { echo "the fetch answered no Last-Modified"; exit 1; }
+
+# wrk over $1 with extra headers: prints "requests/s p50_ms p99_ms".
+measure() {
+    local url=$1
+    shift
+    wrk -t2 -c"$connections" -d2s "$@" "$url" >/dev/null
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency "$@" "$url" >"$work/wrk.txt"
+    wrk_figures "$work/wrk.txt"
+}
+
+declare -a coffer_200=() coffer_304=() bare_200=() bare_304=()
+for round in 1 2; do
+    coffer_200+=("$(measure "$base$path" -H "Authorization: ApplePass $pass_token")")
+    coffer_304+=("$(measure "$base$path" -H "Authorization: ApplePass $pass_token" \
+        -H "If-Modified-Since: $last_modified")")
+    stop_server
+    start_server "$baseline" "$port" "$pkpass_bytes"
+    bare_200+=("$(measure "$base$path")")
+    bare_304+=("$(measure "$base$path" -H "If-Modified-Since: $last_modified")")
+    stop_server
+    [ "$round" = 2 ] && break
+    start_server "$coffer" serve --port "$port" --data-dir "$work/data" --log-format json \
+        --public-url "https://localhost:$port"
+done
+
+echo
+printf '%-48s %12s %10s %10s\n' "($connections connections, ${seconds}s, $cores cores)" "requests/s" "p50 ms" "p99 ms"
+for round in 0 1; do
+    for row in "coffer fetch 200 (kept archive, $pkpass_bytes bytes)|${coffer_200[$round]}" \
+        "coffer fetch 304|${coffer_304[$round]}" "bare Hummingbird 200|${bare_200[$round]}" \
+        "bare Hummingbird 304|${bare_304[$round]}"; do
+        read -r r p50 p99 <<<"${row#*|}"
+        printf '%-48s %12s %10s %10s\n' "${row%%|*}, run $((round + 1))" "$r" "$p50" "$p99"
+    done
+done
+printf '%-48s %12s\n' "openssl speed -multi $cores rsa2048 (sign/s)" "$rsa_signs"
+best() { printf '%s\n' "$@" | awk '{ print $1 }' | sort -g | tail -1; }
+c200=$(best "${coffer_200[@]}")
+c304=$(best "${coffer_304[@]}")
+b200=$(best "${bare_200[@]}")
+b304=$(best "${bare_304[@]}")
+echo
+echo "fetch 200 / bare endpoint:     $(ratio "$c200" "$b200")"
+echo "fetch 304 / bare endpoint:     $(ratio "$c304" "$b304")"
+echo "fetch 200 / openssl sign/s:    $(ratio "$c200" "$rsa_signs")  (above 1: faster than signing could be)"
+awk -v a="$c200" -v b="$c304" 'BEGIN {
+    printf "goals: 200 >= 2000/s: %s (%d/s); 304 >= 10000/s: %s (%d/s)\n", (a >= 2000 ? "met" : "MISSED"), a,
+        (b >= 10000 ? "met" : "MISSED"), b }'

@@ -1,0 +1,90 @@
+import Foundation
+import WalletPasses
+
+/// One thing that happened to a pass, as its trace keeps it: when, what, which device (as a keyed hash), and the
+/// details that tell one occurrence from another.
+public struct PassEvent: Hashable, Sendable, Identifiable {
+    /// What happened.
+    public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
+        /// The pass was made (the management API, `coffer admin`) or issuer data was signed for it.
+        case issued
+        /// A device bound the pass to its key (the provisioning callback).
+        case bound
+        /// The user entered their details (rewards enrollment); the details' keys, never their values.
+        case personalized
+        /// Its content changed: which fields, whether each has a `changeMessage`, its dates, its voiding.
+        case changed
+        /// A device registered for its updates.
+        case registered
+        /// A device unregistered.
+        case unregistered
+        /// Pushes were queued for its devices after a change.
+        case pushQueued = "push_queued"
+        /// APNs accepted a push to a device.
+        case pushSent = "push_sent"
+        /// APNs refused a push, or said the device's token is no longer valid: the push is dropped.
+        case pushRefused = "push_refused"
+        /// A push failed and is sent again later, or was given up after its last attempt.
+        case pushFailed = "push_failed"
+        /// A device's update check listed the pass as changed.
+        case listed
+        /// A device fetched the pass (200) or was told it has the latest (304).
+        case fetched
+        /// The pass was downloaded through a share link or by the issuer's backend.
+        case downloaded
+        /// A device's log named the pass.
+        case deviceLog = "device_log"
+    }
+
+    /// The event's place in the trace: larger is later.
+    public var id: Int64
+    /// The pass.
+    public var passID: UUID
+    /// When it happened.
+    public var occurredAt: Date
+    /// What happened.
+    public var kind: Kind
+    /// The device it concerns, as ``PassEventRecorder/deviceDigest(_:)`` (never the identifier), if any.
+    public var device: String?
+    /// The details (see each kind).
+    public var details: [String: JSONValue]
+
+    /// Creates an event.
+    public init(
+        id: Int64, passID: UUID, occurredAt: Date, kind: Kind, device: String? = nil,
+        details: [String: JSONValue] = [:]
+    ) {
+        self.id = id
+        self.passID = passID
+        self.occurredAt = occurredAt
+        self.kind = kind
+        self.device = device
+        self.details = details
+    }
+}
+
+/// An event to record: a ``PassEvent`` before the trace gives it its place.
+public struct NewPassEvent: Hashable, Sendable {
+    /// The pass.
+    public var passID: UUID
+    /// When it happened.
+    public var occurredAt: Date
+    /// What happened.
+    public var kind: PassEvent.Kind
+    /// The device, as a keyed hash.
+    public var device: String?
+    /// The details.
+    public var details: [String: JSONValue]
+
+    /// Creates an event to record.
+    public init(
+        passID: UUID, occurredAt: Date, kind: PassEvent.Kind, device: String? = nil,
+        details: [String: JSONValue] = [:]
+    ) {
+        self.passID = passID
+        self.occurredAt = occurredAt
+        self.kind = kind
+        self.device = device
+        self.details = details
+    }
+}

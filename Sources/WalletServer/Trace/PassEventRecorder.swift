@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import Secrets
+import WalletPasses
+
+/// Records what happens to passes in their traces (``PassTraceStore``), for ``PassTrace`` to show and diagnose.
+///
+/// A trace never fails what it describes: an event that cannot be stored is logged and dropped. Events on a request's
+/// path that a device sends often (update checks, fetches) are recorded in the background with ``note(_:)``, at most
+/// ``maximumPending`` at once; concurrent events share one transaction either way.
+public final class PassEventRecorder: Sendable {
+    /// The most background events waiting to be stored; beyond it new ones are dropped (and counted in the log).
+    public static let maximumPending = 10_000
+
+    let store: any PassTraceStore
+    let clock: any CofferClock
+    private let devices: PassAuthenticationTokens?
+    private let logger: Logger
+    private let pending = Locked((count: 0, dropped: 0))
+
+    /// Creates a recorder over `store`; device identifiers are kept as `devices`' keyed digests (as a digest under a
+    /// key of this process when there is no web service, whose devices could not authenticate anyway).
+    public init(
+        store: any PassTraceStore, devices: PassAuthenticationTokens?, clock: any CofferClock = SystemClock(),
+        logger: Logger = Logger(label: "coffer.trace")
+    ) {
+        self.store = store
+        self.devices = devices
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// What the trace keeps of a device's library identifier (``PassAuthenticationTokens/deviceDigest(_:)``).
+    public func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
+        devices?.deviceDigest(deviceLibraryIdentifier) ?? DeviceIdentifierDigest.logValue(deviceLibraryIdentifier)
+    }
+
+    /// An event of `kind` for the pass, now.
+    public func event(
+        _ kind: PassEvent.Kind, passID: UUID, device: String? = nil, details: [String: JSONValue] = [:]
+    ) -> NewPassEvent {
+        NewPassEvent(
+            passID: passID, occurredAt: clock.now, kind: kind, device: device.map(deviceDigest), details: details)
+    }
+
+    /// Stores `events` and returns once they are stored (or failed, which is logged).
+    public func record(_ events: NewPassEvent...) async {
+        await record(events)
+    }
+
+    /// Stores `events` and returns once they are stored (or failed, which is logged).
+    public func record(_ events: [NewPassEvent]) async {
+        guard !events.isEmpty else { return }
+        do {
+            try await store.recordPassEvents(events)
+        } catch {
+            logger.warning(
+                "a pass trace event could not be stored",
+                metadata: [
+                    "kind": "\(events[0].kind.rawValue)", "pass": "\(events[0].passID)",
+                    "error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))",
+                ])
+        }
+    }
+
+    /// Stores `events` in the background, unless ``maximumPending`` events are waiting already.
+    public func note(_ events: [NewPassEvent]) {
+        guard !events.isEmpty else { return }
+        let admitted = pending.withLock { state -> Bool in
+            guard state.count + events.count <= Self.maximumPending else {
+                state.dropped += events.count
+                return false
+            }
+            state.count += events.count
+            return true
+        }
+        guard admitted else {
+            let dropped = pending.withLock { $0.dropped }
+            if dropped % 1000 < events.count {
+                logger.notice(
+                    "pass trace events are dropped: the database cannot keep up",
+                    metadata: ["dropped": "\(dropped)"])
+            }
+            return
+        }
+        Task {
+            await record(events)
+            pending.withLock { $0.count -= events.count }
+        }
+    }
+
+    /// Waits until every event ``note(_:)`` took is stored (or failed): before reading a trace, and when the server
+    /// stops (``TraceFlusher``).
+    public func flush() async {
+        while pending.withLock({ $0.count }) > 0 { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where passes' traces are kept (the `pass_events` table). ``WalletRepository`` includes it.
+public protocol PassTraceStore: Sendable {
+    /// Stores `events`, in one transaction; concurrent callers' events are committed together.
+    func recordPassEvents(_ events: [NewPassEvent]) async throws
+    /// Up to `limit` of the pass's events after the event `after` (from the first when `nil`), oldest first.
+    func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent]
+    /// The pass's newest `limit` events, newest first.
+    func latestPassEvents(passID: UUID, limit: Int) async throws -> [PassEvent]
+    /// Deletes up to `limit` events that happened before `cutoff`; returns how many it deleted.
+    func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int
+    /// Up to `limit` passes that `identifier` names, over every client: by serial number, by a tag's reference,
+    /// Pronto or subscription identifier, or by the pass's or tag's own identifier.
+    func passes(named identifier: String, limit: Int) async throws -> [NamedPass]
+}
+
+/// A pass an operator named, with what tells it apart from others of the same name.
+public struct NamedPass: Hashable, Sendable {
+    /// The pass.
+    public var passID: UUID
+    /// Its serial number.
+    public var serialNumber: String
+    /// Its pass type identifier.
+    public var passTypeIdentifier: String
+    /// The client whose tag it is.
+    public var clientID: UUID
+
+    /// Creates the record.
+    public init(passID: UUID, serialNumber: String, passTypeIdentifier: String, clientID: UUID) {
+        self.passID = passID
+        self.serialNumber = serialNumber
+        self.passTypeIdentifier = passTypeIdentifier
+        self.clientID = clientID
+    }
+}
