@@ -187,6 +187,16 @@ let package = Package(
             dependencies: ["Secrets"],
             path: "Examples/CredentialStore"
         ),
+        .executableTarget(
+            name: "WebhookReceiverExample",
+            dependencies: [
+                "WalletServer",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/WebhookReceiver"
+        ),
         // A helper process for the crash-safety tests: writes to a store until it is killed.
         .executableTarget(
             name: "coffer-store-writer",

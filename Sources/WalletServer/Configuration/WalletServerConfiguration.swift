@@ -63,6 +63,9 @@ public struct WalletServerConfiguration: Sendable {
         public static let operationsTokenFile = "COFFER_OPERATIONS_TOKEN_FILE"
         /// Days passes' trace events are kept, 1 to 366 (default `30`).
         public static let traceRetentionDays = "COFFER_TRACE_RETENTION_DAYS"
+        /// `1` accepts webhook endpoints at `http://` URLs on this machine (tests and local development; never in
+        /// production, where any API user could then make the server post to this machine's services).
+        public static let allowLoopbackWebhooks = "COFFER_ALLOW_LOOPBACK_WEBHOOKS"
     }
 
     /// How long passes' trace events are kept unless configured: 30 days.
@@ -122,6 +125,9 @@ public struct WalletServerConfiguration: Sendable {
     /// How long passes' trace events (``PassTrace``) are kept: ``defaultTraceRetention``, 1 to 366 days; older ones
     /// are deleted in batches by the purger's sweeps.
     public var traceRetention = Self.defaultTraceRetention
+    /// Whether webhook endpoints may be `http://` URLs on this machine (``Variable/allowLoopbackWebhooks``); off by
+    /// default, when endpoints must be https on a public host.
+    public var allowsLoopbackWebhooks = false
 
     /// Creates a configuration; every argument has the zero-configuration default.
     public init(
@@ -193,6 +199,7 @@ public struct WalletServerConfiguration: Sendable {
         if let file = value(Variable.operationsTokenFile) {
             operationsTokenFile = try Self.absolutePath(file, from: Variable.operationsTokenFile)
         }
+        allowsLoopbackWebhooks = value(Variable.allowLoopbackWebhooks) == "1"
         if let days = value(Variable.traceRetentionDays) {
             traceRetention = try Self.traceRetention(days, from: Variable.traceRetentionDays)
         }

@@ -184,5 +184,6 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 7, name: "NFC keys per pass type", apply: createNFCKeys),
         Migration(version: 8, name: "signed pass archives and share links", apply: createDistributionTables),
         Migration(version: 9, name: "pass traces", apply: createPassEvents),
+        Migration(version: 10, name: "webhook endpoints and deliveries in the outbox", apply: createWebhooks),
     ]
 }

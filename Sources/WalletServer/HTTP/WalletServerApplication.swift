@@ -16,13 +16,16 @@ public enum WalletServerApplication {
     /// (``PassWebService``), whether or not passes name it. The management API (`/api/v2/passes`) changes passes
     /// through `updater` (by default one over `repository` that wakes no push dispatcher). Per-address limits and
     /// `/ready`'s reasons go by `clientAddress`; `/ready` tells its reasons beyond this machine only to a caller with
-    /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices.
+    /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices. Webhook endpoints'
+    /// secrets are kept in `webhookSecrets` (without it, `/api/v2/webhook_endpoints` answers 503); `http://` endpoints
+    /// on this machine are accepted only with `allowsLoopbackWebhooks`.
     public static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
         issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
         updater: PassUpdater? = nil, clientAddress: ClientAddress = ClientAddress(),
-        maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil
+        maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil,
+        webhookSecrets: (any SecretsDataStoring)? = nil, allowsLoopbackWebhooks: Bool = false
     ) -> Router<WalletRequestContext> {
         let operations = OperationsController(
             metrics: metrics, exposesMetrics: exposesMetrics,
@@ -36,6 +39,7 @@ public enum WalletServerApplication {
             .merging([ManagementController.passTypesPath: [.get]]) { $0 + $1 }
             .merging(WebFlowController.methods) { $0 + $1 }
             .merging(SharedPassController.methods) { $0 + $1 }
+            .merging(WebhookEndpointsController.methods) { $0 + $1 }
         let router = Router(context: WalletRequestContext.self)
         if exposesMetrics {
             // First, so that it counts what the client gets, after the other middleware turned errors into answers.
@@ -79,6 +83,14 @@ public enum WalletServerApplication {
                 repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock))
         managementController.addRoutes(to: router.group("api/v2/passes"))
         managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
+        WebhookEndpointsController(
+            endpoints: webhookSecrets.map {
+                WebhookEndpoints(
+                    repository: repository, secrets: $0, allowsLoopback: allowsLoopbackWebhooks, clock: service.clock,
+                    logger: logger)
+            }, repository: repository
+        )
+        .addRoutes(to: router.group(RouterPath(WebhookEndpointsController.path)))
         return router
     }
 
@@ -178,6 +190,7 @@ public enum WalletServerApplication {
         // Pass updates queue pushes and wake the dispatcher, which closes its APNs connections when it stops.
         let pushes = PushDispatcher(
             storage: storage, apns: configuration.apns, metrics: metrics, trace: service.trace, logger: logger)
+        service.trace.onDeliveriesQueued { pushes.wake() }
         services.append(pushes)
         return Application(
             router: makeRouter(
@@ -188,7 +201,8 @@ public enum WalletServerApplication {
                 updater: PassUpdater(
                     store: storage.repository, logger: logger, trace: service.trace, pushesQueued: { pushes.wake() }),
                 clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
-                maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken),
+                maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken,
+                webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),

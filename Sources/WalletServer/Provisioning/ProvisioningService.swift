@@ -191,11 +191,11 @@ public struct ProvisioningService: Sendable {
             try await repository.recordBinding(record, authentication: newToken?.assignment)
         }
         logger.info("bound and re-signed a pass", metadata: ["pass": "\(record.id)"])
-        trace.note([
+        // Stored before answering: the issuer's pass.bound webhook is queued with it.
+        await trace.record(
             trace.event(
                 .bound, passID: record.id,
-                details: ["new_token": .bool(newToken != nil), "registrations_dropped": .bool(newToken != nil)])
-        ])
+                details: ["new_token": .bool(newToken != nil), "registrations_dropped": .bool(newToken != nil)]))
         return pkpass
     }
 }

@@ -5,7 +5,8 @@ import WalletPasses
 extension PushDispatcher {
     /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, and each pass
     /// type's signing identity read through `storage`'s identity cache (so a renewed certificate is used within its
-    /// reload interval). Each push's result goes in its pass's trace through `trace`, if given.
+    /// reload interval). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
+    /// are posted with their endpoints' secrets from `storage`'s secret store.
     public init(
         storage: WalletServerStorage, apns: APNsConfiguration, metrics: ServerMetrics? = nil,
         trace: PassEventRecorder? = nil, logger: Logger = Logger(label: "coffer.server")
@@ -19,6 +20,6 @@ extension PushDispatcher {
                     throw WalletServerError.notFound("pass type \(passTypeID)")
                 }
                 return try await identities.identity(for: passType)
-            }, metrics: metrics, trace: trace, logger: logger)
+            }, metrics: metrics, trace: trace, webhooks: WebhookSender(secrets: storage.secrets), logger: logger)
     }
 }

@@ -32,6 +32,10 @@ public struct PushDispatcher: Service {
     public let baseDelay: TimeInterval
     /// The longest delay between two attempts.
     public let maximumDelay: TimeInterval
+    /// What posts webhook deliveries, if the dispatcher sends them.
+    public let webhooks: WebhookSender?
+    /// How long a webhook is retried before it is kept as failed: a day.
+    public static let webhookLifetime: TimeInterval = 86_400
     private let identity: @Sendable (UUID) async throws -> SigningIdentity
     private let metrics: PushMetrics?
     /// Where each push's result goes in its pass's trace, if anywhere.
@@ -48,7 +52,8 @@ public struct PushDispatcher: Service {
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
         maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil, trace: PassEventRecorder? = nil,
-        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.server")
+        webhooks: WebhookSender? = nil, clock: any CofferClock = SystemClock(),
+        logger: Logger = Logger(label: "coffer.server")
     ) {
         self.outbox = outbox
         self.client = client
@@ -60,6 +65,7 @@ public struct PushDispatcher: Service {
         self.maximumDelay = max(self.baseDelay, maximumDelay)
         self.metrics = metrics.map { PushMetrics(metrics: $0) }
         self.trace = trace
+        self.webhooks = webhooks
         self.clock = clock
         self.logger = logger
         (wakes, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -93,6 +99,7 @@ public struct PushDispatcher: Service {
             group.cancelAll()
         }
         try await client.shutdown()
+        try await webhooks?.shutdown()
     }
 
     private func drainLogged() async {
@@ -124,8 +131,14 @@ public struct PushDispatcher: Service {
                     do {
                         let claimed = try await outbox.claimDuePushes(now: clock.now, limit: wanted, leaseFor: lease)
                         for push in claimed { group.addTask { await send(push) } }
-                        inFlight += claimed.count
-                        moreDue = claimed.count == wanted
+                        var deliveries: [PendingWebhook] = []
+                        if webhooks != nil, claimed.count < wanted {
+                            deliveries = try await outbox.claimDueWebhooks(
+                                now: clock.now, limit: wanted - claimed.count, leaseFor: lease)
+                            for delivery in deliveries { group.addTask { await send(delivery) } }
+                        }
+                        inFlight += claimed.count + deliveries.count
+                        moreDue = claimed.count + deliveries.count == wanted
                     } catch {
                         failure = error
                     }
@@ -198,6 +211,59 @@ public struct PushDispatcher: Service {
                 "recording a push's result failed; it is sent again when its lease runs out",
                 metadata: metadata(
                     push, reason: "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"))
+        }
+    }
+
+    /// Sends one webhook delivery and records its result: delivered ones leave the outbox; failed ones are sent
+    /// again after the backoff, until ``webhookLifetime`` after they were queued, then kept as failed and put in the
+    /// pass's trace.
+    func send(_ delivery: PendingWebhook) async {
+        guard let webhooks else { return }
+        let outcome = await webhooks.send(delivery)
+        guard !Task.isCancelled else { return }
+        let metadata: Logger.Metadata = [
+            "pass_id": "\(delivery.passID)", "endpoint": "\(delivery.endpointID)", "event": "\(delivery.eventID)",
+            "attempts": "\(delivery.attempts)",
+        ]
+        do {
+            switch outcome {
+            case .delivered:
+                try await outbox.completeWebhook(delivery)
+                logger.debug("webhook delivered", metadata: metadata)
+            case .failed(let reason):
+                let now = clock.now
+                if now.timeIntervalSince(delivery.createdAt) >= Self.webhookLifetime {
+                    try await outbox.failWebhook(delivery, now: now, error: reason)
+                    logger.warning(
+                        "a webhook failed for a day; it is kept as failed",
+                        metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
+                    if let trace {
+                        await trace.record(
+                            trace.event(
+                                .webhookFailed, passID: delivery.passID,
+                                details: [
+                                    "event_id": .string(delivery.eventID),
+                                    "event_type": .string(delivery.eventType.rawValue),
+                                    "endpoint": .string(delivery.endpointID.uuidString), "reason": .string(reason),
+                                    "attempts": .number(Double(delivery.attempts + 1)),
+                                ]))
+                    }
+                } else {
+                    let delay = backoff(attempts: delivery.attempts)
+                    try await outbox.retryWebhook(delivery, at: now.addingTimeInterval(delay), error: reason)
+                    logger.notice(
+                        "a webhook failed; it is sent again later",
+                        metadata: metadata.merging(["reason": "\(reason)", "retry_in": "\(Int(delay.rounded())) s"]) {
+                            $1
+                        })
+                }
+            }
+        } catch {
+            logger.warning(
+                "recording a webhook's result failed; it is sent again when its lease runs out",
+                metadata: metadata.merging([
+                    "reason": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"
+                ]) { $1 })
         }
     }
 

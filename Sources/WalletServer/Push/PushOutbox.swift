@@ -35,8 +35,9 @@ public struct PendingPush: Sendable, Hashable, Identifiable {
     }
 }
 
-/// The durable outbox of pushes that ``PushDispatcher`` drains: pass updates enqueue one push per registered device
-/// in the transaction that changes the pass, and the dispatcher claims them, sends them and records the result.
+/// The durable outbox that ``PushDispatcher`` drains: pass updates enqueue one push per registered device in the
+/// transaction that changes the pass, trace events enqueue webhook deliveries to the issuer's endpoints in the
+/// transaction that stores them, and the dispatcher claims both, sends them and records the result.
 ///
 /// ``SQLWalletRepository`` implements it for SQLite and PostgreSQL (`push_outbox`), so that pushes survive a restart
 /// and replicas on one database share the work without sending a push twice at once.
@@ -56,4 +57,13 @@ public protocol PushOutbox: Sendable {
     /// Removes the device's registration of the push's pass (APNs said its token is no longer valid), only if the
     /// registration's push token is still the push's: a device that registered a new token since keeps it.
     func removeRegistration(for push: PendingPush) async throws
+    /// Leases and returns at most `limit` webhook deliveries due at `now`, each the oldest still waiting of its pass
+    /// for its endpoint, like ``claimDuePushes(now:limit:leaseFor:)``.
+    func claimDueWebhooks(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingWebhook]
+    /// Deletes a delivered webhook, if the claim that returned it still holds its lease; returns whether it did.
+    @discardableResult func completeWebhook(_ delivery: PendingWebhook) async throws -> Bool
+    /// Schedules a webhook again at `at` with why it failed, if the claim still holds its lease.
+    @discardableResult func retryWebhook(_ delivery: PendingWebhook, at: Date, error: String) async throws -> Bool
+    /// Keeps a webhook as failed (never sent again), if the claim still holds its lease.
+    @discardableResult func failWebhook(_ delivery: PendingWebhook, now: Date, error: String) async throws -> Bool
 }

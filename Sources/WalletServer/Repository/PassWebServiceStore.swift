@@ -15,8 +15,9 @@ public protocol PassWebServiceStore: Sendable {
     /// nothing is stored.
     func register(deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int)
         async throws -> DeviceRegistration
-    /// Ends a device's registration for a pass and drops its pending pushes; returns whether there was one.
-    func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Bool
+    /// Ends a device's registration for a pass and drops its pending pushes; returns how many devices the pass has
+    /// left, or `nil` when the device was not registered.
+    func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int?
     /// The serial numbers, update tags and identifiers of the passes of `passTypeIdentifier` the device is registered
     /// for, changed after the tag `since` (all of them when `nil`).
     func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?) async throws
@@ -78,8 +79,8 @@ public struct WebServicePass: Hashable, Sendable {
 
 /// What a device's registration for a pass came to.
 public enum DeviceRegistration: Hashable, Sendable {
-    /// The device was not registered for the pass; now it is.
-    case created
+    /// The device was not registered for the pass; now it is, one of `registeredDevices` (1: the pass's first).
+    case created(registeredDevices: Int)
     /// The device was registered already; its push token for the pass is the new one.
     case renewed
     /// The pass has as many devices as it may: nothing was stored.

@@ -99,7 +99,9 @@ extension SQLWalletRepository {
                     to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.tokenHash })
                 )
                 .where("id", .in, rotatedIDs).run()
-            try await db.delete(from: "push_outbox").where("pass_id", .in, rotatedIDs).run()
+            // Only the pushes to the earlier holder's devices: webhooks about the pass still go to its issuer.
+            try await db.delete(from: "push_outbox").where("pass_id", .in, rotatedIDs)
+                .where("device_library_identifier", .notEqual, "").run()
             try await db.delete(from: "pass_registrations").where("pass_id", .in, rotatedIDs).run()
         }
         try await db.delete(from: "landing_links").where("pass_id", .in, passIDs).run()

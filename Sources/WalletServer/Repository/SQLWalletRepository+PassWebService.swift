@@ -51,8 +51,9 @@ extension SQLWalletRepository {
                 let existing = try await db.select().column("push_token").from("pass_registrations")
                     .where("device_library_identifier", .equal, deviceLibraryIdentifier)
                     .where("pass_id", .equal, passID.uuidString).first()
+                var count = 0
                 if existing == nil {
-                    let count = try await Self.registrationCount(passID: passID, on: db)
+                    count = try await Self.registrationCount(passID: passID, on: db)
                     guard count < maximumDevices else { return .refused(registeredDevices: count) }
                 }
                 let registration = PassRegistrationRow(
@@ -62,13 +63,14 @@ extension SQLWalletRepository {
                         $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
                     }
                     .run()
-                return existing == nil ? .created : .renewed
+                return existing == nil ? .created(registeredDevices: count + 1) : .renewed
             }
         }
     }
 
-    /// Ends the registration and drops its pending pushes, holding the pass's row like a registration.
-    public func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Bool {
+    /// Ends the registration and drops its pending pushes, holding the pass's row like a registration; returns how
+    /// many devices are left, or `nil` when the device was not registered.
+    public func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int? {
         try await run {
             try await database.transaction { db in
                 try await Self.lockPass(passID, on: db)
@@ -79,7 +81,8 @@ extension SQLWalletRepository {
                 try await db.delete(from: "push_outbox")
                     .where("device_library_identifier", .equal, deviceLibraryIdentifier)
                     .where("pass_id", .equal, passID.uuidString).run()
-                return !removed.isEmpty
+                guard !removed.isEmpty else { return nil }
+                return try await Self.registrationCount(passID: passID, on: db)
             }
         }
     }

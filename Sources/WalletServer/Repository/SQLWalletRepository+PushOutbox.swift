@@ -66,24 +66,36 @@ extension SQLWalletRepository: PushOutbox {
     /// Deletes a delivered push, if this claim still holds its lease; returns whether it did.
     @discardableResult
     public func completePush(_ push: PendingPush) async throws -> Bool {
-        try await run {
-            try await sql.delete(from: "push_outbox").where("id", .equal, push.id.uuidString)
-                .where("leased_until", .equal, Self.ms(push.leasedUntil)).returning("id").all()
-        }.count == 1
+        try await completeDelivery(id: push.id, leasedUntil: push.leasedUntil)
     }
 
     /// Schedules a push again, one attempt more, unleased, if this claim still holds its lease; returns whether it
     /// did (a replica that claimed it after the lease ran out owns it now).
     @discardableResult
     public func retryPush(_ push: PendingPush, at: Date) async throws -> Bool {
+        try await retryDelivery(id: push.id, leasedUntil: push.leasedUntil, at: at, error: nil)
+    }
+
+    /// Deletes the outbox row `id` (a push or a webhook), if the claim whose lease ends at `leasedUntil` still holds
+    /// it.
+    func completeDelivery(id: UUID, leasedUntil: Date) async throws -> Bool {
         try await run {
-            try await sql.update("push_outbox")
-                .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
-                .set("next_attempt_at", to: Self.ms(at))
-                .set("leased_until", to: SQLLiteral.null)
-                .where("id", .equal, push.id.uuidString)
-                .where("leased_until", .equal, Self.ms(push.leasedUntil)).returning("id").all()
+            try await sql.delete(from: "push_outbox").where("id", .equal, id.uuidString)
+                .where("leased_until", .equal, Self.ms(leasedUntil)).returning("id").all()
         }.count == 1
+    }
+
+    /// Schedules the outbox row `id` again at `at`, one attempt more, unleased, with `error` kept as its last, if the
+    /// claim whose lease ends at `leasedUntil` still holds it.
+    func retryDelivery(id: UUID, leasedUntil: Date, at: Date, error: String?) async throws -> Bool {
+        var update = sql.update("push_outbox")
+            .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
+            .set("next_attempt_at", to: Self.ms(at))
+            .set("leased_until", to: SQLLiteral.null)
+        if let error { update = update.set("last_error", to: error) }
+        let finished = update.where("id", .equal, id.uuidString)
+            .where("leased_until", .equal, Self.ms(leasedUntil)).returning("id")
+        return try await run { try await finished.all() }.count == 1
     }
 
     /// Drops a push that will not be sent, if this claim still holds its lease.

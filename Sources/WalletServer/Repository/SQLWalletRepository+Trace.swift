@@ -8,9 +8,32 @@ extension SQLWalletRepository {
         try await run { try await traceWrites.submit(events) }
     }
 
-    /// Inserts every event of `batches` in one statement; one outcome per batch.
+    /// Inserts every event of `batches` in order, and queues the webhook deliveries they make, in one transaction;
+    /// one outcome per batch. An event that makes webhooks is inserted alone, for the identifier that orders its
+    /// deliveries; the events between such events in one statement each.
     static func commitPassEvents(_ batches: [[NewPassEvent]], to database: WalletDatabase) async throws -> [Void] {
-        try await database.transaction { db in try await insertPassEvents(batches.flatMap { $0 }, on: db) }
+        let events = batches.flatMap { $0 }
+        try await database.transaction { db in
+            var notified: [(id: Int64, event: NewPassEvent)] = []
+            var run: [NewPassEvent] = []
+            for event in events {
+                guard event.webhookType != nil else {
+                    run.append(event)
+                    continue
+                }
+                try await insertPassEvents(run, on: db)
+                run = []
+                guard
+                    let id = try await db.insert(into: PassEventRow.table)
+                        .columns(PassEventRow.insertedColumns.map(\.stringValue))
+                        .values(PassEventRow.values(of: event).map { SQLBind($0) })
+                        .returning("id").first(decodingColumn: "id", as: Int64.self)
+                else { throw WalletServerError.corruptRecord("a trace event inserted without an identifier") }
+                notified.append((id, event))
+            }
+            try await insertPassEvents(run, on: db)
+            try await queueWebhooks(notified, on: db)
+        }
         return batches.map { _ in () }
     }
 

@@ -291,21 +291,16 @@ public struct SQLWalletRepository: WalletRepository {
         try await select(PassRow.self, where: [.id: id.uuidString]).first?.model()
     }
 
-    /// Replaces a pass's mutable fields (content, binding data, key hash, update time) and drops its signed archive.
+    /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
     public func updatePass(_ pass: ApplePass) async throws {
         let mutable = Set(PassRow.mutableColumns.map(\.stringValue))
-        let values = try SQLQueryEncoder(nilEncodingStrategy: .asNil).encode(PassRow(pass)).filter {
-            mutable.contains($0.0)
+        var update = sql.update(PassRow.table)
+        for (column, value) in try SQLQueryEncoder(nilEncodingStrategy: .asNil).encode(PassRow(pass))
+        where mutable.contains(column) {
+            update = update.set(SQLIdentifier(column), to: value)
         }
-        try await run {
-            try await database.transaction { db in
-                var update = db.update(PassRow.table)
-                for (column, value) in values { update = update.set(SQLIdentifier(column), to: value) }
-                try await update.where("id", .equal, pass.id.uuidString).run()
-                try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .equal, pass.id.uuidString)
-                    .run()
-            }
-        }
+        let finished = update.where("id", .equal, pass.id.uuidString)
+        try await run { try await finished.run() }
     }
 
     /// Stores what a device's callback bound (and its new token, when given), and spends the pass's landing links.

@@ -3,9 +3,11 @@ import Foundation
 /// Everything the provisioning server stores, as one protocol: controllers and the admin commands depend on it,
 /// and ``SQLWalletRepository`` implements it once for SQLite and PostgreSQL. What the web service stores is in
 /// ``PassWebServiceStore``, what the management API stores in ``PassManagementRepository``, and the web flow's landing
-/// links in ``LandingLinkStore``, share links in ``ShareLinkStore``, and passes' traces in ``PassTraceStore``.
+/// links in ``LandingLinkStore``, share links in ``ShareLinkStore``, passes' traces in ``PassTraceStore`` and webhook
+/// endpoints in ``WebhookEndpointStore``.
 public protocol WalletRepository:
-    PassWebServiceStore, PassManagementRepository, LandingLinkStore, ShareLinkStore, PassTraceStore
+    PassWebServiceStore, PassManagementRepository, LandingLinkStore, ShareLinkStore, PassTraceStore,
+    WebhookEndpointStore
 {
     /// Creates a client.
     func createClient(name: String) async throws -> Client
@@ -75,7 +77,8 @@ public protocol WalletRepository:
     func pass(tagID: UUID) async throws -> ApplePass?
     /// The pass with `id`.
     func pass(id: UUID) async throws -> ApplePass?
-    /// Replaces a pass's mutable fields (content, binding data, key hash, update time) and drops its signed archive.
+    /// Replaces a pass's mutable fields (content, binding data, key hash, update time); a signed archive kept for the
+    /// pass is no longer served once its ``ApplePass/updatedAt`` moves.
     func updatePass(_ pass: ApplePass) async throws
 
     /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).

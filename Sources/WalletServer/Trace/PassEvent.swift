@@ -34,6 +34,8 @@ public struct PassEvent: Hashable, Sendable, Identifiable {
         case downloaded
         /// A device's log named the pass.
         case deviceLog = "device_log"
+        /// A webhook about the pass was given up after a day of retries: it is kept as failed.
+        case webhookFailed = "webhook_failed"
     }
 
     /// The event's place in the trace: larger is later.
@@ -75,16 +77,33 @@ public struct NewPassEvent: Hashable, Sendable {
     public var device: String?
     /// The details.
     public var details: [String: JSONValue]
+    /// What the event's webhook carries beside ``details`` and the trace does not keep (the details a user entered).
+    public var webhookDetails: [String: JSONValue]
 
     /// Creates an event to record.
     public init(
         passID: UUID, occurredAt: Date, kind: PassEvent.Kind, device: String? = nil,
-        details: [String: JSONValue] = [:]
+        details: [String: JSONValue] = [:], webhookDetails: [String: JSONValue] = [:]
     ) {
         self.passID = passID
         self.occurredAt = occurredAt
         self.kind = kind
         self.device = device
         self.details = details
+        self.webhookDetails = webhookDetails
+    }
+
+    /// The webhook event type the event is delivered as, if it is one an issuer's backend is told about.
+    public var webhookType: WebhookEventType? {
+        switch kind {
+        case .bound: .passBound
+        case .personalized: .passPersonalized
+        case .changed: .passUpdated
+        case .registered where details["first_device"] == .bool(true): .passAdded
+        case .unregistered where details["last_device"] == .bool(true): .passRemoved
+        case .pushRefused: .pushFailed
+        case .pushFailed where details["abandoned"] == .bool(true): .pushFailed
+        default: nil
+        }
     }
 }

@@ -17,6 +17,7 @@ public final class PassEventRecorder: Sendable {
     private let devices: PassAuthenticationTokens?
     private let logger: Logger
     private let pending = Locked((count: 0, dropped: 0))
+    private let deliveriesQueued = Locked<@Sendable () -> Void>({})
 
     /// Creates a recorder over `store`; device identifiers are kept as `devices`' keyed digests (as a digest under a
     /// key of this process when there is no web service, whose devices could not authenticate anyway).
@@ -35,12 +36,14 @@ public final class PassEventRecorder: Sendable {
         devices?.deviceDigest(deviceLibraryIdentifier) ?? DeviceIdentifierDigest.logValue(deviceLibraryIdentifier)
     }
 
-    /// An event of `kind` for the pass, now.
+    /// An event of `kind` for the pass, now, with what only its webhook carries in `webhookDetails`.
     public func event(
-        _ kind: PassEvent.Kind, passID: UUID, device: String? = nil, details: [String: JSONValue] = [:]
+        _ kind: PassEvent.Kind, passID: UUID, device: String? = nil, details: [String: JSONValue] = [:],
+        webhookDetails: [String: JSONValue] = [:]
     ) -> NewPassEvent {
         NewPassEvent(
-            passID: passID, occurredAt: clock.now, kind: kind, device: device.map(deviceDigest), details: details)
+            passID: passID, occurredAt: clock.now, kind: kind, device: device.map(deviceDigest), details: details,
+            webhookDetails: webhookDetails)
     }
 
     /// Stores `events` and returns once they are stored (or failed, which is logged).
@@ -48,11 +51,18 @@ public final class PassEventRecorder: Sendable {
         await record(events)
     }
 
-    /// Stores `events` and returns once they are stored (or failed, which is logged).
+    /// Calls `wake` after events that queue webhook deliveries are stored (the push dispatcher's wake-up).
+    public func onDeliveriesQueued(_ wake: @escaping @Sendable () -> Void) {
+        deliveriesQueued.withLock { $0 = wake }
+    }
+
+    /// Stores `events`, with the webhook deliveries they make, and returns once they are stored (or failed, which is
+    /// logged).
     public func record(_ events: [NewPassEvent]) async {
         guard !events.isEmpty else { return }
         do {
             try await store.recordPassEvents(events)
+            if events.contains(where: { $0.webhookType != nil }) { deliveriesQueued.withLock { $0 }() }
         } catch {
             logger.warning(
                 "a pass trace event could not be stored",

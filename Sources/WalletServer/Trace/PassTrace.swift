@@ -171,6 +171,17 @@ public struct PassTrace: Sendable {
                     eventID: abandoned.id))
         }
 
+        if let failed = newest(.webhookFailed) {
+            findings.append(
+                Finding(
+                    code: "webhook_failed",
+                    message: "a webhook (\(failed.details["event_type"]?.string ?? "an event")) was given up after a "
+                        + "day of retries (\(Self.time(failed.occurredAt))): "
+                        + (failed.details["reason"]?.string ?? "the endpoint did not accept it")
+                        + "; it is kept as failed",
+                    eventID: failed.id))
+        }
+
         var causes: Set<String> = []
         for log in events where log.kind == .deviceLog {
             guard let cause = log.details["cause"]?.string, causes.insert(cause).inserted else { continue }

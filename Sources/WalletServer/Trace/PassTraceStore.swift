@@ -2,7 +2,8 @@ import Foundation
 
 /// Where passes' traces are kept (the `pass_events` table). ``WalletRepository`` includes it.
 public protocol PassTraceStore: Sendable {
-    /// Stores `events`, in one transaction; concurrent callers' events are committed together.
+    /// Stores `events`, in one transaction, with a webhook delivery for each endpoint of the pass's client that takes
+    /// an event's ``NewPassEvent/webhookType``; concurrent callers' events are committed together.
     func recordPassEvents(_ events: [NewPassEvent]) async throws
     /// Up to `limit` of the pass's events after the event `after` (from the first when `nil`), oldest first.
     func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent]

@@ -84,16 +84,16 @@ public struct PassWebService: Sendable {
         let metadata: Logger.Metadata = [
             "pass": "\(pass.passID)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
         ]
-        func traced(_ outcome: String) async {
+        func traced(_ outcome: String, firstDevice: Bool = false) async {
+            var details: [String: JSONValue] = ["outcome": .string(outcome)]
+            if firstDevice { details["first_device"] = .bool(true) }
             await trace.record(
-                trace.event(
-                    .registered, passID: pass.passID, device: deviceLibraryIdentifier,
-                    details: ["outcome": .string(outcome)]))
+                trace.event(.registered, passID: pass.passID, device: deviceLibraryIdentifier, details: details))
         }
         switch outcome {
-        case .created:
+        case .created(let registered):
             logger.info("registered a device for a pass", metadata: metadata)
-            await traced("created")
+            await traced("created", firstDevice: registered == 1)
             return true
         case .renewed:
             logger.info("a device registered again for a pass", metadata: metadata)
@@ -114,12 +114,13 @@ public struct PassWebService: Sendable {
     ) async throws {
         try Self.checkDevice(deviceLibraryIdentifier)
         let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
-        let removed = try await repository.unregister(
+        let remaining = try await repository.unregister(
             deviceLibraryIdentifier: deviceLibraryIdentifier, passID: pass.passID)
+        let removed = remaining != nil
+        var details: [String: JSONValue] = ["was_registered": .bool(removed)]
+        if remaining == 0 { details["last_device"] = .bool(true) }
         await trace.record(
-            trace.event(
-                .unregistered, passID: pass.passID, device: deviceLibraryIdentifier,
-                details: ["was_registered": .bool(removed)]))
+            trace.event(.unregistered, passID: pass.passID, device: deviceLibraryIdentifier, details: details))
         logger.info(
             removed
                 ? "unregistered a device from a pass" : "a device unregistered from a pass it was not registered for",
@@ -248,7 +249,8 @@ public struct PassWebService: Sendable {
         await trace.record(
             trace.event(
                 .personalized, passID: pass.passID,
-                details: ["fields": .array(details.keys.sorted().map { .string($0) })]))
+                details: ["fields": .array(details.keys.sorted().map { .string($0) })],
+                webhookDetails: ["details": .object(details.mapValues { .string($0) })]))
         return try PassSigner(identity: identity).signature(for: token, signingTime: clock.now)
     }
 

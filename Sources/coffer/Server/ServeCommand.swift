@@ -16,8 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
             Options fall back to COFFER_HOST, COFFER_PORT, COFFER_PUBLIC_URL, COFFER_DATA_DIR, DATABASE_URL, \
             COFFER_ISSUANCE_RATE_LIMIT, COFFER_ISSUANCE_BURST, COFFER_IDLE_TIMEOUT, COFFER_SESSION_PURGE_INTERVAL, \
             COFFER_METRICS, COFFER_TRUSTED_PROXIES, COFFER_MAX_DEVICES_PER_PASS, COFFER_OPERATIONS_TOKEN_FILE, \
-            COFFER_TRACE_RETENTION_DAYS, COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. GET /health says the process \
-            answers, GET /ready whether the database and every pass type's signing identity are usable (503 with \
+            COFFER_TRACE_RETENTION_DAYS, COFFER_ALLOW_LOOPBACK_WEBHOOKS, COFFER_LOG_FORMAT and COFFER_LOG_LEVEL. \
+            GET /health says the process answers, GET /ready whether the database and every pass type's signing identity are usable (503 with \
             reasons otherwise, given only to this machine or a caller with the operations token), and \
             GET /metrics serves Prometheus metrics on the same address. SIGINT or SIGTERM stops it after the requests \
             in flight.
@@ -80,6 +80,13 @@ struct ServeCommand: AsyncParsableCommand {
             (default: $COFFER_TRACE_RETENTION_DAYS, else 30).
             """)
     var traceRetentionDays: String?
+    @Flag(
+        help: """
+            Accept webhook endpoints at http:// URLs on this machine, for local development; never in production, \
+            where any API user could make the server post to this machine's services \
+            (default: $COFFER_ALLOW_LOOPBACK_WEBHOOKS=1).
+            """)
+    var allowLoopbackWebhooks = false
     @Option(
         help: """
             A file whose first line is a token (16+ characters) that lets a caller beyond this machine read GET \
@@ -160,6 +167,7 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration.sessionPurgeInterval = try WalletServerConfiguration.seconds(
                     sessionPurgeInterval, from: "--session-purge-interval")
             }
+            if allowLoopbackWebhooks { configuration.allowsLoopbackWebhooks = true }
             if let traceRetentionDays {
                 configuration.traceRetention = try WalletServerConfiguration.traceRetention(
                     traceRetentionDays, from: "--trace-retention-days")

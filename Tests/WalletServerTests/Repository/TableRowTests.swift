@@ -11,7 +11,8 @@ struct TableRowTests {
         ClientRow.self, APIUserRow.self, UserRow.self, PassTypeRow.self, TagRow.self, PassRow.self,
         PassAuthenticationRow.self, SessionRow.self, PassTypeNFCKeyRow.self, PassTypeClientRow.self,
         LandingLinkRow.self, PassRegistrationRow.self, PushOutboxRow.self, PassPersonalizationRow.self,
-        DeviceLogRow.self, IdempotencyKeyRow.self, SignedPassArchiveRow.self, ShareLinkRow.self,
+        DeviceLogRow.self, IdempotencyKeyRow.self, SignedPassArchiveRow.self, ShareLinkRow.self, PassEventRow.self,
+        WebhookEndpointRow.self,
     ]
 
     /// Selects every column `row` names from its table, so that a misspelled column fails the query.

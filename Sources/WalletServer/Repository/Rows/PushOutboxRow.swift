@@ -1,6 +1,7 @@
 import Foundation
 
-/// A row of `push_outbox`: a push still to send to a device registered for a pass.
+/// A row of `push_outbox`: a push still to send to a device registered for a pass, or a webhook delivery still to
+/// send to a client's endpoint.
 struct PushOutboxRow: TableRow {
     /// The table the rows are in.
     static let table = "push_outbox"
@@ -14,7 +15,20 @@ struct PushOutboxRow: TableRow {
         case nextAttemptAt = "next_attempt_at"
         case leasedUntil = "leased_until"
         case createdAt = "created_at"
+        case kind
+        case endpointID = "endpoint_id"
+        case eventID = "event_id"
+        case eventType = "event_type"
+        case payload
+        case sequence
+        case failedAt = "failed_at"
+        case lastError = "last_error"
     }
+
+    /// ``kind`` of a push to a device (rows older than webhooks have `nil`).
+    static let pushKind = "apns"
+    /// ``kind`` of a webhook delivery.
+    static let webhookKind = "webhook"
 
     /// The push's identifier.
     var id: String
@@ -30,6 +44,22 @@ struct PushOutboxRow: TableRow {
     var leasedUntil: Int64?
     /// When it was queued, in milliseconds.
     var createdAt: Int64
+    /// ``pushKind`` (or `nil`) or ``webhookKind``.
+    var kind: String?
+    /// A webhook's endpoint.
+    var endpointID: String?
+    /// A webhook's event identifier (`evt_…`).
+    var eventID: String?
+    /// A webhook's event type.
+    var eventType: String?
+    /// A webhook's JSON body.
+    var payload: String?
+    /// A webhook's place among its pass's deliveries to its endpoint (its trace event's identifier).
+    var sequence: Int64?
+    /// When a webhook was given up, in milliseconds: kept, no longer sent.
+    var failedAt: Int64?
+    /// Why a webhook's last attempt failed.
+    var lastError: String?
 
     /// A new, unleased push of the pass `passID` to the device `deviceLibraryIdentifier`, due at `now`.
     init(passID: UUID, deviceLibraryIdentifier: String, now: Date) {
@@ -40,5 +70,27 @@ struct PushOutboxRow: TableRow {
         nextAttemptAt = SQLWalletRepository.ms(now)
         leasedUntil = nil
         createdAt = SQLWalletRepository.ms(now)
+        kind = Self.pushKind
+    }
+
+    /// A new, unleased delivery of the event `eventID` about the pass `passID` to the endpoint `endpointID`, due at
+    /// `now`, in the place `sequence` among the pass's deliveries to that endpoint.
+    init(
+        passID: UUID, endpointID: UUID, eventID: String, eventType: WebhookEventType, payload: String, sequence: Int64,
+        now: Date
+    ) {
+        id = UUID().uuidString
+        self.passID = passID.uuidString
+        deviceLibraryIdentifier = ""
+        attempts = 0
+        nextAttemptAt = SQLWalletRepository.ms(now)
+        leasedUntil = nil
+        createdAt = SQLWalletRepository.ms(now)
+        kind = Self.webhookKind
+        self.endpointID = endpointID.uuidString
+        self.eventID = eventID
+        self.eventType = eventType.rawValue
+        self.payload = payload
+        self.sequence = sequence
     }
 }

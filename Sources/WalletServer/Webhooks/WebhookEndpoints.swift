@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+import NIOPosix
+import Secrets
+
+/// A client's webhook endpoints: made with a signing secret shown once (kept in the secret store, never in the
+/// database), listed without it, and deleted with it and the deliveries still waiting.
+public struct WebhookEndpoints: Sendable {
+    /// The most endpoints one client may have.
+    public static let maximumPerClient = 10
+    /// The longest endpoint URL accepted.
+    public static let maximumURLLength = 2048
+
+    /// An endpoint just made, with its signing secret: the only time the secret is shown.
+    public struct Created: Sendable, CustomStringConvertible {
+        /// The stored endpoint.
+        public var endpoint: WebhookEndpoint
+        /// The secret deliveries are signed with (`whsec_` and 43 URL-safe Base64 characters).
+        public var secret: String
+
+        /// The endpoint without its secret: `<redacted>`.
+        public var description: String { "Created(endpoint: \(endpoint.id), secret: <redacted>)" }
+    }
+
+    let repository: any WalletRepository
+    let secrets: any SecretsDataStoring
+    /// Whether `http://` endpoints on this machine are accepted (tests and local development only).
+    let allowsLoopback: Bool
+    let clock: any CofferClock
+    let logger: Logger
+
+    /// Creates the service over `repository`, keeping secrets in `secrets`.
+    public init(
+        repository: any WalletRepository, secrets: any SecretsDataStoring, allowsLoopback: Bool = false,
+        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.webhooks")
+    ) {
+        self.repository = repository
+        self.secrets = secrets
+        self.allowsLoopback = allowsLoopback
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Makes an endpoint for the client at `url` taking `eventTypes` (every type when `nil`), with a new secret.
+    ///
+    /// - Throws: ``PassManagementFailure/invalidRequest(_:)`` for a URL that is not https (or names an internal
+    ///   address) or an empty list of types, ``PassManagementFailure/conflict(_:)`` past ``maximumPerClient``.
+    public func create(clientID: UUID, url: String, eventTypes: Set<WebhookEventType>?) async throws -> Created {
+        try validate(url)
+        let types = eventTypes ?? Set(WebhookEventType.allCases)
+        guard !types.isEmpty else { throw PassManagementFailure.invalidRequest("'event_types' must name one type") }
+        let endpoint = WebhookEndpoint(clientID: clientID, url: url, eventTypes: types, createdAt: clock.now)
+        let secret = "whsec_" + SecretToken.makeAPIToken()
+        let store = secrets
+        try await NIOThreadPool.singleton.runIfActive {
+            try store.saveData(Data(secret.utf8), account: endpoint.secretPath)
+        }
+        let stored: Bool
+        do {
+            stored = try await repository.createWebhookEndpoint(endpoint, maximum: Self.maximumPerClient)
+        } catch {
+            try? await removeSecret(of: endpoint.id)
+            throw error
+        }
+        guard stored else {
+            try? await removeSecret(of: endpoint.id)
+            throw PassManagementFailure.conflict(
+                "\(Self.maximumPerClient) webhook endpoints (the most a client may have; delete one)")
+        }
+        logger.info("made a webhook endpoint", metadata: ["client": "\(clientID)", "endpoint": "\(endpoint.id)"])
+        return Created(endpoint: endpoint, secret: secret)
+    }
+
+    /// The client's endpoints, oldest first (never their secrets).
+    public func list(clientID: UUID) async throws -> [WebhookEndpoint] {
+        try await repository.webhookEndpoints(clientID: clientID)
+    }
+
+    /// Deletes the client's endpoint `id`, its secret and its waiting deliveries.
+    ///
+    /// - Throws: ``PassManagementFailure/notFound(_:)`` when the client has no such endpoint.
+    public func delete(id: UUID, clientID: UUID) async throws {
+        guard try await repository.deleteWebhookEndpoint(id: id, clientID: clientID) else {
+            throw PassManagementFailure.notFound("a webhook endpoint \(id)")
+        }
+        try? await removeSecret(of: id)
+        logger.info("deleted a webhook endpoint", metadata: ["client": "\(clientID)", "endpoint": "\(id)"])
+    }
+
+    private func removeSecret(of id: UUID) async throws {
+        let store = secrets
+        _ = try await NIOThreadPool.singleton.runIfActive {
+            try store.deleteData(account: WebhookEndpoint.secretPath(id: id))
+        }
+    }
+
+    /// Refuses a URL the server must not post to: not https (plain http only to this machine, when allowed), with
+    /// credentials or a fragment, too long, or naming an internal address (loopback, private, link-local).
+    func validate(_ text: String) throws {
+        func refuse(_ reason: String) -> PassManagementFailure {
+            PassManagementFailure.invalidRequest("'url' \(reason)")
+        }
+        guard text.utf8.count <= Self.maximumURLLength, let components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
+        else { throw refuse("must be an absolute URL of at most \(Self.maximumURLLength) bytes") }
+        guard components.user == nil, components.password == nil, components.fragment == nil else {
+            throw refuse("must not carry credentials or a fragment")
+        }
+        if scheme == "https", !Self.isInternal(host) { return }
+        if NetworkHost.isLoopback(host), allowsLoopback, scheme == "https" || scheme == "http" { return }
+        throw refuse("must be https on a public host (not a loopback, private or link-local address)")
+    }
+
+    /// Whether `host` is an IP literal of a loopback, private, link-local, shared or unspecified address.
+    static func isInternal(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if NetworkHost.isLoopback(host) { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
+        if octets.count == 4 {
+            switch (octets[0], octets[1]) {
+            case (0, _), (10, _), (127, _), (169, 254), (192, 168): return true
+            case (172, 16...31), (100, 64...127): return true
+            default: return false
+            }
+        }
+        guard host.contains(":") else { return false }
+        return host == "::" || host.hasPrefix("fc") || host.hasPrefix("fd") || host.hasPrefix("fe8")
+            || host.hasPrefix("fe9") || host.hasPrefix("fea") || host.hasPrefix("feb") || host.hasPrefix("::ffff:")
+    }
+}

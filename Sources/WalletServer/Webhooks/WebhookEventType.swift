@@ -1,0 +1,15 @@
+/// What an issuer's backend is told about its passes.
+public enum WebhookEventType: String, Codable, Hashable, Sendable, CaseIterable {
+    /// A first device registered the pass for updates: it was added to Wallet.
+    case passAdded = "pass.added"
+    /// The last device unregistered: the pass was removed from Wallet (or its updates turned off).
+    case passRemoved = "pass.removed"
+    /// A device bound the pass to its key (account-bound provisioning).
+    case passBound = "pass.bound"
+    /// The user entered their details for a rewards pass; the event carries them.
+    case passPersonalized = "pass.personalized"
+    /// The pass's content changed.
+    case passUpdated = "pass.updated"
+    /// APNs refused a push for the pass, or a push was given up after its last attempt.
+    case pushFailed = "push.failed"
+}
