@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TokenAuthentication", targets: ["TokenAuthentication"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
         .library(name: "WalletServer", targets: ["WalletServer"]),
+        .library(name: "WalletServerTesting", targets: ["WalletServerTesting"]),
         .library(name: "ProntoWalletSDK", targets: ["ProntoWalletSDK"]),
         .executable(name: "coffer", targets: ["coffer"]),
     ],
@@ -160,6 +161,22 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
             ]
         ),
+        // An APNs stand-in (HTTP/2 over TLS on loopback) for the server's tests, its benchmarks and integrators' own
+        // tests.
+        .target(
+            name: "WalletServerTesting",
+            dependencies: [
+                "Secrets", "WalletPasses",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Server"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+            ]
+        ),
         .executableTarget(
             name: "coffer",
             dependencies: [
@@ -287,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "WalletServerTests",
             dependencies: [
-                "WalletServer", "WalletPasses", "Secrets", "SecretsAudit", "SecretsTesting", "CofferTestSupport",
+                "WalletServer", "WalletServerTesting", "WalletPasses", "Secrets", "SecretsAudit", "SecretsTesting", "CofferTestSupport",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

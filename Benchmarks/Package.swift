@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
     ],
     targets: [
         .executableTarget(
@@ -108,6 +109,19 @@ let package = Package(
             name: "hummingbird-baseline",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Sources/hummingbird-baseline"
+        ),
+        // The fan-out of Benchmarks/load-pass-fetch.sh: one change to a pass on 10,000 devices, to the last push.
+        .executableTarget(
+            name: "pass-fanout",
+            dependencies: [
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletPasses", package: "Coffer"),
+                .product(name: "WalletServer", package: "Coffer"),
+                .product(name: "WalletServerTesting", package: "Coffer"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Sources/pass-fanout"
         ),
         .executableTarget(
             name: "coffer-baselines",

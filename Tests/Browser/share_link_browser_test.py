@@ -14,14 +14,12 @@ Usage: share_link_browser_test.py --coffer PATH [--chromium PATH] [--artifacts D
 Exits 0 when every check passes; prints what failed otherwise.
 """
 
-import argparse
 import base64
 import hashlib
 import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -104,23 +102,12 @@ def make_link(base, seed, body):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--coffer", required=True, help="the built coffer executable")
-    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
-    parser.add_argument("--artifacts", default=os.path.join(os.getcwd(), ".build", "artifacts", "share-links"))
-    arguments = parser.parse_args()
-    check(arguments.chromium, "chromium is not installed (Debian: apt-get install -y chromium)")
-    os.makedirs(arguments.artifacts, exist_ok=True)
-
+    arguments = web.parse_arguments(__doc__.split("\n")[0], "share-links")
     work = tempfile.mkdtemp(prefix="coffer-share-")
     data_dir = os.path.join(work, "data")
     server = browser = None
     try:
-        seeded = subprocess.run(
-            [arguments.coffer, "admin", "seed-demo", "--json", "--data-dir", data_dir],
-            capture_output=True, text=True, timeout=120)
-        check(seeded.returncode == 0, f"seed-demo failed: {seeded.stderr}")
-        seed = json.loads(seeded.stdout)
+        seed = web.seed_demo(arguments.coffer, data_dir)
         root = os.path.join(data_dir, "development-root.pem")
         server = web.Server(arguments.coffer, data_dir)
         base = f"http://127.0.0.1:{server.port}"
@@ -197,11 +184,7 @@ def main():
             print("server log (last lines):\n" + "".join(server.lines[-15:]), file=sys.stderr)
         return 1
     finally:
-        if browser is not None:
-            browser.stop()
-        if server is not None:
-            server.stop()
-        shutil.rmtree(work, ignore_errors=True)
+        web.clean_up(browser, server, work)
 
 
 if __name__ == "__main__":

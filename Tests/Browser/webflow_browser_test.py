@@ -284,24 +284,42 @@ def problems(events):
     return found
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def parse_arguments(description, artifacts):
+    """--coffer, --chromium and --artifacts (default .build/artifacts/<artifacts>), the folder made."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--coffer", required=True, help="the built coffer executable")
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
-    parser.add_argument("--artifacts", default=os.path.join(os.getcwd(), ".build", "artifacts", "webflow"))
+    parser.add_argument("--artifacts", default=os.path.join(os.getcwd(), ".build", "artifacts", artifacts))
     arguments = parser.parse_args()
     check(arguments.chromium, "chromium is not installed (Debian: apt-get install -y chromium)")
     os.makedirs(arguments.artifacts, exist_ok=True)
+    return arguments
 
+
+def seed_demo(coffer, data_dir):
+    """What `coffer admin seed-demo --json` prints for a new data directory: client_id, api_token, tag_id."""
+    seeded = subprocess.run(
+        [coffer, "admin", "seed-demo", "--json", "--data-dir", data_dir], capture_output=True, text=True, timeout=120)
+    check(seeded.returncode == 0, f"seed-demo failed: {seeded.stderr}")
+    return json.loads(seeded.stdout)
+
+
+def clean_up(browser, server, work):
+    """Stops the browser and the server (whichever started) and removes the scratch folder."""
+    if browser is not None:
+        browser.stop()
+    if server is not None:
+        server.stop()
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    arguments = parse_arguments(__doc__.split("\n")[0], "webflow")
     work = tempfile.mkdtemp(prefix="coffer-webflow-")
     data_dir = os.path.join(work, "data")
     server = browser = None
     try:
-        seeded = subprocess.run(
-            [arguments.coffer, "admin", "seed-demo", "--json", "--data-dir", data_dir],
-            capture_output=True, text=True, timeout=120)
-        check(seeded.returncode == 0, f"seed-demo failed: {seeded.stderr}")
-        seed = json.loads(seeded.stdout)
+        seed = seed_demo(arguments.coffer, data_dir)
         server = Server(arguments.coffer, data_dir)
         base = f"http://127.0.0.1:{server.port}"
 
@@ -465,11 +483,7 @@ def main():
             print("server log (last lines):\n" + "".join(server.lines[-15:]), file=sys.stderr)
         return 1
     finally:
-        if browser is not None:
-            browser.stop()
-        if server is not None:
-            server.stop()
-        shutil.rmtree(work, ignore_errors=True)
+        clean_up(browser, server, work)
 
 
 if __name__ == "__main__":

@@ -4,39 +4,24 @@ import Testing
 
 @Suite("coffer admin pass trace: a pass's timeline and why it may not update, from the shell", .serialized)
 struct AdminPassTraceTests {
-    let directory: TemporaryDirectory
-    let coffer: URL
+    let world: AdminWorld
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        coffer = try ChildProcess.executable(named: "coffer")
-    }
-
-    func admin(_ arguments: String...) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(coffer, ["admin"] + arguments + ["--data-dir", directory.appending("data").path])
-    }
-
-    func seed() throws -> (client: String, tag: String) {
-        let seeded = try admin("seed-demo", "--json")
-        try #require(seeded.status == 0, "\(seeded.errorOutput)")
-        let object = try #require(try JSONSerialization.jsonObject(with: seeded.standardOutput) as? [String: Any])
-        return (try #require(object["client_id"] as? String), try #require(object["tag_id"] as? String))
-    }
+    init() throws { world = try AdminWorld() }
 
     @Test("after a change, the timeline shows it, and the diagnosis names the missing https web service")
     func timeline() throws {
-        let (client, tag) = try seed()
-        let changed = try admin("pass", "update", "--client", client, "--tag", tag, "--field", "seat=12A")
+        let (client, tag, _) = try world.seed()
+        let changed = try world.admin("pass", "update", "--client", client, "--tag", tag, "--field", "seat=12A")
         try #require(changed.status == 0, "\(changed.errorOutput)")
 
-        let trace = try admin("pass", "trace", tag)
+        let trace = try world.admin("pass", "trace", tag)
         #expect(trace.status == 0, "\(trace.errorOutput)")
         #expect(trace.output.contains("serial \(tag)") || trace.output.contains("pass "))
         let lines = trace.output.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("changed") && $0.contains("seat") })
         #expect(lines.contains { $0.hasPrefix("- no_device_registered:") && $0.contains("not https") })
 
-        let json = try admin("pass", "trace", tag, "--json")
+        let json = try world.admin("pass", "trace", tag, "--json")
         #expect(json.status == 0, "\(json.errorOutput)")
         let report = try #require(try JSONSerialization.jsonObject(with: json.standardOutput) as? [String: Any])
         let events = try #require(report["events"] as? [[String: Any]])
@@ -47,12 +32,12 @@ struct AdminPassTraceTests {
 
     @Test("an unknown name exits 1; a bad limit exits 2; neither prints a trace")
     func mistakes() throws {
-        _ = try seed()
-        let unknown = try admin("pass", "trace", "NO-SUCH-PASS")
+        _ = try world.seed()
+        let unknown = try world.admin("pass", "trace", "NO-SUCH-PASS")
         #expect(unknown.status == 1)
         #expect(unknown.errorOutput.contains("no pass is named"))
         #expect(unknown.output.isEmpty)
-        let limit = try admin("pass", "trace", "NO-SUCH-PASS", "--limit", "0")
+        let limit = try world.admin("pass", "trace", "NO-SUCH-PASS", "--limit", "0")
         #expect(limit.status == 2)
     }
 }

@@ -4,25 +4,9 @@ import Testing
 
 @Suite("coffer admin pass update: the management API's change, from the shell", .serialized)
 struct AdminPassUpdateTests {
-    let directory: TemporaryDirectory
-    let coffer: URL
+    let world: AdminWorld
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        coffer = try ChildProcess.executable(named: "coffer")
-    }
-
-    func admin(_ arguments: String...) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(coffer, ["admin"] + arguments + ["--data-dir", directory.appending("data").path])
-    }
-
-    /// A client with a demo tag (and its pass) made by seed-demo: the client and the tag's reference.
-    func seed() throws -> (client: String, tag: String) {
-        let seeded = try admin("seed-demo", "--json")
-        try #require(seeded.status == 0, "\(seeded.errorOutput)")
-        let object = try #require(try JSONSerialization.jsonObject(with: seeded.standardOutput) as? [String: Any])
-        return (try #require(object["client_id"] as? String), try #require(object["tag_id"] as? String))
-    }
+    init() throws { world = try AdminWorld() }
 
     func state(_ outcome: ChildProcess.Outcome) throws -> [String: Any] {
         try #require(outcome.status == 0, "\(outcome.errorOutput)")
@@ -31,9 +15,9 @@ struct AdminPassUpdateTests {
 
     @Test("fields, void and expiry change the stored pass and print its state; a second change keeps the first")
     func update() throws {
-        let (client, tag) = try seed()
+        let (client, tag, _) = try world.seed()
         let first = try state(
-            try admin(
+            try world.admin(
                 "pass", "update", "--client", client, "--tag", tag, "--field", "seat=12A", "--void",
                 "--expire-at", "2026-12-31T23:00:00Z"))
         #expect((first["fields"] as? [String: Any])?["seat"] as? String == "12A")
@@ -43,7 +27,7 @@ struct AdminPassUpdateTests {
         #expect(firstTag > 0)
 
         let second = try state(
-            try admin(
+            try world.admin(
                 "pass", "update", "--client", client, "--tag", tag, "--unvoid", "--number-field", "event=7",
                 "--relevant-at", "2026-12-31T19:00:00+01:00"))
         let fields = try #require(second["fields"] as? [String: Any])
@@ -56,8 +40,8 @@ struct AdminPassUpdateTests {
 
     @Test("mistakes exit 2 (the command line) or 1 (another client's tag), print nothing and change nothing")
     func mistakes() throws {
-        let (client, tag) = try seed()
-        let other = try admin("client", "create", "--name", "Other")
+        let (client, tag, _) = try world.seed()
+        let other = try world.admin("client", "create", "--name", "Other")
         let otherClient = other.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let cases: [([String], Int32, String)] = [
             (["--client", client, "--tag", tag, "--field", "gate=B"], 2, "gate"),
@@ -72,12 +56,12 @@ struct AdminPassUpdateTests {
         ]
         for (arguments, status, message) in cases {
             let outcome = try ChildProcess.run(
-                coffer, ["admin", "pass", "update"] + arguments + ["--data-dir", directory.appending("data").path])
+                world.coffer, ["admin", "pass", "update"] + arguments + ["--data-dir", world.dataDirectory])
             #expect(outcome.status == status, "\(arguments): \(outcome.errorOutput)")
             #expect(outcome.errorOutput.contains(message), "\(arguments): \(outcome.errorOutput)")
             #expect(outcome.standardOutput.isEmpty)
         }
-        let unchanged = try state(try admin("pass", "update", "--client", client, "--tag", tag, "--unvoid"))
+        let unchanged = try state(try world.admin("pass", "update", "--client", client, "--tag", tag, "--unvoid"))
         #expect((unchanged["fields"] as? [String: Any])?["seat"] as? String == "General admission")
     }
 }

@@ -28,14 +28,7 @@ struct ServeCommandTests {
     }
 
     /// Runs curl (as the README does); returns the body and the HTTP status.
-    func curl(_ arguments: [String]) throws -> (body: Data, status: Int) {
-        let outcome = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "-w", "\n%{http_code}"] + arguments)
-        try #require(outcome.status == 0, "\(outcome.errorOutput)")
-        var lines = outcome.standardOutput.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        let status = Int(String(decoding: lines.removeLast(), as: UTF8.self)) ?? 0
-        return (Data(lines.joined(separator: [UInt8(ascii: "\n")])), status)
-    }
+    func curl(_ arguments: [String]) throws -> (body: Data, status: Int) { try CofferCLI.curl(arguments) }
 
     /// What `coffer admin seed-demo --json` prints.
     struct DemoSeed: Decodable {

@@ -7,23 +7,11 @@ import WalletServer
 /// checks the signature before it prints the event.
 @Suite("A change made through the API reaches the example receiver as a signed webhook", .serialized)
 struct WebhookEndToEndTests {
-    let directory: TemporaryDirectory
-    let coffer: URL
+    let world: AdminWorld
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        coffer = try ChildProcess.executable(named: "coffer")
-    }
+    init() throws { world = try AdminWorld() }
 
-    /// Runs curl; returns the body and the HTTP status.
-    func curl(_ arguments: [String]) throws -> (body: Data, status: Int) {
-        let outcome = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "-w", "\n%{http_code}"] + arguments)
-        try #require(outcome.status == 0, "\(outcome.errorOutput)")
-        var lines = outcome.standardOutput.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        let status = Int(String(decoding: lines.removeLast(), as: UTF8.self)) ?? 0
-        return (Data(lines.joined(separator: [UInt8(ascii: "\n")])), status)
-    }
+    func curl(_ arguments: [String]) throws -> (body: Data, status: Int) { try CofferCLI.curl(arguments) }
 
     /// A port nothing listens on now (the receiver takes it a moment later).
     static func freePort() throws -> Int {
@@ -35,15 +23,11 @@ struct WebhookEndToEndTests {
 
     @Test("pass.updated arrives signed; the receiver refuses a forged delivery with 401")
     func signedDelivery() async throws {
-        let dataDirectory = directory.appending("data").path
-        let seeded = try ChildProcess.run(coffer, ["admin", "seed-demo", "--json", "--data-dir", dataDirectory])
-        try #require(seeded.status == 0, "\(seeded.errorOutput)")
-        let seed = try #require(try JSONSerialization.jsonObject(with: seeded.standardOutput) as? [String: Any])
-        let token = try #require(seed["api_token"] as? String)
-        let tag = try #require(seed["tag_id"] as? String)
+        let dataDirectory = world.dataDirectory
+        let (_, tag, token) = try world.seed()
 
         let server = try BackgroundProcess(
-            coffer,
+            world.coffer,
             ["serve", "--port", "0", "--data-dir", dataDirectory, "--log-format", "json", "--allow-loopback-webhooks"])
         let port = try await server.waitForOutput(matching: #"listening on 127\.0\.0\.1:(\d+)"#)
         let base = "http://127.0.0.1:\(port)"

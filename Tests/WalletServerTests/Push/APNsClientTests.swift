@@ -11,6 +11,7 @@ import WalletPasses
 import X509
 
 @testable import WalletServer
+import WalletServerTesting
 
 /// APNsClient against the HTTP/2 TLS stand-in for Apple's gateway: what it sends, how each of Apple's answers
 /// becomes an outcome, and both ways of authenticating.

@@ -8,6 +8,7 @@ import Logging
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServerTesting
 
 /// The whole way from a device's registration to its push: the device registers its push token through the web
 /// service, a client's change to the pass goes through the pass updater, and the dispatcher it wakes pushes to the

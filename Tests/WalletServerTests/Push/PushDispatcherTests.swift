@@ -7,6 +7,7 @@ import SQLKit
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServerTesting
 
 /// PushDispatcher over the SQL repository's durable outbox, sending to the APNs stand-in: every outcome's effect on
 /// the outbox and the device registrations, retries with backoff, the attempt limit, leases between replicas, and

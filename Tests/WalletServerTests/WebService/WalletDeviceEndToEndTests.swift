@@ -8,6 +8,7 @@ import Secrets
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServerTesting
 import X509
 
 /// Plays Wallet against a running server (the whole application as `coffer serve` builds it, listening on a

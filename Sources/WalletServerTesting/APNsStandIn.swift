@@ -10,8 +10,8 @@ import SwiftASN1
 import WalletPasses
 import X509
 
-/// A stand-in for Apple's APNs gateway, for tests: HTTP/2 over TLS (ALPN `h2`) on 127.0.0.1 with a certificate for
-/// `localhost` made at run time by its own CA (``trustRoot``, which the client is given to trust).
+/// A stand-in for Apple's APNs gateway, for tests and benchmarks: HTTP/2 over TLS (ALPN `h2`) on 127.0.0.1 with a
+/// certificate for `localhost` made at run time by its own CA (``trustRoot``, which the client is given to trust).
 ///
 /// It authenticates requests as APNs does: a provider token (`authorization: bearer <JWT>`) must be ES256-signed by
 /// the key it was given (`kid`, `iss`, `iat` no older than an hour); otherwise a client certificate presented at the
@@ -19,38 +19,57 @@ import X509
 /// answers 403 `MissingProviderToken`. It checks the request (`POST /3/device/<hex>`, `apns-topic`, a JSON payload),
 /// records it, and answers what was scripted for its push token (200 when nothing was), with Apple's
 /// `{"reason": …}` bodies.
-final class APNsStandIn: Sendable {
+public final class APNsStandIn: Sendable {
     /// One request as the stand-in received it.
-    struct Received: Sendable {
+    public struct Received: Sendable {
         /// The request's path (`/3/device/<push token>`).
-        var path: String
+        public var path: String
         /// The headers, by lowercased name.
-        var headers: [String: String]
+        public var headers: [String: String]
         /// The payload.
-        var body: String
+        public var body: String
         /// The subject of the client certificate presented at the handshake, if any.
-        var clientCertificateSubject: String?
+        public var clientCertificateSubject: String?
         /// The provider token, if the request carried one.
-        var bearer: String?
+        public var bearer: String?
         /// What the stand-in answered.
-        var status: Int
+        public var status: Int
     }
 
     /// An answer to script for a push token.
-    struct Answer: Sendable {
-        var status: Int
-        var reason: String?
-        var retryAfter: String?
+    public struct Answer: Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// Apple's `reason`, sent as `{"reason": …}`.
+        public var reason: String?
+        /// The `Retry-After` header, if any.
+        public var retryAfter: String?
 
-        static let ok = Answer(status: 200)
-        static let unregistered = Answer(status: 410, reason: "Unregistered")
-        static let badDeviceToken = Answer(status: 400, reason: "BadDeviceToken")
-        static let deviceTokenNotForTopic = Answer(status: 400, reason: "DeviceTokenNotForTopic")
-        static let topicDisallowed = Answer(status: 400, reason: "TopicDisallowed")
-        static let payloadTooLarge = Answer(status: 413, reason: "PayloadTooLarge")
-        static let internalServerError = Answer(status: 500, reason: "InternalServerError")
-        static let serviceUnavailable = Answer(status: 503, reason: "ServiceUnavailable")
-        static func tooManyRequests(retryAfter: String? = nil) -> Answer {
+        /// An answer of `status` with `reason` and `retryAfter`.
+        public init(status: Int, reason: String? = nil, retryAfter: String? = nil) {
+            self.status = status
+            self.reason = reason
+            self.retryAfter = retryAfter
+        }
+
+        /// 200: delivered.
+        public static let ok = Answer(status: 200)
+        /// 410 `Unregistered`.
+        public static let unregistered = Answer(status: 410, reason: "Unregistered")
+        /// 400 `BadDeviceToken`.
+        public static let badDeviceToken = Answer(status: 400, reason: "BadDeviceToken")
+        /// 400 `DeviceTokenNotForTopic`.
+        public static let deviceTokenNotForTopic = Answer(status: 400, reason: "DeviceTokenNotForTopic")
+        /// 400 `TopicDisallowed`.
+        public static let topicDisallowed = Answer(status: 400, reason: "TopicDisallowed")
+        /// 413 `PayloadTooLarge`.
+        public static let payloadTooLarge = Answer(status: 413, reason: "PayloadTooLarge")
+        /// 500 `InternalServerError`.
+        public static let internalServerError = Answer(status: 500, reason: "InternalServerError")
+        /// 503 `ServiceUnavailable`.
+        public static let serviceUnavailable = Answer(status: 503, reason: "ServiceUnavailable")
+        /// 429 `TooManyRequests`, with `Retry-After` when given.
+        public static func tooManyRequests(retryAfter: String? = nil) -> Answer {
             Answer(status: 429, reason: "TooManyRequests", retryAfter: retryAfter)
         }
     }
@@ -61,9 +80,9 @@ final class APNsStandIn: Sendable {
     }
 
     /// The CA certificate that issued the stand-in's TLS certificate.
-    let trustRoot: NIOSSLCertificate
+    public let trustRoot: NIOSSLCertificate
     /// The port it listens on (on 127.0.0.1).
-    let port: Int
+    public let port: Int
     private let channel: any Channel
     private let state = Locked(State())
     private let tokenKey: P256.Signing.PublicKey?
@@ -72,11 +91,11 @@ final class APNsStandIn: Sendable {
     private let now: @Sendable () -> Date
 
     /// The gateway URL to give the client.
-    var url: URL { URL(string: "https://localhost:\(port)")! }
+    public var url: URL { URL(string: "https://localhost:\(port)")! }
 
     /// Starts a stand-in that accepts provider tokens signed by `tokenKey` for `keyID` and `teamID` (none when nil),
     /// and client certificates issued by `clientCertificateAuthority` (none asked for when nil).
-    init(
+    public init(
         tokenKey: P256.Signing.PublicKey? = nil, keyID: String? = nil, teamID: String? = nil,
         clientCertificateAuthority: Certificate? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
@@ -127,20 +146,20 @@ final class APNsStandIn: Sendable {
     }
 
     /// Answers the next requests for `pushToken` with `answers`, in order (then 200).
-    func script(_ pushToken: String, _ answers: Answer...) {
+    public func script(_ pushToken: String, _ answers: Answer...) {
         state.withLock { $0.scripts[pushToken, default: []].append(contentsOf: answers) }
     }
 
     /// Every request received so far, in order.
-    var received: [Received] { state.withLock { $0.received } }
+    public var received: [Received] { state.withLock { $0.received } }
 
     /// Stops listening.
-    func shutdown() async throws {
+    public func shutdown() async throws {
         try await channel.close()
     }
 
     /// Runs `body` with a stand-in, shutting it down afterwards.
-    static func with<Result>(
+    public static func with<Result>(
         tokenKey: P256.Signing.PublicKey? = nil, keyID: String? = nil, teamID: String? = nil,
         clientCertificateAuthority: Certificate? = nil, now: @escaping @Sendable () -> Date = { Date() },
         _ body: (APNsStandIn) async throws -> Result
