@@ -118,6 +118,7 @@ let package = Package(
                 .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "WalletServer", package: "Coffer"),
                 .product(name: "WalletServerTesting", package: "Coffer"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ],

@@ -26,11 +26,17 @@ fi
 . Benchmarks/load-common.sh
 rsa_signs=$(openssl_signs -multi "$cores")
 
+# Builds in release mode, showing the compiler's errors when it fails.
+release_build() {
+    local log
+    log=$(mktemp /tmp/coffer-build-XXXXXX)
+    swift build -c release "$@" >"$log" 2>&1 || { grep -E "error:" "$log" | sort -u | head -20; exit 1; }
+}
 echo "building release binaries…"
-swift build -c release --product coffer >/dev/null
+release_build --product coffer
 coffer=$(swift build -c release --show-bin-path)/coffer
-swift build -c release --package-path Benchmarks --product hummingbird-baseline >/dev/null
-swift build -c release --package-path Benchmarks --product pass-fanout >/dev/null
+release_build --package-path Benchmarks --product hummingbird-baseline
+release_build --package-path Benchmarks --product pass-fanout
 baseline=$(swift build -c release --package-path Benchmarks --show-bin-path)/hummingbird-baseline
 fanout=$(swift build -c release --package-path Benchmarks --show-bin-path)/pass-fanout
 

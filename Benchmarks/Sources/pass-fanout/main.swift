@@ -6,6 +6,7 @@
 // APNs client to the same stand-in, with as many in flight, with no database.
 //
 // Usage: pass-fanout [devices]   (prints "fan-out <seconds>", "ceiling <seconds>" and their ratio)
+import Crypto
 import Foundation
 import Logging
 import SQLKit
@@ -17,12 +18,18 @@ import WalletServerTesting
 @main
 struct PassFanout {
     static func main() async throws {
-        let devices = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
+        try await measure(devices: CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000)
+    }
+
+    /// Sets up a pass on `devices` devices and prints the fan-out, off the main actor.
+    nonisolated static func measure(devices: Int) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-fanout-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try WalletDatabase.open(url: WalletDatabase.sqliteURL(in: directory))
-        try await SchemaMigrator(database: database).migrate()
+        var logger = Logger(label: "pass-fanout")
+        logger.logLevel = .warning
+        let database = try WalletDatabase.open(url: WalletDatabase.sqliteURL(in: directory), logger: logger)
+        try await SchemaMigrator(database: database, logger: logger).migrate()
         let repository = SQLWalletRepository(database: database)
         let identity = try DevelopmentIdentity.generate(passTypeIdentifier: "pass.dev.coffer.fanout")
 
@@ -30,7 +37,8 @@ struct PassFanout {
         let user = try await repository.createUser(clientID: client.id, externalReference: nil)
         let passType = PassType(
             passTypeIdentifier: "pass.dev.coffer.fanout", teamIdentifier: "DEVTEAM000", organizationName: "Fan-out",
-            signingKeyPath: "unused")
+            signingKeyPath: "unused",
+            nfcPublicKey: P256.KeyAgreement.PrivateKey().publicKey.derRepresentation.base64EncodedString())
         try await repository.createPassType(passType)
         let tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "FANOUT-1")
         try await repository.createTag(tag)
@@ -57,8 +65,6 @@ struct PassFanout {
         try await APNsStandIn.with(clientCertificateAuthority: identity.root) { standIn in
             let configuration = APNsConfiguration(
                 gateway: .custom(standIn.url), requestTimeout: 30, additionalTrustRoots: [standIn.trustRoot])
-            var logger = Logger(label: "pass-fanout")
-            logger.logLevel = .warning
 
             // The ceiling: the same pushes through the same client, as many in flight, no database.
             let direct = APNsClient(configuration: configuration, logger: logger)

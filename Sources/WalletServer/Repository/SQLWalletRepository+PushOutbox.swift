@@ -77,12 +77,23 @@ extension SQLWalletRepository: PushOutbox {
     }
 
     /// Deletes the outbox row `id` (a push or a webhook), if the claim whose lease ends at `leasedUntil` still holds
-    /// it.
+    /// it; deliveries completed at once are deleted together, in one transaction.
     func completeDelivery(id: UUID, leasedUntil: Date) async throws -> Bool {
-        try await run {
-            try await sql.delete(from: "push_outbox").where("id", .equal, id.uuidString)
-                .where("leased_until", .equal, Self.ms(leasedUntil)).returning("id").all()
-        }.count == 1
+        try await run { try await completions.submit(DeliveryCompletion(id: id, leasedUntil: leasedUntil)) }
+    }
+
+    /// Deletes each completed delivery of `batch` whose lease is still the one it names, in one transaction; whether
+    /// each was deleted.
+    static func commitCompletions(_ batch: [DeliveryCompletion], to database: WalletDatabase) async throws -> [Bool] {
+        try await database.transaction { db in
+            var deleted: [Bool] = []
+            for completion in batch {
+                let rows = try await db.delete(from: "push_outbox").where("id", .equal, completion.id.uuidString)
+                    .where("leased_until", .equal, ms(completion.leasedUntil)).returning("id").all()
+                deleted.append(rows.count == 1)
+            }
+            return deleted
+        }
     }
 
     /// Schedules the outbox row `id` again at `at`, one attempt more, unleased, with `error` kept as its last, if the
@@ -116,4 +127,10 @@ extension SQLWalletRepository: PushOutbox {
             }
         }
     }
+}
+
+/// A delivery the dispatcher completed: its outbox row and the lease its claim holds.
+struct DeliveryCompletion: Sendable {
+    var id: UUID
+    var leasedUntil: Date
 }

@@ -13,6 +13,8 @@ public struct SQLWalletRepository: WalletRepository {
     private let writes: GroupCommit<ProvisioningWrite, ProvisioningSession?>
     /// Commits concurrent callers' trace events together.
     let traceWrites: GroupCommit<[NewPassEvent], Void>
+    /// Commits the outbox deliveries that the dispatcher completes at once together (one transaction, one sync).
+    let completions: GroupCommit<DeliveryCompletion, Bool>
     /// API users who authenticated recently, kept for ``authenticationLifetime``.
     private let recentlyAuthenticated: RecentlyAuthenticated
 
@@ -30,6 +32,9 @@ public struct SQLWalletRepository: WalletRepository {
         self.writes = GroupCommit { batch in try await Self.commit(batch, to: database) }
         self.traceWrites = GroupCommit(maximumBatchSize: 256) { batch in
             try await Self.commitPassEvents(batch, to: database)
+        }
+        self.completions = GroupCommit(maximumBatchSize: 256) { batch in
+            try await Self.commitCompletions(batch, to: database)
         }
     }
 

@@ -11,12 +11,16 @@ import WalletPasses
 public final class PassEventRecorder: Sendable {
     /// The most background events waiting to be stored; beyond it new ones are dropped (and counted in the log).
     public static let maximumPending = 10_000
+    /// How long a repeat of a background event is not stored again: a second.
+    public static let repeatWindow: TimeInterval = 1
 
     let store: any PassTraceStore
     let clock: any CofferClock
     private let devices: PassAuthenticationTokens?
     private let logger: Logger
     private let pending = Locked((count: 0, dropped: 0))
+    /// When each distinct event ``note(_:)`` stored was last noted.
+    private let recent = Locked<[String: Date]>([:])
     private let deliveriesQueued = Locked<@Sendable () -> Void>({})
 
     /// Creates a recorder over `store`; device identifiers are kept as `devices`' keyed digests (as a digest under a
@@ -73,8 +77,11 @@ public final class PassEventRecorder: Sendable {
         }
     }
 
-    /// Stores `events` in the background, unless ``maximumPending`` events are waiting already.
+    /// Stores `events` in the background, unless ``maximumPending`` events are waiting already. An event the same as
+    /// one noted less than ``repeatWindow`` before (the same kind, pass, device and details: a device fetching again
+    /// and again) is kept only once.
     public func note(_ events: [NewPassEvent]) {
+        let events = events.filter(isNew)
         guard !events.isEmpty else { return }
         let admitted = pending.withLock { state -> Bool in
             guard state.count + events.count <= Self.maximumPending else {
@@ -96,6 +103,19 @@ public final class PassEventRecorder: Sendable {
         Task {
             await record(events)
             pending.withLock { $0.count -= events.count }
+        }
+    }
+
+    /// Whether `event` differs from every event noted in the last ``repeatWindow``; remembers it. At most
+    /// ``maximumPending`` events are remembered: past that the memory starts again.
+    private func isNew(_ event: NewPassEvent) -> Bool {
+        let details = event.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        let key = "\(event.kind.rawValue)|\(event.passID)|\(event.device ?? "")|\(details)"
+        return recent.withLock { recent in
+            if let last = recent[key], event.occurredAt.timeIntervalSince(last) < Self.repeatWindow { return false }
+            if recent.count >= Self.maximumPending { recent.removeAll(keepingCapacity: true) }
+            recent[key] = event.occurredAt
+            return true
         }
     }
 
