@@ -63,12 +63,12 @@ public struct PassDistribution: Sendable {
 
     /// The signed archive of the pass of the client's tag whose `attribute` is `value`.
     public func archive(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Archive {
-        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
-        guard let pass = try await repository.pass(id: passID),
-            let pkpass = try await renderer.signedArchive(passID: passID, signingTime: clock.now)
-        else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
-        trace.note([trace.event(.downloaded, passID: passID, details: ["via": .string("api")])])
-        return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: pass.serialNumber))
+        let target = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value)
+        guard let pkpass = try await renderer.signedArchive(passID: target.passID, signingTime: clock.now) else {
+            throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass")
+        }
+        trace.note([trace.event(.downloaded, passID: target.passID, details: ["via": .string("api")])])
+        return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: target.serialNumber))
     }
 
     /// Makes a share link for the pass of the client's tag, valid for `lifetime` seconds (``linkLifetimes``, by
@@ -84,9 +84,8 @@ public struct PassDistribution: Sendable {
             throw PassManagementFailure.invalidRequest(
                 "expires_in must be \(Self.linkLifetimes.lowerBound) to \(Self.linkLifetimes.upperBound) seconds")
         }
-        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
+        let passID = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value).passID
         let now = clock.now
-        _ = try await repository.deleteExpiredShareLinks(now: now, limit: 16)
         let token = SecretToken.makeAPIToken()
         let link = ShareLink(
             tokenHash: SecretToken.hash(token), passID: passID, clientID: clientID, singleUse: singleUse,
@@ -103,7 +102,7 @@ public struct PassDistribution: Sendable {
 
     /// The share links the client made for the pass of its tag, newest first (never their tokens).
     public func shareLinks(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> [ShareLink] {
-        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
+        let passID = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value).passID
         return try await repository.shareLinks(passID: passID, clientID: clientID)
     }
 
@@ -111,7 +110,7 @@ public struct PassDistribution: Sendable {
     ///
     /// - Throws: ``PassManagementFailure/notFound(_:)`` when there is no such link.
     public func revokeShareLink(id: UUID, clientID: UUID, attribute: TagIDAttribute, value: String) async throws {
-        let passID = try await passID(clientID: clientID, attribute: attribute, value: value)
+        let passID = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value).passID
         guard try await repository.deleteShareLink(id: id, passID: passID, clientID: clientID) else {
             throw PassManagementFailure.notFound("a share link \(id) of this pass")
         }
@@ -140,13 +139,6 @@ public struct PassDistribution: Sendable {
                 details: ["via": .string("share_link"), "share_link": .string(shared.link.id.uuidString)])
         ])
         return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: shared.serialNumber))
-    }
-
-    /// The pass of the client's tag, or ``PassManagementFailure/notFound(_:)``.
-    private func passID(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> UUID {
-        guard let target = try await repository.issuanceTarget(clientID: clientID, attribute: attribute, value: value)
-        else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
-        return target.passID
     }
 
     /// `<serial number>.pkpass`, safe in a `Content-Disposition` header and on any file system.

@@ -60,7 +60,7 @@ extension ManagementController {
     /// `GET /api/v2/passes/{tag_id}/pkpass`: the pass, signed, as Wallet takes it.
     @Sendable func archive(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
-        let archive = try await answering {
+        let archive = try await Self.answering {
             try await distribution.archive(clientID: clientID, attribute: attribute, value: value)
         }
         return Self.pkpassResponse(archive)
@@ -77,7 +77,7 @@ extension ManagementController {
                 "the body must be a JSON object with an optional 'expires_in' (whole seconds) and 'single_use' (boolean)"
             )
         }
-        let created = try await answering {
+        let created = try await Self.answering {
             try await distribution.createShareLink(
                 clientID: clientID, attribute: attribute, value: value, lifetime: body.expiresIn,
                 singleUse: body.singleUse ?? false)
@@ -89,7 +89,7 @@ extension ManagementController {
 
     @Sendable func shareLinks(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
-        let links = try await answering {
+        let links = try await Self.answering {
             try await distribution.shareLinks(clientID: clientID, attribute: attribute, value: value)
         }
         return try JSONBody.response(ShareLinkList(shareLinks: links.map { ShareLinkBody($0) }))
@@ -100,7 +100,7 @@ extension ManagementController {
         guard let id = context.parameters.get("link_id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("no share link with this identifier")
         }
-        try await answering {
+        try await Self.answering {
             try await distribution.revokeShareLink(id: id, clientID: clientID, attribute: attribute, value: value)
         }
         return Response(status: .noContent)

@@ -34,11 +34,9 @@ extension ManagementController {
             }
             limit = parsed
         }
-        let page = try await answering { () -> EventPage in
-            guard
-                let target = try await management.repository.issuanceTarget(
-                    clientID: clientID, attribute: attribute, value: value)
-            else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
+        let page = try await Self.answering { () -> EventPage in
+            let target = try await management.repository.managedPass(
+                clientID: clientID, attribute: attribute, value: value)
             let (events, next) = try await trace.events(
                 passID: target.passID, cursor: query.get("cursor"), limit: limit)
             let diagnosis = try await trace.diagnosis(passID: target.passID)

@@ -62,7 +62,7 @@ struct ManagementController: Sendable {
             key = parsed
         }
         let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
-        let stored = try await answering {
+        let stored = try await Self.answering {
             try await management.create(try PassCreationRequest(json: body), clientID: clientID, idempotencyKey: key)
         }
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
@@ -82,7 +82,7 @@ struct ManagementController: Sendable {
             }
             limit = parsed
         }
-        let page = try await answering {
+        let page = try await Self.answering {
             try await management.list(clientID: clientID, limit: limit, cursor: query.get("cursor"))
         }
         return JSONBody.response(encoded: try Self.encoder.encode(page))
@@ -90,7 +90,7 @@ struct ManagementController: Sendable {
 
     @Sendable func passTypes(request: Request, context: WalletRequestContext) async throws -> Response {
         let clientID = try await authenticate(request)
-        let passTypes = try await answering { try await management.passTypes(clientID: clientID) }
+        let passTypes = try await Self.answering { try await management.passTypes(clientID: clientID) }
         return try JSONBody.response(PassTypeList(passTypes: passTypes))
     }
 
@@ -105,7 +105,7 @@ struct ManagementController: Sendable {
 
     @Sendable func state(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
-        let state = try await answering {
+        let state = try await Self.answering {
             try await management.state(clientID: clientID, attribute: attribute, value: value)
         }
         return JSONBody.response(encoded: try state.encoded())
@@ -114,7 +114,7 @@ struct ManagementController: Sendable {
     @Sendable func update(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
         let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
-        let state = try await answering {
+        let state = try await Self.answering {
             try await management.update(
                 clientID: clientID, attribute: attribute, value: value, change: try ManagementJSON.change(body))
         }
@@ -123,7 +123,7 @@ struct ManagementController: Sendable {
 
     @Sendable func void(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
-        let state = try await answering {
+        let state = try await Self.answering {
             try await management.void(clientID: clientID, attribute: attribute, value: value)
         }
         return JSONBody.response(encoded: try state.encoded())
@@ -131,7 +131,7 @@ struct ManagementController: Sendable {
 
     @Sendable func expire(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
-        let state = try await answering {
+        let state = try await Self.answering {
             try await management.expire(clientID: clientID, attribute: attribute, value: value)
         }
         return JSONBody.response(encoded: try state.encoded())
@@ -165,7 +165,7 @@ struct ManagementController: Sendable {
     }
 
     /// Runs `body`, answering its ``PassManagementFailure`` as the API's errors.
-    func answering<R>(_ body: () async throws -> R) async throws -> R {
+    static func answering<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch let failure as PassManagementFailure {

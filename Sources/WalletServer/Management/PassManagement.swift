@@ -96,9 +96,7 @@ public struct PassManagement: Sendable {
         -> ManagedPassState
     {
         guard !change.isEmpty else { throw PassManagementFailure.invalidRequest("the change changes nothing") }
-        guard
-            let target = try await repository.issuanceTarget(clientID: clientID, attribute: attribute, value: value)
-        else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
+        let target = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value)
         try await Self.refusingInvalid { try await updater.update(passID: target.passID, change) }
         return try await state(clientID: clientID, attribute: attribute, value: value)
     }

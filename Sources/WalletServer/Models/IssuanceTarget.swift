@@ -8,6 +8,8 @@ public struct IssuanceTarget: Hashable, Sendable {
     public var tagID: UUID
     /// The pass's identifier.
     public var passID: UUID
+    /// The pass's serial number.
+    public var serialNumber: String
     /// The pass type it is signed for.
     public var passType: PassType
     /// The tag's user, whose account hash binds the pass.
@@ -16,9 +18,12 @@ public struct IssuanceTarget: Hashable, Sendable {
     public var clientMayIssue: Bool
 
     /// Creates a target.
-    public init(tagID: UUID, passID: UUID, passType: PassType, user: User, clientMayIssue: Bool) {
+    public init(
+        tagID: UUID, passID: UUID, serialNumber: String, passType: PassType, user: User, clientMayIssue: Bool
+    ) {
         self.tagID = tagID
         self.passID = passID
+        self.serialNumber = serialNumber
         self.passType = passType
         self.user = user
         self.clientMayIssue = clientMayIssue

@@ -233,7 +233,7 @@ public struct SQLWalletRepository: WalletRepository {
         let target = try row.decode(model: IssuanceTargetRow.self)
         return IssuanceTarget(
             tagID: try TagRow.uuid(target.tagID, .id), passID: try PassRow.uuid(target.passID, .id),
-            passType: try row.decode(prefixed: PassTypeRow.self).model(),
+            serialNumber: target.serialNumber, passType: try row.decode(prefixed: PassTypeRow.self).model(),
             user: try row.decode(prefixed: UserRow.self).model(), clientMayIssue: target.grantedClientID != nil)
     }
 

@@ -77,7 +77,7 @@ struct WebhookEndpointsController: Sendable {
         let clientID = try await authenticate(request)
         let endpoints = try available()
         let body = try await JSONBody.decode(CreateRequest.self, from: request, limit: 8 * 1024)
-        let created = try await answering {
+        let created = try await ManagementController.answering {
             try await endpoints.create(clientID: clientID, url: body.url, eventTypes: body.eventTypes.map(Set.init))
         }
         var response = try JSONBody.response(EndpointBody(created.endpoint, secret: created.secret), status: .created)
@@ -88,7 +88,7 @@ struct WebhookEndpointsController: Sendable {
     @Sendable func list(request: Request, context: WalletRequestContext) async throws -> Response {
         let clientID = try await authenticate(request)
         let endpoints = try available()
-        let list = try await answering { try await endpoints.list(clientID: clientID) }
+        let list = try await ManagementController.answering { try await endpoints.list(clientID: clientID) }
         return try JSONBody.response(EndpointList(webhookEndpoints: list.map { EndpointBody($0) }))
     }
 
@@ -98,7 +98,7 @@ struct WebhookEndpointsController: Sendable {
         guard let id = context.parameters.get("endpoint_id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("no webhook endpoint with this identifier")
         }
-        try await answering { try await endpoints.delete(id: id, clientID: clientID) }
+        try await ManagementController.answering { try await endpoints.delete(id: id, clientID: clientID) }
         return Response(status: .noContent)
     }
 
@@ -112,13 +112,5 @@ struct WebhookEndpointsController: Sendable {
                 .serviceUnavailable, code: "unavailable", message: "this server keeps no secrets for webhooks")
         }
         return endpoints
-    }
-
-    private func answering<R>(_ body: () async throws -> R) async throws -> R {
-        do {
-            return try await body()
-        } catch let failure as PassManagementFailure {
-            throw ManagementController.apiError(failure)
-        }
     }
 }

@@ -186,7 +186,8 @@ struct BatchedWriteTests {
             #expect(
                 target
                     == IssuanceTarget(
-                        tagID: tag.id, passID: pass.id, passType: full.passType, user: full.user, clientMayIssue: true))
+                        tagID: tag.id, passID: pass.id, serialNumber: pass.serialNumber, passType: full.passType,
+                        user: full.user, clientMayIssue: true))
             #expect(try await repository.issuanceTarget(clientID: UUID(), attribute: .referenceID, value: "T0") == nil)
         }
     }
