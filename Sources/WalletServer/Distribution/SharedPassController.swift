@@ -23,18 +23,17 @@ struct SharedPassController: Sendable {
         let token = context.parameters.get("token") ?? ""
         if let wait = limiter.wait(for: request, context: context, token: token) {
             metrics.requestRateLimited()
-            var headers = LandingPage.headers(nonce: nonce)
-            headers[.retryAfter] = String(wait)
-            return html(.tooManyRequests, LandingPage.tooManyRequests(nonce: nonce), headers: headers)
+            return LandingPage.response(
+                .tooManyRequests, LandingPage.tooManyRequests(nonce: nonce), nonce: nonce, retryAfter: wait)
         }
-        let notFound = html(.notFound, LandingPage.notFound(nonce: nonce), headers: LandingPage.headers(nonce: nonce))
+        let notFound = LandingPage.response(.notFound, LandingPage.notFound(nonce: nonce), nonce: nonce)
         guard let shared = try await distribution.sharedPass(token: token) else { return notFound }
         guard Self.wantsArchive(request) else {
-            return html(
+            return LandingPage.response(
                 .ok,
                 LandingPage.sharedPass(
                     organizationName: shared.organizationName, singleUse: shared.link.singleUse, nonce: nonce),
-                headers: LandingPage.headers(nonce: nonce))
+                nonce: nonce)
         }
         guard let archive = try await distribution.download(shared) else { return notFound }
         var response = ManagementController.pkpassResponse(archive)
@@ -48,9 +47,5 @@ struct SharedPassController: Sendable {
         if request.uri.queryParameters.get("download") == "1" { return true }
         let agent = request.headers[.userAgent] ?? ""
         return ["iPhone", "iPad", "iPod"].contains { agent.contains($0) }
-    }
-
-    private func html(_ status: HTTPResponse.Status, _ page: String, headers: HTTPFields) -> Response {
-        Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 }

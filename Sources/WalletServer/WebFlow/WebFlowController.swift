@@ -112,16 +112,14 @@ struct WebFlowController: Sendable {
         let token = context.parameters.get("token") ?? ""
         if let wait = limited(request, context: context, token: token) {
             metrics.requestRateLimited()
-            var headers = LandingPage.headers(nonce: nonce)
-            headers[.retryAfter] = String(wait)
-            return html(.tooManyRequests, LandingPage.tooManyRequests(nonce: nonce), headers: headers)
+            return LandingPage.response(
+                .tooManyRequests, LandingPage.tooManyRequests(nonce: nonce), nonce: nonce, retryAfter: wait)
         }
         guard let target = try await webLinks.landingTarget(token: token) else {
-            return html(.notFound, LandingPage.notFound(nonce: nonce), headers: LandingPage.headers(nonce: nonce))
+            return LandingPage.response(.notFound, LandingPage.notFound(nonce: nonce), nonce: nonce)
         }
-        return html(
-            .ok, LandingPage.page(organizationName: target.organizationName, nonce: nonce),
-            headers: LandingPage.headers(nonce: nonce))
+        return LandingPage.response(
+            .ok, LandingPage.page(organizationName: target.organizationName, nonce: nonce), nonce: nonce)
     }
 
     @Sendable func landingSession(request: Request, context: WalletRequestContext) async throws -> Response {
@@ -162,10 +160,6 @@ struct WebFlowController: Sendable {
         var response = try JSONBody.response(value, status: status)
         response.headers[.cacheControl] = "no-store"
         return response
-    }
-
-    private func html(_ status: HTTPResponse.Status, _ page: String, headers: HTTPFields) -> Response {
-        Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
     /// `date` as ISO 8601 in UTC, to the second.
