@@ -56,7 +56,7 @@ extension SQLWalletRepository: PushOutbox {
     }
 
     /// No lease holds the row at `now` (milliseconds).
-    private static func unleased(at now: Int64) -> SQLGroupExpression {
+    static func unleased(at now: Int64) -> SQLGroupExpression {
         SQLGroupExpression(
             SQLBinaryExpression(
                 SQLBinaryExpression(PushOutboxRow.column(.leasedUntil), .is, SQLLiteral.null), .or,

@@ -122,9 +122,8 @@ extension SQLWalletRepository {
         return try await run {
             let candidates = try await sql.raw(
                 """
-                SELECT o.id, o.pass_id, o.endpoint_id, o.event_id, o.event_type, o.payload, o.attempts, o.created_at, \
-                e.url FROM push_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id \
-                WHERE o.kind = 'webhook' AND o.failed_at IS NULL AND o.next_attempt_at <= \(bind: nowMS) \
+                SELECT \(unsafeRaw: Self.webhookColumns) FROM push_outbox o \
+                JOIN webhook_endpoints e ON e.id = o.endpoint_id WHERE o.kind = 'webhook' AND o.failed_at IS NULL AND o.next_attempt_at <= \(bind: nowMS) \
                 AND (o.leased_until IS NULL OR o.leased_until < \(bind: nowMS)) \
                 AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.kind = 'webhook' \
                 AND p.endpoint_id = o.endpoint_id AND p.pass_id = o.pass_id AND p.failed_at IS NULL \
@@ -136,33 +135,10 @@ extension SQLWalletRepository {
             let ids = try candidates.map { try $0.decode(column: "id", as: String.self) }
             let claimed = Set(
                 try await sql.update(PushOutboxRow.table).set("leased_until", to: until)
-                    .where(SQLIdentifier("id"), .in, SQLBind.group(ids))
-                    .where(
-                        SQLGroupExpression(
-                            SQLBinaryExpression(
-                                SQLBinaryExpression(SQLIdentifier("leased_until"), .is, SQLLiteral.null), .or,
-                                SQLBinaryExpression(SQLIdentifier("leased_until"), .lessThan, SQLBind(nowMS))))
-                    )
+                    .where(SQLIdentifier("id"), .in, SQLBind.group(ids)).where(Self.unleased(at: nowMS))
                     .returning("id").all(decodingColumn: "id", as: String.self))
-            return try candidates.compactMap { row -> PendingWebhook? in
-                let id = try row.decode(column: "id", as: String.self)
-                guard claimed.contains(id) else { return nil }
-                let typeName = try row.decode(column: "event_type", as: String.self)
-                guard let type = WebhookEventType(rawValue: typeName) else {
-                    throw WalletServerError.corruptRecord("webhook delivery \(id)'s event type '\(typeName)'")
-                }
-                return PendingWebhook(
-                    id: try PushOutboxRow.uuid(id, .id),
-                    passID: try PushOutboxRow.uuid(try row.decode(column: "pass_id", as: String.self), .passID),
-                    endpointID: try PushOutboxRow.uuid(
-                        try row.decode(column: "endpoint_id", as: String.self), .endpointID),
-                    url: try row.decode(column: "url", as: String.self),
-                    eventID: try row.decode(column: "event_id", as: String.self), eventType: type,
-                    payload: Data(try row.decode(column: "payload", as: String.self).utf8),
-                    attempts: Int(try row.decode(column: "attempts", as: Int64.self)),
-                    createdAt: Self.date(try row.decode(column: "created_at", as: Int64.self)),
-                    leasedUntil: Self.date(until))
-            }
+            return try candidates.filter { claimed.contains(try $0.decode(column: "id", as: String.self)) }
+                .map { try Self.pendingWebhook($0, leasedUntil: Self.date(until)) }
         }
     }
 
@@ -198,26 +174,38 @@ extension SQLWalletRepository {
         let rows = try await run {
             try await sql.raw(
                 """
-                SELECT o.id, o.endpoint_id, o.event_id, o.event_type, o.payload, o.attempts, o.created_at, e.url \
-                FROM push_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id \
+                SELECT \(unsafeRaw: Self.webhookColumns) FROM push_outbox o \
+                JOIN webhook_endpoints e ON e.id = o.endpoint_id \
                 WHERE o.kind = 'webhook' AND o.pass_id = \(bind: passID.uuidString) AND o.failed_at IS NOT NULL \
                 ORDER BY o.failed_at DESC LIMIT \(bind: limit)
                 """
             ).all()
         }
-        return try rows.compactMap { row in
-            guard let type = WebhookEventType(rawValue: try row.decode(column: "event_type", as: String.self)) else {
-                return nil
-            }
-            return PendingWebhook(
-                id: try PushOutboxRow.uuid(try row.decode(column: "id", as: String.self), .id), passID: passID,
-                endpointID: try PushOutboxRow.uuid(try row.decode(column: "endpoint_id", as: String.self), .endpointID),
-                url: try row.decode(column: "url", as: String.self),
-                eventID: try row.decode(column: "event_id", as: String.self), eventType: type,
-                payload: Data(try row.decode(column: "payload", as: String.self).utf8),
-                attempts: Int(try row.decode(column: "attempts", as: Int64.self)),
-                createdAt: Self.date(try row.decode(column: "created_at", as: Int64.self)), leasedUntil: Date())
+        // A failed delivery holds no lease.
+        return try rows.map { try Self.pendingWebhook($0, leasedUntil: .distantPast) }
+    }
+
+    /// The columns ``pendingWebhook(_:leasedUntil:)`` reads, of `push_outbox o` joined to `webhook_endpoints e`.
+    private static let webhookColumns =
+        "o.id, o.pass_id, o.endpoint_id, o.event_id, o.event_type, o.payload, o.attempts, o.created_at, e.url"
+
+    /// The delivery a row of ``webhookColumns`` describes; an event type this server does not know means the record
+    /// is corrupt.
+    private static func pendingWebhook(_ row: any SQLRow, leasedUntil: Date) throws -> PendingWebhook {
+        let id = try row.decode(column: "id", as: String.self)
+        let typeName = try row.decode(column: "event_type", as: String.self)
+        guard let type = WebhookEventType(rawValue: typeName) else {
+            throw WalletServerError.corruptRecord("webhook delivery \(id)'s event type '\(typeName)'")
         }
+        return PendingWebhook(
+            id: try PushOutboxRow.uuid(id, .id),
+            passID: try PushOutboxRow.uuid(try row.decode(column: "pass_id", as: String.self), .passID),
+            endpointID: try PushOutboxRow.uuid(try row.decode(column: "endpoint_id", as: String.self), .endpointID),
+            url: try row.decode(column: "url", as: String.self),
+            eventID: try row.decode(column: "event_id", as: String.self), eventType: type,
+            payload: Data(try row.decode(column: "payload", as: String.self).utf8),
+            attempts: Int(try row.decode(column: "attempts", as: Int64.self)),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)), leasedUntil: leasedUntil)
     }
 }
 
