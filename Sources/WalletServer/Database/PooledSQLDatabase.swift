@@ -26,7 +26,7 @@ struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source
         guard shared.enter() else {
             return MultiThreadedEventLoopGroup.singleton.any().makeFailedFuture(Self.closedError)
         }
-        let pool = query is SQLSelect ? shared.readers : shared.writers
+        let pool = query is SQLSelect || query is SerializedSelect.Statement ? shared.readers : shared.writers
         let shared = shared
         return pool.withConnection(logger: logger) { connection in
             makeSQL(connection).execute(sql: query, onRow)

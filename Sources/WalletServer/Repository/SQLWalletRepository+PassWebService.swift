@@ -1,15 +1,14 @@
 import Foundation
 import SQLKit
+import Secrets
 
 extension SQLWalletRepository {
     /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
     public func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
-        let query = WebServicePassRow.selecting(in: sql.select())
-            .from(PassRow.table)
-            .joiningPassTypes()
-            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(passTypeIdentifier))
-            .where(PassRow.column(.serialNumber), .equal, SQLBind(serialNumber))
-        return try await run { try await query.first(decoding: WebServicePassRow.self) }?.model()
+        let statement = webServicePassLookup.bound(to: [passTypeIdentifier, serialNumber])
+        let found = Locked<(any SQLRow)?>(nil)
+        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = row } } }
+        return try found.withLock { $0 }.map { try $0.decode(model: WebServicePassRow.self).model() }
     }
 
     /// The pass's salt, if it has one.

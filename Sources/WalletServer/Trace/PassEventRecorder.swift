@@ -20,7 +20,7 @@ public final class PassEventRecorder: Sendable {
     private let logger: Logger
     private let pending = Locked((count: 0, dropped: 0))
     /// When each distinct event ``note(_:)`` stored was last noted.
-    private let recent = Locked<[String: Date]>([:])
+    private let recent = Locked<[RepeatKey: Date]>([:])
     private let deliveriesQueued = Locked<@Sendable () -> Void>({})
 
     /// Creates a recorder over `store`; device identifiers are kept as `devices`' keyed digests (as a digest under a
@@ -109,8 +109,7 @@ public final class PassEventRecorder: Sendable {
     /// Whether `event` differs from every event noted in the last ``repeatWindow``; remembers it. At most
     /// ``maximumPending`` events are remembered: past that the memory starts again.
     private func isNew(_ event: NewPassEvent) -> Bool {
-        let details = event.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        let key = "\(event.kind.rawValue)|\(event.passID)|\(event.device ?? "")|\(details)"
+        let key = RepeatKey(kind: event.kind, passID: event.passID, device: event.device, details: event.details)
         return recent.withLock { recent in
             if let last = recent[key], event.occurredAt.timeIntervalSince(last) < Self.repeatWindow { return false }
             if recent.count >= Self.maximumPending { recent.removeAll(keepingCapacity: true) }
@@ -123,5 +122,15 @@ public final class PassEventRecorder: Sendable {
     /// stops (``TraceFlusher``).
     public func flush() async {
         while pending.withLock({ $0.count }) > 0 { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+extension PassEventRecorder {
+    /// What makes two background events repeats of each other: all but the time.
+    private struct RepeatKey: Hashable {
+        var kind: PassEvent.Kind
+        var passID: UUID
+        var device: String?
+        var details: [String: JSONValue]
     }
 }

@@ -17,6 +17,18 @@ struct WebServicePassRow: Decodable {
     /// The pass's `Last-Modified`, in milliseconds.
     var modifiedAt: Int64
 
+    /// The pass of a pass type identifier and serial number, serialized once (the web service's hottest read):
+    /// bind the identifier, then the serial number.
+    static func lookup(on sql: any SQLDatabase) -> SerializedSelect {
+        SerializedSelect(
+            selecting(in: sql.select())
+                .from(PassRow.table)
+                .joiningPassTypes()
+                .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(""))
+                .where(PassRow.column(.serialNumber), .equal, SQLBind(""))
+                .limit(1))
+    }
+
     /// `query` selecting these columns from `apple_passes`.
     static func selecting(in query: SQLSelectBuilder) -> SQLSelectBuilder {
         query.column(PassRow.column(.id), as: CodingKeys.passID.stringValue)
