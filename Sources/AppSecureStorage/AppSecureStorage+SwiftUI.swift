@@ -6,9 +6,10 @@
         /// A binding to the value, as `$key` (setting `nil` or an empty string deletes the item).
         public var projectedValue: Binding<Value?> {
             // The closures capture only Sendable parts (SwiftUI's Binding takes Sendable closures).
-            let (store, key, accessibility) = (store, key, accessibility)
+            let (store, key, accessibility, authentication) = (store, key, accessibility, authentication)
             return Binding(
-                get: { Self.read(key, from: store) }, set: { Self.write($0, key, accessibility, to: store) })
+                get: { Self.read(key, from: store, authentication: authentication) },
+                set: { Self.write($0, key, accessibility, to: store) })
         }
     }
 

@@ -22,28 +22,32 @@ public struct AppSecureStorage<Value: Codable> {
     public let accessibility: AccessPolicy.Accessibility
     /// The store it lives in.
     public let store: SecureStorage
+    /// How a read prompts when the item needs the user; `nil`: as the store's ``SecureStorage/authentication``.
+    public let authentication: AuthenticationContext?
     let tracker: ChangeTracker
 
     /// Creates a wrapper for the value at `key` in `store`, readable per `accessibility` (when unlocked, by
-    /// default).
+    /// default), read with `authentication` when the store's items need the user.
     public init(
-        _ key: String, accessibility: AccessPolicy.Accessibility = .whenUnlocked, store: SecureStorage = .standard
+        _ key: String, accessibility: AccessPolicy.Accessibility = .whenUnlocked, store: SecureStorage = .standard,
+        authentication: AuthenticationContext? = nil
     ) {
         self.key = key
         self.accessibility = accessibility
         self.store = store
+        self.authentication = authentication
         self.tracker = ChangeTracker(store: store, key: key)
     }
 
     /// The value, or `nil` when there is none (or the store failed: see ``SecureStorage/errorHandler``).
     public var wrappedValue: Value? {
-        get { Self.read(key, from: store) }
+        get { Self.read(key, from: store, authentication: authentication) }
         nonmutating set { Self.write(newValue, key, accessibility, to: store) }
     }
 
     /// Reads and decodes the value at `key` (strings from UTF-8, anything else from JSON).
-    static func read(_ key: String, from store: SecureStorage) -> Value? {
-        guard let data = store.read(key) else { return nil }
+    static func read(_ key: String, from store: SecureStorage, authentication: AuthenticationContext?) -> Value? {
+        guard let data = store.read(key, authentication: authentication) else { return nil }
         if Value.self == String.self {
             return String(data: data, encoding: .utf8) as? Value
         }

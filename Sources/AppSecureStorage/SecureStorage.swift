@@ -10,8 +10,8 @@ import SecretsPlatform
 ///
 /// ## Sharing a SecretsStore
 ///
-/// Made with ``init(store:errorHandler:)``, the values live in a ``Secrets/SecretsStore`` the rest of the app shares
-/// (a background refresh saving a new token through it, say), and the storage follows the store's
+/// Made with ``init(store:authentication:errorHandler:)``, the values live in a ``Secrets/SecretsStore`` the rest
+/// of the app shares (a background refresh saving a new token through it, say), and the storage follows the store's
 /// ``Secrets/SecretsStore/changes()``: each change empties the engine's cache and notifies the key's observers, so
 /// wrappers read the new value and SwiftUI views using it update.
 ///
@@ -27,6 +27,13 @@ import SecretsPlatform
 ///   suspended, say).
 /// - Items take the store's service and access policy; a wrapper asking for another accessibility is reported to
 ///   ``errorHandler`` (``Secrets/SecretsError/unsupported(_:)``) and nothing is written.
+///
+/// ## Items that need the user
+///
+/// A storage whose policy makes the user authenticate (Face ID, Touch ID, the passcode) reads through its
+/// ``authentication`` context, or a wrapper's own: one prompt serves the reads made with a context until its reuse
+/// window ends, and a context that may not prompt reads such items as `nil`, reporting
+/// ``Secrets/SecretsError/authenticationRequired(item:)`` to ``errorHandler``. Such items are never cached.
 public final class SecureStorage: Sendable {
     /// A change observer's registration; dropping it (or calling ``cancel()``) stops the notifications.
     public final class Observation: Sendable {
@@ -57,18 +64,22 @@ public final class SecureStorage: Sendable {
     public let engine: KeychainEngine
     /// Receives every error a wrapper meets, with the key.
     public let errorHandler: @Sendable (_ error: any Error, _ key: String) -> Void
-    /// The shared store the values live in, when made with ``init(store:errorHandler:)``.
+    /// The shared store the values live in, when made with ``init(store:authentication:errorHandler:)``.
     public var store: SecretsStore? { follower?.store }
+    /// How reads of items that need the user may prompt, unless a wrapper names its own context; `nil`: the
+    /// platform's default.
+    public let authentication: AuthenticationContext?
     private let observers: Locked<[String: [UUID: @Sendable () -> Void]]>
     private let follower: StoreFollower?
     private let storePolicy: AccessPolicy?
 
-    /// Creates a store over `engine`.
+    /// Creates a store over `engine`, whose reads prompt as `authentication` says.
     public init(
-        engine: KeychainEngine,
+        engine: KeychainEngine, authentication: AuthenticationContext? = nil,
         errorHandler: @escaping @Sendable (_ error: any Error, _ key: String) -> Void = Keychain.logError
     ) {
         self.engine = engine
+        self.authentication = authentication
         self.errorHandler = errorHandler
         self.observers = Locked([:])
         self.follower = nil
@@ -79,14 +90,16 @@ public final class SecureStorage: Sendable {
     /// changes (see "Sharing a SecretsStore" above). Its ``engine`` caches the store's items and reads them from
     /// the store's ``Secrets/SecretsStore/base``; write through the wrappers or the store, not the engine.
     public init(
-        store: SecretsStore,
+        store: SecretsStore, authentication: AuthenticationContext? = nil,
         errorHandler: @escaping @Sendable (_ error: any Error, _ key: String) -> Void = Keychain.logError
     ) {
         let configuration = store.aggregateStore?.configuration
         let engine = KeychainEngine(
             backend: StoreItemsBackend(base: store.base),
             service: configuration?.service ?? SecretsConfiguration.defaultService,
-            accessGroup: configuration?.accessGroup)
+            accessGroup: configuration?.accessGroup,
+            accessPolicy: configuration?.accessPolicy ?? .defaultSyncableWhenUnlocked)
+        self.authentication = authentication
         let observers = Locked<[String: [UUID: @Sendable () -> Void]]>([:])
         self.observers = observers
         self.engine = engine
@@ -110,11 +123,14 @@ public final class SecureStorage: Sendable {
         await follower?.flush()
     }
 
-    /// The bytes at `key`, or `nil` (a failure goes to ``errorHandler`` and reads as `nil`).
-    func read(_ key: String) -> Data? {
+    /// The bytes at `key`, read with `authentication` (else the storage's), or `nil` (a failure goes to
+    /// ``errorHandler`` and reads as `nil`).
+    func read(_ key: String, authentication: AuthenticationContext? = nil) -> Data? {
         if let pending = follower?.pendingValue(key) { return pending }
         do {
-            return try engine.read(key)
+            return try AuthenticationContext.withCurrent(authentication ?? self.authentication) {
+                try engine.read(key)
+            }
         } catch {
             errorHandler(error, key)
             return nil
@@ -136,10 +152,15 @@ public final class SecureStorage: Sendable {
             return
         }
         do {
-            if let data {
-                try engine.write(data, key, accessPolicy: AccessPolicy(accessibility: accessibility))
-            } else {
-                try engine.delete(key)
+            try AuthenticationContext.withCurrent(authentication) {
+                if let data {
+                    // The wrapper names the accessibility; the storage's access-control flags stay.
+                    let policy = AccessPolicy(
+                        accessibility: accessibility, accessControl: engine.accessPolicy.accessControl)
+                    try engine.write(data, key, accessPolicy: policy)
+                } else {
+                    try engine.delete(key)
+                }
             }
         } catch {
             errorHandler(error, key)

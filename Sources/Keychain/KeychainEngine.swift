@@ -5,7 +5,8 @@ import Secrets
 /// Keychain, the Secret Service, the encrypted file store…), with a cache-aside in-memory copy of what was read
 /// or written.
 ///
-/// Reads look in the cache first and fill it from the store on a miss. Writes and deletes go to the store first
+/// Reads look in the cache first and fill it from the store on a miss; an item whose policy makes the user
+/// authenticate is never cached, so that each read asks the store (and its ``Secrets/AuthenticationContext``). Writes and deletes go to the store first
 /// and touch the cache only once the store succeeded, so a failing store never leaves the cache saying otherwise;
 /// they are serialized, so the cache ends up holding the store's last value. A read that raced a write never
 /// puts the older value back into the cache (each key carries a generation that writes advance). Thread-safe.
@@ -49,6 +50,7 @@ public final class KeychainEngine: Sendable {
         }
         if let cached { return cached }
         let data = try backend.read(query(key))
+        guard !accessPolicy.accessControl.requiresUserAuthentication else { return data }
         state.withLock { state in
             // Only if no write or reset happened meanwhile: otherwise this value may already be stale.
             if let data, (state.epoch, state.generations[key, default: 0]) == generation { state.cache[key] = data }
@@ -62,8 +64,9 @@ public final class KeychainEngine: Sendable {
             var query = query(key)
             if let accessPolicy { query.accessPolicy = accessPolicy }
             try backend.save(data, for: query)
+            let cached = !query.accessPolicy.accessControl.requiresUserAuthentication
             state.withLock { state in
-                state.cache[key] = data
+                state.cache[key] = cached ? data : nil
                 state.generations[key, default: 0] &+= 1
             }
         }

@@ -38,8 +38,9 @@ public struct SecretsAuditEvent: Hashable, Sendable {
         /// The outcome of an access that threw `error`.
         public init(_ error: SecretsError) {
             switch error {
-            case .locked: self = .locked
-            case .wrongPassphrase, .wrongKey: self = .denied
+            case .locked, .authenticationRequired: self = .locked
+            case .wrongPassphrase, .wrongKey, .authenticationDenied, .authenticationCancelled, .biometryChanged:
+                self = .denied
             default: self = .failed
             }
         }

@@ -16,12 +16,19 @@ import Secrets
 /// - Reads match synchronizable and local items alike; two of them for one path are an ambiguous match.
 /// - An access policy the platform cannot store as asked (``KeychainQuery/protection(on:)``: `.watch` off macOS)
 ///   is `unsupported` before anything is written; the item is never stored with less protection.
-/// - Statuses map to ``Secrets/SecretsError``: not found is `nil`/`false`; interaction not allowed (a locked
-///   device) and a cancelled prompt are `locked`; a missing entitlement is `unavailable`, naming the group; a
-///   failed authentication is `authenticationFailed`; invalid attribute combinations are `unsupported`.
+/// - Reads and saves go through the query's ``Secrets/AuthenticationContext`` (`kSecUseAuthenticationContext`), so
+///   one prompt serves every access made with the context until its reuse window ends.
+/// - Statuses map to ``Secrets/SecretsError``: not found is `nil`/`false`; interaction not allowed is `locked` when
+///   the device is locked (``isDeviceLocked()``), and `authenticationRequired` for an item whose policy needs the
+///   user on an unlocked device (the context may not prompt, or the app is not in front); a cancelled prompt is `authenticationCancelled` and a failed one
+///   `authenticationDenied`; the data of an item bound to the current biometry that is listed but not found is
+///   `biometryChanged`; a missing entitlement is `unavailable`, naming the group; invalid attribute combinations are
+///   `unsupported`.
 public final class AppleKeychainBackend: SecretsBackend {
     /// The service of the probe item that finds the default access group.
     static let probeService = "dev.coffer.default-access-group-probe"
+    /// The service of the item whose data can be read only while the device is unlocked (``isDeviceLocked()``).
+    static let lockProbeService = "dev.coffer.lock-probe"
 
     private let client: any SecItemClient
     /// The largest value accepted, in bytes.
@@ -62,10 +69,12 @@ public final class AppleKeychainBackend: SecretsBackend {
         }
         var match = try itemQuery(query)
         match.synchronizable = .any
+        match.authentication = query.authentication
         // Update first: an existing item keeps its place; only a missing one is added.
         for _ in 0..<2 {
             switch client.update(match, with: changes) {
             case .success:
+                noteAuthenticated(query)
                 return
             case .itemNotFound:
                 var item = changes
@@ -79,9 +88,12 @@ public final class AppleKeychainBackend: SecretsBackend {
                 return
             case let status:
                 try check(status, "save", query)
+                noteAuthenticated(query)
+                return
             }
         }
         try check(client.update(match, with: changes), "save", query)
+        noteAuthenticated(query)
     }
 
     /// Returns the item's bytes, or `nil`.
@@ -100,7 +112,16 @@ public final class AppleKeychainBackend: SecretsBackend {
         exact.synchronizable = item.synchronizable ? .synchronizable : .notSynchronizable
         exact.matchLimit = .one
         exact.returnData = true
-        guard let data = try found(client.copyMatching(exact), "read", query).first?.data else { return nil }
+        exact.authentication = query.authentication
+        let result = client.copyMatching(exact)
+        if case .failure(let error) = result, error.status == .itemNotFound,
+            query.accessPolicy.accessControl.contains(.biometryCurrentSet)
+        {
+            // Listed a moment ago, and its data gone: the biometry it was bound to has changed.
+            throw SecretsError.biometryChanged(item: "the Keychain item \(Self.describe(query))")
+        }
+        guard let data = try found(result, "read", query).first?.data else { return nil }
+        noteAuthenticated(query)
         return data
     }
 
@@ -123,6 +144,20 @@ public final class AppleKeychainBackend: SecretsBackend {
             matchLimit: .all, returnAttributes: true)
         let items = try found(client.copyMatching(query), "list", SecretQuery<Data>(service: service, account: "*"))
         return Set(items.map(\.account)).sorted()
+    }
+
+    /// Whether the device is locked now: the data of an empty item readable only while unlocked (kept in the
+    /// default group, added on first use) cannot be read. The Keychain answers a locked device and an item that
+    /// needs the user with the same status; this tells them apart.
+    public func isDeviceLocked() -> Bool {
+        let probe = KeychainQuery(
+            service: Self.lockProbeService, account: "probe", accessibility: .whenUnlockedThisDeviceOnly, data: Data())
+        let added = client.add(probe)
+        if added == .interactionNotAllowed { return true }
+        var read = KeychainQuery(service: probe.service, account: probe.account, returnData: true)
+        read.matchLimit = .one
+        if case .failure(let error) = client.copyMatching(read), error.status == .interactionNotAllowed { return true }
+        return false
     }
 
     /// The app's default access group: the one an item added without a group lands in.
@@ -154,6 +189,12 @@ public final class AppleKeychainBackend: SecretsBackend {
             accessGroup: try query.accessGroup ?? defaultAccessGroup())
     }
 
+    /// Starts the reuse window of the query's context after an access that needed the user went through it.
+    private func noteAuthenticated<Value>(_ query: SecretQuery<Value>) {
+        guard query.accessPolicy.accessControl.requiresUserAuthentication else { return }
+        query.authentication?.noteAuthenticated()
+    }
+
     private func found<Value>(
         _ result: Result<[KeychainItem], KeychainStatusError>, _ operation: String, _ query: SecretQuery<Value>
     ) throws -> [KeychainItem] {
@@ -167,6 +208,11 @@ public final class AppleKeychainBackend: SecretsBackend {
     }
 
     private func check<Value>(_ status: KeychainStatus, _ operation: String, _ query: SecretQuery<Value>) throws {
+        if status == .interactionNotAllowed, query.accessPolicy.accessControl.requiresUserAuthentication,
+            !isDeviceLocked()
+        {
+            throw SecretsError.authenticationRequired(item: "the Keychain item \(Self.describe(query))")
+        }
         if let error = Self.error(for: status, operation: operation, query: query) { throw error }
     }
 
@@ -181,9 +227,9 @@ public final class AppleKeychainBackend: SecretsBackend {
         case .interactionNotAllowed:
             return .locked("the Keychain (\(operation) \(item): the device is locked or the item needs the user)")
         case .userCanceled:
-            return .locked("the Keychain item \(item) (the user cancelled the authentication prompt)")
+            return .authenticationCancelled(item: "the Keychain item \(item)")
         case .authFailed:
-            return .authenticationFailed(item: "the Keychain item \(item) (the user's authentication failed)")
+            return .authenticationDenied(item: "the Keychain item \(item)")
         case .missingEntitlement:
             let group = query.accessGroup.map { "'\($0)'" } ?? "its default group"
             return .unavailable(

@@ -147,7 +147,8 @@ struct KeychainStatusMappingTests {
     }
 
     static let cases: [(KeychainStatus, String)] = [
-        (.interactionNotAllowed, "locked"), (.userCanceled, "locked"), (.authFailed, "authenticationFailed"),
+        (.interactionNotAllowed, "locked"), (.userCanceled, "authenticationCancelled"),
+        (.authFailed, "authenticationDenied"),
         (.missingEntitlement, "unavailable"), (.notAvailable, "unavailable"), (.param, "unsupported"),
         (.decode, "corruptData"), (KeychainStatus(rawValue: -99_999), "unavailable"),
     ]
@@ -181,13 +182,6 @@ struct KeychainStatusMappingTests {
 
     static func caseName(_ error: any Error) -> String {
         guard let error = error as? SecretsError else { return "\(type(of: error))" }
-        switch error {
-        case .locked: return "locked"
-        case .authenticationFailed: return "authenticationFailed"
-        case .unavailable: return "unavailable"
-        case .unsupported: return "unsupported"
-        case .corruptData: return "corruptData"
-        default: return "\(error)"
-        }
+        return error.caseName
     }
 }

@@ -13,6 +13,9 @@ public struct SecretsConfiguration: Hashable, Sendable {
     public var synchronizable: Bool
     /// The baseline access policy of new items.
     public var accessPolicy: AccessPolicy
+    /// How reads and writes of items that need the user may prompt, unless a read names its own context; `nil`:
+    /// the platform's default (a prompt with the system's wording, for every access).
+    public var authentication: AuthenticationContext?
     /// The directory of the local file store.
     public var storeDirectory: URL
     /// The cipher the encrypted file store uses for new items.
@@ -30,6 +33,7 @@ public struct SecretsConfiguration: Hashable, Sendable {
         accessGroup: String? = nil,
         synchronizable: Bool = false,
         accessPolicy: AccessPolicy = .defaultSyncableWhenUnlocked,
+        authentication: AuthenticationContext? = nil,
         storeDirectory: URL = SecretsConfiguration.defaultStoreDirectory(),
         encryptionAlgorithm: EncryptionAlgorithm = .aes256GCM,
         diagnostics: [String] = []
@@ -38,6 +42,7 @@ public struct SecretsConfiguration: Hashable, Sendable {
         self.accessGroup = accessGroup
         self.synchronizable = synchronizable
         self.accessPolicy = accessPolicy
+        self.authentication = authentication
         self.storeDirectory = storeDirectory
         self.encryptionAlgorithm = encryptionAlgorithm
         self.diagnostics = diagnostics

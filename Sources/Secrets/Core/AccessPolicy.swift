@@ -58,6 +58,15 @@ public struct AccessPolicy: Hashable, Sendable, Codable {
         public static let applicationPassword = AccessControl(rawValue: 1 << 7)
         /// The item is a private key usable for signing inside the Secure Enclave.
         public static let privateKeyUsage = AccessControl(rawValue: 1 << 8)
+
+        /// The flags that make the user authenticate (biometry, the passcode, a watch, a password) before the item
+        /// is used.
+        public static let userAuthentication: AccessControl = [
+            .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .applicationPassword,
+        ]
+
+        /// Whether using the item makes the user authenticate.
+        public var requiresUserAuthentication: Bool { !isDisjoint(with: .userAuthentication) }
     }
 
     /// When the item is readable.

@@ -16,20 +16,25 @@ public struct SecretQuery<Value>: Hashable, Sendable {
     public var synchronizable: Bool
     /// When the item may be read.
     public var accessPolicy: AccessPolicy
+    /// How an access to an item that needs the user may prompt; `nil`: the platform's default.
+    public var authentication: AuthenticationContext?
 
-    /// Creates a query from its attributes.
+    /// Creates a query from its attributes; without `authentication`, the one the task's read was given
+    /// (``SecretsStore/read(_:authentication:)``), if any.
     public init(
         service: String,
         account: String,
         accessGroup: String? = nil,
         synchronizable: Bool = false,
-        accessPolicy: AccessPolicy = .defaultSyncableWhenUnlocked
+        accessPolicy: AccessPolicy = .defaultSyncableWhenUnlocked,
+        authentication: AuthenticationContext? = nil
     ) {
         self.service = service
         self.account = account
         self.accessGroup = accessGroup
         self.synchronizable = synchronizable
         self.accessPolicy = accessPolicy
+        self.authentication = authentication ?? AuthenticationContext.current
     }
 
     /// Expands a typed identifier with a store's configuration.
@@ -39,7 +44,9 @@ public struct SecretQuery<Value>: Hashable, Sendable {
             account: id.path,
             accessGroup: configuration.accessGroup,
             synchronizable: configuration.synchronizable,
-            accessPolicy: configuration.accessPolicy
+            accessPolicy: configuration.accessPolicy,
+            // A read's own context wins over the store's.
+            authentication: AuthenticationContext.current ?? configuration.authentication
         )
     }
 

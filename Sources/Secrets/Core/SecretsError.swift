@@ -18,6 +18,16 @@ public enum SecretsError: Error, Hashable, Sendable {
     case wrongKey(store: String)
     /// An item's ciphertext failed authentication: it was tampered with, or belongs to another item.
     case authenticationFailed(item: String)
+    /// The item needs the user (Face ID, Touch ID, the passcode) and the read was not allowed to prompt
+    /// (``AuthenticationContext/Interaction/notAllowed``).
+    case authenticationRequired(item: String)
+    /// The user (or the system, when the app left the foreground) cancelled the authentication prompt.
+    case authenticationCancelled(item: String)
+    /// The user's authentication failed (a face or finger not recognised, a wrong passcode).
+    case authenticationDenied(item: String)
+    /// The item was protected by the biometry enrolled when it was saved, and the enrolment has changed since: it
+    /// can never be read again.
+    case biometryChanged(item: String)
     /// More than one item matches a query that must match one.
     case ambiguousMatch(String)
     /// A value is larger than the store accepts.
@@ -53,6 +63,16 @@ extension SecretsError: CustomStringConvertible, LocalizedError {
             return "the key does not unlock the store at \(store): check the key file"
         case .authenticationFailed(let item):
             return "\(item) failed authentication: it was modified or moved; restore it from a backup or delete it"
+        case .authenticationRequired(let item):
+            return "\(item) needs the user to authenticate, and this read may not prompt: read it while the app is in "
+                + "front, with an AuthenticationContext that allows interaction"
+        case .authenticationCancelled(let item):
+            return "the authentication for \(item) was cancelled: ask again when the user wants to go on"
+        case .authenticationDenied(let item):
+            return "the user's authentication for \(item) failed: let them try again"
+        case .biometryChanged(let item):
+            return "\(item) was protected by the Face ID or Touch ID enrolled when it was saved, which has changed: "
+                + "it cannot be read any more; delete it and ask the user for the secret again"
         case .ambiguousMatch(let what):
             return "more than one item matches \(what): make the query more specific"
         case .tooLarge(let byteCount, let limit):
@@ -107,6 +127,10 @@ extension SecretsError {
         case .wrongPassphrase: "wrongPassphrase"
         case .wrongKey: "wrongKey"
         case .authenticationFailed: "authenticationFailed"
+        case .authenticationRequired: "authenticationRequired"
+        case .authenticationCancelled: "authenticationCancelled"
+        case .authenticationDenied: "authenticationDenied"
+        case .biometryChanged: "biometryChanged"
         case .ambiguousMatch: "ambiguousMatch"
         case .tooLarge: "tooLarge"
         case .rolledBack: "rolledBack"

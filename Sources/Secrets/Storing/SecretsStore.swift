@@ -61,9 +61,14 @@ public actor SecretsStore {
     }
 
     /// Reads and decodes the secret at `id`, or returns `nil` when there is none. Never waits for a write.
-    public nonisolated func read<C: SecretCoder>(_ id: ServiceID<C>) async throws(SecretsError) -> C? {
+    ///
+    /// - Parameter authentication: how the read may prompt when the item needs the user; `nil`: as the store's
+    ///   configuration says.
+    public nonisolated func read<C: SecretCoder>(
+        _ id: ServiceID<C>, authentication: AuthenticationContext? = nil
+    ) async throws(SecretsError) -> C? {
         let base = base
-        return try await Self.offload { try base.read(id) }
+        return try await Self.offload(authentication) { try base.read(id) }
     }
 
     /// Deletes the secret at `id`, after any earlier write to that item; returns whether there was one.
@@ -81,9 +86,14 @@ public actor SecretsStore {
     }
 
     /// Reads the raw bytes at `account`, or `nil`. Never waits for a write.
-    public nonisolated func read(account: String) async throws(SecretsError) -> Data? {
+    ///
+    /// - Parameter authentication: how the read may prompt when the item needs the user; `nil`: as the store's
+    ///   configuration says.
+    public nonisolated func read(
+        account: String, authentication: AuthenticationContext? = nil
+    ) async throws(SecretsError) -> Data? {
         let base = base
-        return try await Self.offload { try base.readData(account: account) }
+        return try await Self.offload(authentication) { try base.readData(account: account) }
     }
 
     /// Deletes the item at `account`, after any earlier write to it; returns whether there was one.
@@ -185,7 +195,7 @@ public actor SecretsStore {
     ) async throws(SecretsError) -> Result {
         await acquire(account)
         defer { release(account) }
-        let result = try await Self.offload(body)
+        let result = try await Self.offload(nil, body)
         if let kind = change(result) {
             publish(SecretsStoreChange(account: account, kind: kind))
         }
@@ -220,18 +230,22 @@ public actor SecretsStore {
     /// Runs a blocking store call on a thread outside the cooperative pool. A serial queue of its own targets
     /// Dispatch's overcommitting pool, which starts a new thread when the others are blocked, so one blocked
     /// backend call cannot hold up another (a shared concurrent queue is limited to the core count on Linux).
+    /// The task's caller label and authentication context (`authentication`, when given) go with the call.
     private static func offload<Result: Sendable>(
-        _ body: @escaping @Sendable () throws -> Result
+        _ authentication: AuthenticationContext? = nil, _ body: @escaping @Sendable () throws -> Result
     ) async throws(SecretsError) -> Result {
         let caller = SecretsCaller.current
+        let authentication = authentication ?? AuthenticationContext.current
         let result: Swift.Result<Result, SecretsError> = await withCheckedContinuation { continuation in
             DispatchQueue(label: "coffer.secrets-store.call").async {
                 continuation.resume(
-                    returning: SecretsCaller.with(caller) { () -> Swift.Result<Result, SecretsError> in
-                        do throws(SecretsError) {
-                            return .success(try SecretsError.catching(body))
-                        } catch {
-                            return .failure(error)
+                    returning: SecretsCaller.with(caller) {
+                        AuthenticationContext.withCurrent(authentication) { () -> Swift.Result<Result, SecretsError> in
+                            do throws(SecretsError) {
+                                return .success(try SecretsError.catching(body))
+                            } catch {
+                                return .failure(error)
+                            }
                         }
                     })
             }

@@ -7,9 +7,14 @@ import Secrets
 /// `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam` for data with
 /// `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an absent group adds to
 /// ``defaultAccessGroup`` and matches every entitled group; an unentitled group is `errSecMissingEntitlement`);
-/// `errSecParam` for a this-device-only or access-controlled item that would sync; and a device lock
+/// `errSecParam` for a this-device-only or access-controlled item that would sync; a device lock
 /// (``setLocked(_:)``): items readable only while unlocked answer `errSecInteractionNotAllowed`, and before the
-/// first unlock since boot every item does. It follows ``KeychainQuery/protection(on:)`` for its ``platform``, as
+/// first unlock since boot every item does; and the user's authentication: reading or updating an item whose access
+/// control needs the user prompts (``prompts``) and takes the next scripted ``PromptResponse``, unless the query's
+/// ``Secrets/AuthenticationContext`` authenticated already (`errSecInteractionNotAllowed` when it may not prompt,
+/// `errSecAuthFailed` when denied, `errSecUserCanceled` when cancelled). An item bound to the current biometry
+/// (`biometryCurrentSet`) is found by attribute queries but its data is `errSecItemNotFound` once the enrolment
+/// changes (``changeBiometryEnrollment()``). It follows ``KeychainQuery/protection(on:)`` for its ``platform``, as
 /// ``LiveSecItemClient`` does: access-control flags the platform lacks are `errSecParam`, never dropped. Without a
 /// keychain entitlement (`hasKeychainEntitlement: false`, an unsigned macOS tool), every call answers
 /// `errSecMissingEntitlement`.
@@ -21,10 +26,41 @@ public final class SecItemEmulator: SecItemClient {
         var synchronizable: Bool
     }
 
+    private struct Stored {
+        var accessibility: AccessPolicy.Accessibility
+        var accessControl: AccessPolicy.AccessControl
+        var data: Data
+        /// The biometric enrolment when the item was stored.
+        var enrollment: Int
+    }
+
     private struct State {
-        var items: [Key: (accessibility: AccessPolicy.Accessibility, data: Data)] = [:]
+        var items: [Key: Stored] = [:]
         var isLocked = false
         var hasUnlockedSinceBoot = true
+        var enrollment = 0
+        var responses: [PromptResponse] = []
+        var prompts: [Prompt] = []
+    }
+
+    /// What the emulated user does when a prompt shows.
+    public enum PromptResponse: Hashable, Sendable {
+        /// Authenticates.
+        case approve
+        /// Fails to authenticate (`errSecAuthFailed`).
+        case deny
+        /// Cancels the prompt (`errSecUserCanceled`).
+        case cancel
+    }
+
+    /// A prompt the emulated device showed.
+    public struct Prompt: Hashable, Sendable {
+        /// The context's reason; empty without a context.
+        public var reason: String
+        /// The item's service.
+        public var service: String
+        /// The item's account.
+        public var account: String
     }
 
     /// The group an item without `kSecAttrAccessGroup` is added to (the app's first keychain access group).
@@ -67,6 +103,19 @@ public final class SecItemEmulator: SecItemClient {
     /// How many items the keychain holds.
     public var count: Int { state.withLock { $0.items.count } }
 
+    /// Queues what the user does at the next prompts, in order; once they are used, prompts are approved.
+    public func respondToPrompts(_ responses: PromptResponse...) {
+        state.withLock { $0.responses.append(contentsOf: responses) }
+    }
+
+    /// The prompts shown so far, oldest first.
+    public var prompts: [Prompt] { state.withLock { $0.prompts } }
+
+    /// Emulates the user enrolling another face or finger: items bound to the current biometry become unreadable.
+    public func changeBiometryEnrollment() {
+        state.withLock { $0.enrollment += 1 }
+    }
+
     // MARK: SecItemClient
 
     /// `SecItemAdd`.
@@ -85,7 +134,9 @@ public final class SecItemEmulator: SecItemClient {
             guard Self.isAvailable(accessibility, in: state) else { return .interactionNotAllowed }
             let key = Key(service: service, account: account, accessGroup: group, synchronizable: synchronizable)
             guard state.items[key] == nil else { return .duplicateItem }
-            state.items[key] = (accessibility, data)
+            state.items[key] = Stored(
+                accessibility: accessibility, accessControl: attributes.accessControl, data: data,
+                enrollment: state.enrollment)
             return .success
         }
     }
@@ -102,8 +153,15 @@ public final class SecItemEmulator: SecItemClient {
             if query.matchLimit != .all { found = Array(found.prefix(1)) }
             guard !found.isEmpty else { return .failure(KeychainStatusError(.itemNotFound)) }
             guard state.hasUnlockedSinceBoot else { return .failure(KeychainStatusError(.interactionNotAllowed)) }
-            if query.returnData, found.contains(where: { !Self.isAvailable($0.value.accessibility, in: state) }) {
-                return .failure(KeychainStatusError(.interactionNotAllowed))
+            if query.returnData {
+                for (key, stored) in found {
+                    guard Self.isAvailable(stored.accessibility, in: state) else {
+                        return .failure(KeychainStatusError(.interactionNotAllowed))
+                    }
+                    if let refusal = Self.authorize(stored, key, query.authentication, in: &state) {
+                        return .failure(KeychainStatusError(refusal))
+                    }
+                }
             }
             return .success(
                 found.map { key, stored in
@@ -131,6 +189,7 @@ public final class SecItemEmulator: SecItemClient {
             var updated = state.items
             for (key, stored) in found {
                 guard Self.isAvailable(stored.accessibility, in: state) else { return .interactionNotAllowed }
+                if let refusal = Self.authorize(stored, key, query.authentication, in: &state) { return refusal }
                 var newKey = key
                 if let synchronizable = changes.synchronizable {
                     newKey.synchronizable = synchronizable == .synchronizable
@@ -141,7 +200,12 @@ public final class SecItemEmulator: SecItemClient {
                 }
                 updated.removeValue(forKey: key)
                 guard updated[newKey] == nil else { return .duplicateItem }
-                updated[newKey] = (accessibility, changes.data ?? stored.data)
+                let protectionChanged = changes.accessibility != nil || !changes.accessControl.isEmpty
+                updated[newKey] = Stored(
+                    accessibility: accessibility,
+                    accessControl: protectionChanged ? changes.accessControl : stored.accessControl,
+                    data: changes.data ?? stored.data,
+                    enrollment: protectionChanged ? state.enrollment : stored.enrollment)
             }
             state.items = updated
             return .success
@@ -164,7 +228,7 @@ public final class SecItemEmulator: SecItemClient {
 
     private static func matches(
         _ query: KeychainQuery, in state: State, groups: Set<String>
-    ) -> [(key: Key, value: (accessibility: AccessPolicy.Accessibility, data: Data))] {
+    ) -> [(key: Key, value: Stored)] {
         state.items.filter { key, _ in
             (query.service.map { $0 == key.service } ?? true)
                 && (query.account.map { $0 == key.account } ?? true)
@@ -183,6 +247,29 @@ public final class SecItemEmulator: SecItemClient {
         }
     }
 
+    /// `nil` when the item may be used by a query with `context`, else the status that refuses it: an item whose
+    /// access control needs the user prompts unless the context's session authenticated already.
+    private static func authorize(
+        _ stored: Stored, _ key: Key, _ context: AuthenticationContext?, in state: inout State
+    ) -> KeychainStatus? {
+        guard stored.accessControl.requiresUserAuthentication else { return nil }
+        if stored.accessControl.contains(.biometryCurrentSet), stored.enrollment != state.enrollment {
+            return .itemNotFound
+        }
+        let session = context?.session { EmulatedAuthentication() }
+        if session?.isAuthenticated == true { return nil }
+        if context?.interaction == .notAllowed { return .interactionNotAllowed }
+        state.prompts.append(Prompt(reason: context?.reason ?? "", service: key.service, account: key.account))
+        let response = state.responses.isEmpty ? .approve : state.responses.removeFirst()
+        switch response {
+        case .approve:
+            session?.isAuthenticated = true
+            return nil
+        case .deny: return .authFailed
+        case .cancel: return .userCanceled
+        }
+    }
+
     /// Whether an item of this class can be decrypted in the device's current state.
     private static func isAvailable(_ accessibility: AccessPolicy.Accessibility, in state: State) -> Bool {
         switch accessibility {
@@ -194,4 +281,18 @@ public final class SecItemEmulator: SecItemClient {
             return !state.isLocked
         }
     }
+}
+
+/// The emulator's record of an ``Secrets/AuthenticationContext``'s authentication: whether its prompt succeeded.
+final class EmulatedAuthentication: AuthenticationSession {
+    private let authenticated = Locked(false)
+
+    /// Whether the context's prompt succeeded and it has not been invalidated since.
+    var isAuthenticated: Bool {
+        get { authenticated.withLock { $0 } }
+        set { authenticated.withLock { $0 = newValue } }
+    }
+
+    /// Forgets the authentication.
+    func invalidate() { isAuthenticated = false }
 }

@@ -93,6 +93,12 @@
             if query.returnData { dictionary[kSecReturnData as String] = true }
             if query.returnAttributes { dictionary[kSecReturnAttributes as String] = true }
             if query.usesDataProtectionKeychain { dictionary[kSecUseDataProtectionKeychain as String] = true }
+            #if canImport(LocalAuthentication)
+                if let authentication = query.authentication {
+                    dictionary[kSecUseAuthenticationContext as String] =
+                        authentication.session { LiveAuthentication(authentication) }.context
+                }
+            #endif
             return dictionary
         }
 

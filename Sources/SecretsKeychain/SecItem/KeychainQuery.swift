@@ -47,13 +47,16 @@ public struct KeychainQuery: Hashable, Sendable {
     public var returnAttributes: Bool
     /// `kSecUseDataProtectionKeychain` (macOS: the iOS-style keychain rather than the legacy file keychain).
     public var usesDataProtectionKeychain: Bool
+    /// `kSecUseAuthenticationContext`: the `LAContext` of this context (its reason, and whether it may prompt).
+    public var authentication: AuthenticationContext?
 
     /// Creates an attribute dictionary; every attribute is absent unless given.
     public init(
         service: String? = nil, account: String? = nil, accessGroup: String? = nil,
         synchronizable: Synchronizability? = nil, accessibility: AccessPolicy.Accessibility? = nil,
         accessControl: AccessPolicy.AccessControl = [], data: Data? = nil, matchLimit: MatchLimit? = nil,
-        returnData: Bool = false, returnAttributes: Bool = false, usesDataProtectionKeychain: Bool = true
+        returnData: Bool = false, returnAttributes: Bool = false, usesDataProtectionKeychain: Bool = true,
+        authentication: AuthenticationContext? = nil
     ) {
         self.service = service
         self.account = account
@@ -66,6 +69,7 @@ public struct KeychainQuery: Hashable, Sendable {
         self.returnData = returnData
         self.returnAttributes = returnAttributes
         self.usesDataProtectionKeychain = usesDataProtectionKeychain
+        self.authentication = authentication
     }
 }
 

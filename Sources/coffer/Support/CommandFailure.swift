@@ -30,11 +30,12 @@ struct CommandFailure: Error {
     /// Maps a store error to its exit status; its message never contains a secret.
     init(_ error: SecretsError) {
         switch error {
-        case .wrongPassphrase, .wrongKey, .authenticationFailed:
+        case .wrongPassphrase, .wrongKey, .authenticationFailed, .authenticationDenied, .authenticationCancelled,
+            .biometryChanged:
             self.init(error.description, status: .authentication)
         case .invalidIdentifier:
             self.init(error.description, status: .usage)
-        case .locked, .unavailable:
+        case .locked, .unavailable, .authenticationRequired:
             self.init(error.description, status: .storeUnavailable)
         default:
             self.init(error.description, status: .failure)
