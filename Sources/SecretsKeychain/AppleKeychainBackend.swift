@@ -24,7 +24,7 @@ import Secrets
 ///   `authenticationDenied`; the data of an item bound to the current biometry that is listed but not found is
 ///   `biometryChanged`; a missing entitlement is `unavailable`, naming the group; invalid attribute combinations are
 ///   `unsupported`.
-public final class AppleKeychainBackend: SecretsBackend {
+public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting {
     /// The service of the probe item that finds the default access group.
     static let probeService = "dev.coffer.default-access-group-probe"
     /// The service of the item whose data can be read only while the device is unlocked (``isDeviceLocked()``).
@@ -139,11 +139,7 @@ public final class AppleKeychainBackend: SecretsBackend {
 
     /// The accounts stored under `service` in `accessGroup` (`nil`: the default group), sorted.
     public func listAccounts(service: String, accessGroup: String?) throws -> [String] {
-        let query = KeychainQuery(
-            service: service, accessGroup: try accessGroup ?? defaultAccessGroup(), synchronizable: .any,
-            matchLimit: .all, returnAttributes: true)
-        let items = try found(client.copyMatching(query), "list", SecretQuery<Data>(service: service, account: "*"))
-        return Set(items.map(\.account)).sorted()
+        try storedAccessibility(service: service, accessGroup: accessGroup).keys.sorted()
     }
 
     /// Whether the device is locked now: the data of an empty item readable only while unlocked (kept in the
@@ -158,6 +154,18 @@ public final class AppleKeychainBackend: SecretsBackend {
         read.matchLimit = .one
         if case .failure(let error) = client.copyMatching(read), error.status == .interactionNotAllowed { return true }
         return false
+    }
+
+    /// The accessibility each item of `service` in `accessGroup` was stored with (attributes only: nothing prompts).
+    /// Access-control flags are not among what the Keychain returns.
+    public func storedAccessibility(service: String, accessGroup: String?) throws
+        -> [String: AccessPolicy.Accessibility]
+    {
+        let query = KeychainQuery(
+            service: service, accessGroup: try accessGroup ?? defaultAccessGroup(), synchronizable: .any,
+            matchLimit: .all, returnAttributes: true)
+        let items = try found(client.copyMatching(query), "list", SecretQuery<Data>(service: service, account: "*"))
+        return Dictionary(items.map { ($0.account, $0.accessibility) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The app's default access group: the one an item added without a group lands in.

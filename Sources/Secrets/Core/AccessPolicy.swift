@@ -84,4 +84,31 @@ public struct AccessPolicy: Hashable, Sendable, Codable {
     public static let defaultSyncableWhenUnlocked = AccessPolicy(accessibility: .whenUnlocked)
     /// Readable after first unlock (for background work), never leaves the device.
     public static let backgroundThisDeviceOnly = AccessPolicy(accessibility: .afterFirstUnlockThisDeviceOnly)
+
+    // MARK: Presets by use
+
+    /// For work that runs in the background (a refresh, a push handler, an extension): readable from the first
+    /// unlock after a restart on, locked device or not; may sync and move to a new device.
+    public static let backgroundWork = AccessPolicy(accessibility: .afterFirstUnlock)
+    /// For what only the app in front needs: readable only while the device is unlocked; may sync and move to a new
+    /// device.
+    public static let foregroundOnly = AccessPolicy(accessibility: .whenUnlocked)
+    /// For what must never leave this device (a device-bound key, a session tied to this install): readable while
+    /// unlocked; never synced, never restored onto another device.
+    public static let neverLeavesThisDevice = AccessPolicy(accessibility: .whenUnlockedThisDeviceOnly)
+    /// For what the user unlocks with Face ID or Touch ID each session: never leaves this device, and is lost (rather
+    /// than opened by someone else's face) when the enrolled biometry changes.
+    public static let biometricThisDevice = AccessPolicy(
+        accessibility: .whenUnlockedThisDeviceOnly, accessControl: .biometryCurrentSet)
+
+    /// Whether an item stored with this policy can be read by work the user does not see while the device is
+    /// locked.
+    public var isReadableWhileLocked: Bool {
+        switch accessibility {
+        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly, .always, .alwaysThisDeviceOnly:
+            return !accessControl.requiresUserAuthentication
+        case .whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly:
+            return false
+        }
+    }
 }

@@ -53,6 +53,10 @@ public struct PreflightFinding: Hashable, Sendable, CustomStringConvertible {
         case storeAccess = "store-access"
         /// A check the secret type declares for itself (``SecretCoder/validate()``).
         case declared
+        /// An item was stored with another access policy than the store now reads it under.
+        case policyMismatch = "policy-mismatch"
+        /// An item needs the user to authenticate (Face ID, the passcode), and a preflight never prompts.
+        case needsUser = "needs-user"
     }
 
     /// How serious it is.
@@ -70,6 +74,17 @@ public struct PreflightFinding: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
         self.account = account
         self.message = message
+    }
+
+    /// What reading the item at `account` failing with `error` means: an item that needs the user is noted (a
+    /// preflight never prompts), anything else is an error.
+    static func unreadable(_ error: any Error, account: String) -> PreflightFinding {
+        if case .authenticationRequired? = error as? SecretsError {
+            return PreflightFinding(
+                level: .info, kind: .needsUser, account: account,
+                message: "not read: it needs the user to authenticate, and a preflight never prompts")
+        }
+        return PreflightFinding(level: .error, kind: .undecodable, account: account, message: "\(error)")
     }
 
     /// `[level] account: message`.

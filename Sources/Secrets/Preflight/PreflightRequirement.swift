@@ -39,7 +39,7 @@ public struct PreflightRequirement: Sendable {
                 }
                 return findings
             } catch {
-                return [PreflightFinding(level: .error, kind: .undecodable, account: path, message: "\(error)")]
+                return [.unreadable(error, account: path)]
             }
         }
     }

@@ -37,19 +37,31 @@ public actor SecretsStore {
     /// How many changes ``changes()`` keeps for a subscriber that is not keeping up.
     public nonisolated let changeBufferSize: Int
 
+    /// What tells a read waiting for the device to be unlocked that it is (`nil`: such reads do not wait).
+    public nonisolated let protectedData: (any ProtectedDataMonitor)?
+
     /// Creates a store over `base`.
     ///
-    /// - Parameter changeBufferSize: how many changes a slow subscriber may fall behind by; beyond that its
-    ///   oldest unread changes are dropped (`bufferingNewest`). At least 1.
-    public init(_ base: any SecretsDataStoring, changeBufferSize: Int = 256) {
+    /// - Parameters:
+    ///   - changeBufferSize: how many changes a slow subscriber may fall behind by; beyond that its oldest unread
+    ///     changes are dropped (`bufferingNewest`). At least 1.
+    ///   - protectedData: what tells reads that wait for the device to be unlocked that it is; `nil`: a locked
+    ///     store is answered at once.
+    public init(
+        _ base: any SecretsDataStoring, changeBufferSize: Int = 256, protectedData: (any ProtectedDataMonitor)? = nil
+    ) {
         precondition(changeBufferSize >= 1, "changeBufferSize must be at least 1")
         self.base = base
         self.changeBufferSize = changeBufferSize
+        self.protectedData = protectedData
     }
 
     /// Creates a store over a single backend, through an ``AggregateSecretsStore``.
-    public init(backend: any SecretsBackend, configuration: SecretsConfiguration = SecretsConfiguration()) {
-        self.init(AggregateSecretsStore(backend: backend, configuration: configuration))
+    public init(
+        backend: any SecretsBackend, configuration: SecretsConfiguration = SecretsConfiguration(),
+        protectedData: (any ProtectedDataMonitor)? = nil
+    ) {
+        self.init(AggregateSecretsStore(backend: backend, configuration: configuration), protectedData: protectedData)
     }
 
     // MARK: Typed access
@@ -62,13 +74,18 @@ public actor SecretsStore {
 
     /// Reads and decodes the secret at `id`, or returns `nil` when there is none. Never waits for a write.
     ///
-    /// - Parameter authentication: how the read may prompt when the item needs the user; `nil`: as the store's
-    ///   configuration says.
+    /// - Parameters:
+    ///   - authentication: how the read may prompt when the item needs the user; `nil`: as the store's
+    ///     configuration says.
+    ///   - waitingForUnlock: how long the read may wait, when it finds the device locked, for the user to unlock it
+    ///     (``protectedData`` tells when); `nil`, or a store without ``protectedData``, answers `locked` at once.
     public nonisolated func read<C: SecretCoder>(
-        _ id: ServiceID<C>, authentication: AuthenticationContext? = nil
+        _ id: ServiceID<C>, authentication: AuthenticationContext? = nil, waitingForUnlock: Duration? = nil
     ) async throws(SecretsError) -> C? {
         let base = base
-        return try await Self.offload(authentication) { try base.read(id) }
+        return try await retryingAfterUnlock(within: waitingForUnlock) { () async throws(SecretsError) -> C? in
+            try await Self.offload(authentication) { try base.read(id) }
+        }
     }
 
     /// Deletes the secret at `id`, after any earlier write to that item; returns whether there was one.
@@ -87,13 +104,33 @@ public actor SecretsStore {
 
     /// Reads the raw bytes at `account`, or `nil`. Never waits for a write.
     ///
-    /// - Parameter authentication: how the read may prompt when the item needs the user; `nil`: as the store's
-    ///   configuration says.
+    /// - Parameters:
+    ///   - authentication: how the read may prompt when the item needs the user; `nil`: as the store's
+    ///     configuration says.
+    ///   - waitingForUnlock: how long the read may wait for the device to be unlocked, as in
+    ///     ``read(_:authentication:waitingForUnlock:)``.
     public nonisolated func read(
-        account: String, authentication: AuthenticationContext? = nil
+        account: String, authentication: AuthenticationContext? = nil, waitingForUnlock: Duration? = nil
     ) async throws(SecretsError) -> Data? {
         let base = base
-        return try await Self.offload(authentication) { try base.readData(account: account) }
+        return try await retryingAfterUnlock(within: waitingForUnlock) { () async throws(SecretsError) -> Data? in
+            try await Self.offload(authentication) { try base.readData(account: account) }
+        }
+    }
+
+    /// Runs `read`; when it finds the store locked and `timeout` is given, waits up to `timeout` for
+    /// ``protectedData`` to say the device is unlocked, then reads once more.
+    private nonisolated func retryingAfterUnlock<Result>(
+        within timeout: Duration?, _ read: () async throws(SecretsError) -> Result
+    ) async throws(SecretsError) -> Result {
+        do {
+            return try await read()
+        } catch .locked(let what) {
+            guard let timeout, let protectedData, await protectedData.waitUntilAvailable(timeout: timeout) else {
+                throw .locked(what)
+            }
+            return try await read()
+        }
     }
 
     /// Deletes the item at `account`, after any earlier write to it; returns whether there was one.
