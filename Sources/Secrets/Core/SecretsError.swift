@@ -96,7 +96,7 @@ extension SecretsError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// Quotes an identifier for a message, shortened so that a hostile one cannot flood a log.
-    static func quoted(_ identifier: String) -> String {
+    package static func quoted(_ identifier: String) -> String {
         let limit = 80
         let shown = identifier.count > limit ? identifier.prefix(limit) + "…" : Substring(identifier)
         return "'"

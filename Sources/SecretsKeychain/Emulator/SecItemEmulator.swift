@@ -3,8 +3,8 @@ import Secrets
 
 /// An in-memory Keychain with the semantics Coffer relies on, for tests and for platforms without one.
 ///
-/// It reproduces: the generic-password primary key (service, account, access group, synchronizable) and
-/// `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam` for data with
+/// It reproduces: the generic-password primary key (service, account, access group, synchronizable; an absent
+/// service or account is empty) and `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam` for data with
 /// `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an absent group adds to
 /// ``defaultAccessGroup`` and matches every entitled group; an unentitled group is `errSecMissingEntitlement`);
 /// `errSecParam` for a this-device-only or access-controlled item that would sync; a device lock
@@ -122,9 +122,11 @@ public final class SecItemEmulator: SecItemClient {
     public func add(_ attributes: KeychainQuery) -> KeychainStatus {
         guard hasKeychainEntitlement else { return .missingEntitlement }
         guard case .success = attributes.protection(on: platform) else { return .param }
-        guard let service = attributes.service, let account = attributes.account, let data = attributes.data,
-            attributes.synchronizable != .any, attributes.matchLimit == nil
-        else { return .param }
+        // An absent service or account is stored empty, as the Keychain does.
+        let (service, account) = (attributes.service ?? "", attributes.account ?? "")
+        guard let data = attributes.data, attributes.synchronizable != .any, attributes.matchLimit == nil else {
+            return .param
+        }
         let group = attributes.accessGroup ?? defaultAccessGroup
         guard entitledAccessGroups.contains(group) else { return .missingEntitlement }
         let accessibility = attributes.accessibility ?? .whenUnlocked

@@ -1,0 +1,30 @@
+/// Items written by SAMKeychain (`setPassword:forService:account:`): generic passwords under the service the app
+/// chose, the account being the key; passwords as UTF-8, data as is (a `passwordObject` is an `NSKeyedArchiver`
+/// archive, copied as those bytes). Synced and local items alike.
+///
+/// Written against SAMKeychain 1.5.3; SSKeychain, its predecessor, lays items out the same.
+public struct SAMKeychainLayout: KeychainLayout {
+    /// The service the app passed.
+    public var service: String
+    /// The access group of a `SAMKeychainQuery`, or `nil` for the app's default one.
+    public var accessGroup: String?
+
+    /// The layout of one service.
+    public init(service: String, accessGroup: String? = nil) {
+        self.service = service
+        self.accessGroup = accessGroup
+    }
+
+    /// `SAMKeychain 1.5.3 (and SSKeychain)`.
+    public var library: String { "SAMKeychain 1.5.3 (and SSKeychain)" }
+
+    /// The service and group, synced or not.
+    public var search: KeychainQuery {
+        KeychainQuery(service: service, accessGroup: accessGroup, synchronizable: .any)
+    }
+
+    /// The account.
+    public func key(for item: KeychainItem) -> String? {
+        item.service == service ? item.account : nil
+    }
+}

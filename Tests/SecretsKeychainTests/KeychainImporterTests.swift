@@ -1,0 +1,166 @@
+import Foundation
+import Secrets
+import SecretsKeychain
+import Testing
+
+/// Items written the way each library writes them (attributes as read from its sources), then imported.
+@Suite("Moving in from other keychain libraries: found by their layout, copied, verified, reported")
+struct KeychainImporterTests {
+    let keychain = SecItemEmulator(defaultAccessGroup: "TEAMID.com.example.app", otherAccessGroups: ["TEAMID.shared"])
+    let destination = AggregateSecretsStore(
+        backend: InMemoryBackend(), configuration: SecretsConfiguration(service: "imported"))
+    var importer: KeychainImporter { KeychainImporter(client: keychain, destination: destination) }
+
+    /// Adds an item as a library would.
+    func write(
+        service: String?, account: String, _ value: String, group: String? = nil, synchronizable: Bool = false,
+        accessibility: AccessPolicy.Accessibility = .afterFirstUnlock, accessControl: AccessPolicy.AccessControl = []
+    ) {
+        let status = keychain.add(
+            KeychainQuery(
+                service: service, account: account, accessGroup: group,
+                synchronizable: synchronizable ? .synchronizable : nil, accessibility: accessibility,
+                accessControl: accessControl, data: Data(value.utf8)))
+        #expect(status == .success)
+    }
+
+    func stored(_ account: String) throws -> String? {
+        try destination.readData(account: account).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("KeychainAccess: its service's items, synced or not; another service's stay out")
+    func keychainAccess() throws {
+        write(service: "com.example.app", account: "token", "sk-1")
+        write(service: "com.example.app", account: "synced", "sk-2", synchronizable: true, accessibility: .whenUnlocked)
+        write(service: "com.example.other", account: "foreign", "no")
+        let report = try importer.importItems(from: KeychainAccessLayout(service: "com.example.app"))
+        #expect(report.moved.map(\.key) == ["synced", "token"])
+        #expect(report.notMoved.isEmpty)
+        #expect(try stored("token") == "sk-1")
+        #expect(try stored("synced") == "sk-2")
+        #expect(try stored("foreign") == nil)
+        #expect(keychain.count == 3, "the originals stay unless asked")
+        #expect(report.library.contains("KeychainAccess 4.2.2"))
+    }
+
+    @Test("Valet: the service strings of each flavor and of a shared group; the canary is left alone")
+    func valet() throws {
+        let vanilla = "VAL_VALValet_initWithIdentifier:accessibility:_com.example.tokens_AccessibleWhenUnlocked"
+        write(service: vanilla, account: "session", "s-1", accessibility: .whenUnlocked)
+        write(service: vanilla, account: "VAL_KeychainCanaryUsername", "VAL_KeychainCanaryPassword")
+        let cloud =
+            "VAL_VALSynchronizableValet_initWithIdentifier:accessibility:_com.example.tokens_AccessibleAfterFirstUnlock"
+        write(service: cloud, account: "backup", "b-1", synchronizable: true)
+        let shared =
+            "VAL_VALValet_initWithSharedAccessGroupIdentifier:accessibility:_shared_AccessibleAfterFirstUnlockThisDeviceOnly"
+        write(service: shared, account: "group-token", "g-1", group: "TEAMID.shared")
+
+        #expect(ValetLayout(.identifier("com.example.tokens")).service == vanilla)
+        let moved = try importer.importItems(from: ValetLayout(.identifier("com.example.tokens")))
+        #expect(moved.moved.map(\.key) == ["session"])
+        let iCloud = ValetLayout(.identifier("com.example.tokens"), flavor: .iCloud, accessibility: .afterFirstUnlock)
+        #expect(try importer.importItems(from: iCloud).moved.map(\.key) == ["backup"])
+        let group = ValetLayout(
+            .sharedGroup(prefix: "TEAMID", group: "shared"), accessibility: .afterFirstUnlockThisDeviceOnly)
+        #expect(try importer.importItems(from: group).moved.map(\.key) == ["group-token"])
+        #expect(try stored("VAL_KeychainCanaryUsername") == nil)
+        #expect(try stored("group-token") == "g-1")
+    }
+
+    @Test("Valet's Secure Enclave items prompt once through the context; a context that may not prompt moves none")
+    func valetSecureEnclave() throws {
+        let service =
+            "VAL_VALSinglePromptSecureEnclaveValet_initWithIdentifier:accessibility:_com.example.vault"
+            + "_AccessibleWhenPasscodeSetThisDeviceOnly_AccessControlTouchIDAnyFingerprint"
+        for key in ["pin", "seed"] {
+            write(
+                service: service, account: key, "\(key)-1", accessibility: .whenPasscodeSetThisDeviceOnly,
+                accessControl: .biometryAny)
+        }
+        let layout = ValetLayout(.identifier("com.example.vault"), flavor: .singlePromptSecureEnclave(.biometricAny))
+        #expect(layout.service == service)
+        let background = try importer.importItems(from: layout, authentication: .background())
+        #expect(background.moved.isEmpty)
+        #expect(
+            background.notMoved.map(\.reason)
+                == ["pin", "seed"].map { .unreadable(.authenticationRequired(item: "the Keychain item '\($0)'")) })
+        #expect(keychain.prompts.isEmpty)
+
+        let unlock = AuthenticationContext(reason: "Move your vault")
+        let report = try importer.importItems(from: layout, authentication: unlock)
+        #expect(report.moved.map(\.key) == ["pin", "seed"])
+        #expect(keychain.prompts.map(\.reason) == ["Move your vault"])
+    }
+
+    @Test("SimpleKeychain: local items of its service, or only synced ones when it synced")
+    func simpleKeychain() throws {
+        write(service: "com.example.simple", account: "refresh", "r-1")
+        write(
+            service: "com.example.simple", account: "cloud", "c-1", synchronizable: true, accessibility: .whenUnlocked)
+        let local = try importer.importItems(from: SimpleKeychainLayout(service: "com.example.simple"))
+        #expect(local.moved.map(\.key) == ["refresh"])
+        let synced = try importer.importItems(
+            from: SimpleKeychainLayout(service: "com.example.simple", synchronizable: true))
+        #expect(synced.moved.map(\.key) == ["cloud"])
+    }
+
+    @Test("SAMKeychain: a key that makes no valid account is reported, unless the app maps it")
+    func samKeychain() throws {
+        write(service: "MyService", account: "jane@example.com", "pw-1", accessibility: .whenUnlocked)
+        write(service: "MyService", account: "jane doe", "pw-2", accessibility: .whenUnlocked)
+        let report = try importer.importItems(from: SAMKeychainLayout(service: "MyService"))
+        #expect(report.moved.map(\.key) == ["jane@example.com"])
+        #expect(report.notMoved == [.init(key: "jane doe", reason: .invalidAccount("jane doe"))])
+        #expect(!report.description.contains("pw-"), "the report names keys, never values")
+
+        let mapped = try importer.importItems(
+            from: SAMKeychainLayout(service: "MyService"),
+            account: { "accounts/" + $0.replacingOccurrences(of: " ", with: "_") })
+        #expect(Set(mapped.moved.map(\.account)) == ["accounts/jane@example.com", "accounts/jane_doe"])
+    }
+
+    @Test("keychain-swift: items without a service whose account has the prefix; the prefix is dropped")
+    func keychainSwift() throws {
+        write(service: nil, account: "myapp_token", "t-1", accessibility: .whenUnlocked)
+        write(service: nil, account: "unrelated", "u-1", accessibility: .whenUnlocked)
+        write(service: "another-library", account: "myapp_other", "o-1")
+        let report = try importer.importItems(from: KeychainSwiftLayout(keyPrefix: "myapp_"))
+        #expect(report.moved.map(\.key) == ["token"])
+        #expect(try stored("token") == "t-1")
+        #expect(try stored("other") == nil)
+    }
+
+    @Test("originals are removed only when asked and only once verified; a second run finds nothing left")
+    func removingOriginals() throws {
+        write(service: "com.example.app", account: "token", "sk-1")
+        write(service: "com.example.app", account: "bad key", "sk-2")
+        let report = try importer.importItems(
+            from: KeychainAccessLayout(service: "com.example.app"), removingOriginals: true)
+        #expect(report.moved.map(\.originalRemoved) == [true])
+        #expect(keychain.count == 1, "the item that did not move is kept")
+        #expect(try importer.importItems(from: KeychainAccessLayout(service: "com.example.app")).moved.isEmpty)
+    }
+
+    @Test("a run again is harmless; other bytes in the store are kept unless overwriting")
+    func conflicts() throws {
+        write(service: "com.example.app", account: "token", "sk-1")
+        let layout = KeychainAccessLayout(service: "com.example.app")
+        _ = try importer.importItems(from: layout)
+        #expect(try importer.importItems(from: layout).moved.map(\.key) == ["token"], "the same bytes: moved")
+        try destination.saveData(Data("newer".utf8), account: "token")
+        #expect(try importer.importItems(from: layout).notMoved == [.init(key: "token", reason: .exists)])
+        #expect(try stored("token") == "newer")
+        #expect(try importer.importItems(from: layout, overwriting: true).moved.count == 1)
+        #expect(try stored("token") == "sk-1")
+    }
+
+    @Test("a device locked since its restart cannot be listed: locked, and nothing moves")
+    func locked() throws {
+        write(service: "com.example.app", account: "token", "sk-1")
+        keychain.reboot()
+        #expect(throws: SecretsError.self) {
+            try importer.importItems(from: KeychainAccessLayout(service: "com.example.app"))
+        }
+        #expect(try stored("token") == nil)
+    }
+}
