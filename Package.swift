@@ -83,7 +83,8 @@ let package = Package(
             dependencies: ["Secrets", "SecretsAudit", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         .target(name: "SecretsTesting", dependencies: ["Secrets"]),
-        .target(name: "SecretsKeychain", dependencies: ["Secrets"]),
+        .target(
+            name: "SecretsKeychain", dependencies: ["Secrets", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Keychain", dependencies: ["Secrets", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "LocalData",

@@ -19,8 +19,8 @@ import Secrets
 /// - Reads and saves go through the query's ``Secrets/AuthenticationContext`` (`kSecUseAuthenticationContext`), so
 ///   one prompt serves every access made with the context until its reuse window ends.
 /// - Statuses map to ``Secrets/SecretsError``: not found is `nil`/`false`; interaction not allowed is `locked` when
-///   the device is locked (``isDeviceLocked()``), and `authenticationRequired` for an item whose policy needs the
-///   user on an unlocked device (the context may not prompt, or the app is not in front); a cancelled prompt is `authenticationCancelled` and a failed one
+///   the device is locked (``isDeviceLocked()``), and `authenticationRequired` on an unlocked device, where only an
+///   item that needs the user refuses it (the context may not prompt, or the app is not in front); a cancelled prompt is `authenticationCancelled` and a failed one
 ///   `authenticationDenied`; the data of an item bound to the current biometry that is listed but not found is
 ///   `biometryChanged`; a missing entitlement is `unavailable`, naming the group; invalid attribute combinations are
 ///   `unsupported`.
@@ -216,12 +216,17 @@ public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting
     }
 
     private func check<Value>(_ status: KeychainStatus, _ operation: String, _ query: SecretQuery<Value>) throws {
-        if status == .interactionNotAllowed, query.accessPolicy.accessControl.requiresUserAuthentication,
-            !isDeviceLocked()
-        {
-            throw SecretsError.authenticationRequired(item: "the Keychain item \(Self.describe(query))")
+        if let error = error(for: status, operation: operation, query: query) { throw error }
+    }
+
+    /// The ``Secrets/SecretsError`` a status met by `operation` on `query`'s item stands for, or `nil` for success;
+    /// `errSecInteractionNotAllowed` is told apart with the lock probe.
+    func error<Value>(for status: KeychainStatus, operation: String, query: SecretQuery<Value>) -> SecretsError? {
+        // On an unlocked device, only an item that needs the user refuses the interaction.
+        if status == .interactionNotAllowed, !isDeviceLocked() {
+            return .authenticationRequired(item: "the Keychain item \(Self.describe(query))")
         }
-        if let error = Self.error(for: status, operation: operation, query: query) { throw error }
+        return Self.error(for: status, operation: operation, query: query)
     }
 
     /// The ``Secrets/SecretsError`` a status stands for, or `nil` for success.

@@ -249,19 +249,30 @@ public final class SecItemEmulator: SecItemClient {
         }
     }
 
-    /// `nil` when the item may be used by a query with `context`, else the status that refuses it: an item whose
-    /// access control needs the user prompts unless the context's session authenticated already.
+    /// `nil` when the item may be used by a query with `context`, else the status that refuses it.
     private static func authorize(
         _ stored: Stored, _ key: Key, _ context: AuthenticationContext?, in state: inout State
     ) -> KeychainStatus? {
-        guard stored.accessControl.requiresUserAuthentication else { return nil }
-        if stored.accessControl.contains(.biometryCurrentSet), stored.enrollment != state.enrollment {
-            return .itemNotFound
-        }
+        authorize(
+            stored.accessControl, enrolledAs: stored.enrollment,
+            prompt: Prompt(
+                reason: context?.reason ?? "", service: key.service, account: key.account),
+            context, in: &state)
+    }
+
+    /// `nil` when something protected by `accessControl` (made under the biometric enrolment `enrollment`) may be
+    /// used with `context`, else the status that refuses it: what needs the user prompts (recorded as `prompt`)
+    /// unless the context's session authenticated already; what is bound to a biometry that changed is gone.
+    private static func authorize(
+        _ accessControl: AccessPolicy.AccessControl, enrolledAs enrollment: Int, prompt: Prompt,
+        _ context: AuthenticationContext?, in state: inout State
+    ) -> KeychainStatus? {
+        guard accessControl.requiresUserAuthentication else { return nil }
+        if accessControl.contains(.biometryCurrentSet), enrollment != state.enrollment { return .itemNotFound }
         let session = context?.session { EmulatedAuthentication() }
         if session?.isAuthenticated == true { return nil }
         if context?.interaction == .notAllowed { return .interactionNotAllowed }
-        state.prompts.append(Prompt(reason: context?.reason ?? "", service: key.service, account: key.account))
+        state.prompts.append(prompt)
         let response = state.responses.isEmpty ? .approve : state.responses.removeFirst()
         switch response {
         case .approve:
@@ -269,6 +280,27 @@ public final class SecItemEmulator: SecItemClient {
             return nil
         case .deny: return .authFailed
         case .cancel: return .userCanceled
+        }
+    }
+
+    /// The biometric enrolment now, for what is bound to it (a Secure Enclave key).
+    var currentEnrollment: Int { state.withLock { $0.enrollment } }
+
+    /// Whether the emulated device is unlocked now.
+    var isUnlocked: Bool { state.withLock { !$0.isLocked } }
+
+    /// `nil` when a key protected by `accessControl`, made under `enrollment`, may be used with `context` (its
+    /// use prompting as an item's read does, recorded with the key's `label` as account), else the refusal.
+    func authorizeKeyUse(
+        _ accessControl: AccessPolicy.AccessControl, enrolledAs enrollment: Int, label: String,
+        _ context: AuthenticationContext?
+    ) -> KeychainStatus? {
+        state.withLock { state in
+            if state.isLocked { return .interactionNotAllowed }
+            return Self.authorize(
+                accessControl, enrolledAs: enrollment,
+                prompt: Prompt(reason: context?.reason ?? "", service: "secure-enclave", account: label), context,
+                in: &state)
         }
     }
 

@@ -75,7 +75,7 @@ public struct KeychainImporter: Sendable {
         case .failure(let error) where error.status == .itemNotFound:
             return []
         case .failure(let error):
-            throw Self.error(error.status, "list the items of", service: search.service ?? "", account: "*")
+            throw self.error(error.status, "list the items of", service: search.service ?? "", account: "*")
         }
     }
 
@@ -93,11 +93,8 @@ public struct KeychainImporter: Sendable {
             data = items[0].data!
         case .success:
             return .unreadable(.corruptData("the item \(SecretsError.quoted(item.account))"))
-        case .failure(let error)
-        where error.status == .interactionNotAllowed && !AppleKeychainBackend(client: client).isDeviceLocked():
-            return .unreadable(.authenticationRequired(item: "the Keychain item \(SecretsError.quoted(item.account))"))
         case .failure(let error):
-            return .unreadable(Self.error(error.status, "read", service: item.service, account: item.account))
+            return .unreadable(self.error(error.status, "read", service: item.service, account: item.account))
         }
         do throws(SecretsError) {
             let stored = try SecretsError.catching { try destination.readData(account: target) }
@@ -117,11 +114,11 @@ public struct KeychainImporter: Sendable {
             synchronizable: item.synchronizable ? .synchronizable : .notSynchronizable)
     }
 
-    /// The ``Secrets/SecretsError`` for a status met on the library's item.
-    private static func error(_ status: KeychainStatus, _ operation: String, service: String, account: String)
+    /// The ``Secrets/SecretsError`` for a status met on the library's item, as the Keychain backend maps it.
+    private func error(_ status: KeychainStatus, _ operation: String, service: String, account: String)
         -> SecretsError
     {
-        AppleKeychainBackend.error(
+        AppleKeychainBackend(client: client).error(
             for: status, operation: operation, query: SecretQuery<Data>(service: service, account: account))
             ?? .unavailable("the Keychain failed to \(operation) \(service)/\(account): \(status)")
     }

@@ -76,10 +76,7 @@
             case .success(.accessible(let accessibility)):
                 dictionary[kSecAttrAccessible as String] = constant(for: accessibility)
             case .success(.accessControl(let accessibility, let control)):
-                guard
-                    let flags = flags(for: control),
-                    let access = SecAccessControlCreateWithFlags(nil, constant(for: accessibility), flags, nil)
-                else { return nil }
+                guard let access = accessControl(accessibility, control) else { return nil }
                 dictionary[kSecAttrAccessControl as String] = access
             case .failure:
                 return nil
@@ -113,6 +110,15 @@
                     (constant(for: $0) as String) == protection
                 } ?? .whenUnlocked,
                 data: attributes[kSecValueData as String] as? Data)
+        }
+
+        /// The `SecAccessControl` of `accessibility` with `control`'s flags, or `nil` when a flag does not exist
+        /// here or Security refuses them together.
+        static func accessControl(
+            _ accessibility: AccessPolicy.Accessibility, _ control: AccessPolicy.AccessControl
+        ) -> SecAccessControl? {
+            guard let flags = flags(for: control) else { return nil }
+            return SecAccessControlCreateWithFlags(nil, constant(for: accessibility), flags, nil)
         }
 
         private static func constant(for accessibility: AccessPolicy.Accessibility) -> CFString {

@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import Secrets
+import SecretsKeychain
+import Testing
+
+@Suite("Device keys: P-256 keys in the Secure Enclave, kept as items, never a silent software fallback")
+struct DeviceKeysTests {
+    let keychain = makeKeychain()
+    var backend: AppleKeychainBackend { AppleKeychainBackend(client: keychain) }
+    func keys(enclave: (any SecureEnclaveClient)? = nil) -> DeviceKeys {
+        DeviceKeys(backend: backend, service: "app", enclave: enclave ?? SecureEnclaveEmulator(device: keychain))
+    }
+    let message = Data("challenge-42".utf8)
+
+    func expectError(_ caseName: String, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            try body()
+            Issue.record("no error; expected \(caseName)", sourceLocation: sourceLocation)
+        } catch let error as SecretsError {
+            #expect(error.caseName == caseName, "\(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a Secure Enclave signing key signs; anyone verifies with its public key; it is listed and deleted")
+    func signing() throws {
+        let keys = keys()
+        let key = try keys.makeSigningKey(named: "login")
+        let signature = try key.signature(for: message)
+        #expect(key.isValidSignature(signature, for: message))
+        let published = try P256.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation)
+        #expect(published.isValidSignature(signature, for: message))
+        #expect(!published.isValidSignature(signature, for: Data("other".utf8)))
+
+        let again = try #require(try keys.signingKey(named: "login"))
+        #expect(again.isValidSignature(try again.signature(for: message), for: message))
+        #expect(try keys.names() == ["login"])
+        #expect(key.description == "DeviceSigningKey('login', secure-enclave, none)")
+        #expect(try keys.delete(named: "login"))
+        #expect(try keys.signingKey(named: "login") == nil)
+        #expect(try keys.names().isEmpty)
+    }
+
+    @Test("the stored key data works only on the device that made it")
+    func deviceBound() throws {
+        _ = try keys().makeSigningKey(named: "login")
+        let otherDevice = keys(enclave: SecureEnclaveEmulator(device: keychain))
+        let key = try #require(try otherDevice.signingKey(named: "login"))
+        expectError("corruptData") { _ = try key.signature(for: message) }
+    }
+
+    @Test("a Secure Enclave key-agreement key agrees the secret the other party computes")
+    func keyAgreement() throws {
+        let key = try keys().makeKeyAgreementKey(named: "pairing")
+        let other = P256.KeyAgreement.PrivateKey()
+        let ours = try key.sharedSecret(with: other.publicKey)
+        let theirs = try other.sharedSecretFromKeyAgreement(with: key.publicKey)
+        #expect(ours == theirs)
+        expectError("decodingFailed") { _ = try keys().signingKey(named: "pairing") }
+    }
+
+    @Test("a key behind biometry prompts once per context, never in the background, and says when cancelled")
+    func protectedUse() throws {
+        let key = try keys().makeSigningKey(named: "pay", protection: .biometryAny)
+        #expect(keychain.prompts.isEmpty, "making a key prompts for nothing")
+        let unlock = AuthenticationContext(reason: "Confirm the payment")
+        _ = try key.signature(for: message, authentication: unlock)
+        _ = try key.signature(for: message, authentication: unlock)
+        #expect(keychain.prompts.map(\.reason) == ["Confirm the payment"])
+        expectError("authenticationRequired") { _ = try key.signature(for: message, authentication: .background()) }
+        keychain.respondToPrompts(.cancel, .deny)
+        expectError("authenticationCancelled") { _ = try key.signature(for: message) }
+        expectError("authenticationDenied") { _ = try key.signature(for: message) }
+        keychain.setLocked(true)
+        expectError("locked") { _ = try key.signature(for: message, authentication: .background()) }
+    }
+
+    @Test("a key bound to the current biometry is gone once it changes; one for any biometry still signs")
+    func biometryChanged() throws {
+        let keys = keys()
+        let bound = try keys.makeSigningKey(named: "bound", protection: .biometryCurrentSet)
+        let any = try keys.makeSigningKey(named: "any", protection: .biometryAny)
+        keychain.changeBiometryEnrollment()
+        expectError("biometryChanged") { _ = try bound.signature(for: message) }
+        #expect(any.isValidSignature(try any.signature(for: message), for: message))
+    }
+
+    @Test("without a Secure Enclave a Secure Enclave key is unsupported; a software key only when asked")
+    func noSecureEnclave() throws {
+        let keys = keys(enclave: SecureEnclaveEmulator(device: keychain, isAvailable: false))
+        expectError("unsupported") { _ = try keys.makeSigningKey(named: "login") }
+        #expect(try keys.names().isEmpty, "nothing was stored in its place")
+        let software = try keys.makeSigningKey(named: "login", storage: .software)
+        #expect(software.storage == .software)
+        #expect(software.isValidSignature(try software.signature(for: message), for: message))
+        #if !canImport(CryptoKit)
+            #expect(!DeviceKeys.platformEnclave.isAvailable, "Linux has no Secure Enclave")
+        #endif
+    }
+
+    @Test("a protected software key needs a store that enforces it: the Keychain prompts to read it, files refuse")
+    func protectedSoftwareKey() throws {
+        let files = DeviceKeys(
+            backend: InMemoryBackend(), service: "app", enclave: SecureEnclaveEmulator(device: keychain))
+        expectError("unsupported") {
+            _ = try files.makeSigningKey(named: "login", protection: .biometryAny, storage: .software)
+        }
+        _ = try files.makeSigningKey(named: "plain", storage: .software)
+
+        let keys = keys()
+        _ = try keys.makeSigningKey(named: "login", protection: .biometryAny, storage: .software)
+        expectError("authenticationRequired") { _ = try keys.signingKey(named: "login", authentication: .background()) }
+        let key = try #require(
+            try keys.signingKey(named: "login", authentication: AuthenticationContext(reason: "Sign in")))
+        #expect(keychain.prompts.map(\.reason) == ["Sign in"])
+        #expect(key.isValidSignature(try key.signature(for: message), for: message))
+    }
+
+    @Test("a name in use is refused, a bad name is invalid, a damaged record is corruptData")
+    func badInput() throws {
+        let keys = keys()
+        _ = try keys.makeSigningKey(named: "login")
+        expectError("invalidIdentifier") { _ = try keys.makeSigningKey(named: "login") }
+        expectError("invalidIdentifier") { _ = try keys.makeSigningKey(named: "../escape") }
+        try backend.save(
+            Data("{not json".utf8),
+            for: SecretQuery<Data>(
+                service: "app", account: "device-keys/damaged", accessPolicy: .neverLeavesThisDevice))
+        expectError("corruptData") { _ = try keys.signingKey(named: "damaged") }
+    }
+}
