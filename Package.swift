@@ -256,7 +256,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecretsPlatformTests",
-            dependencies: ["SecretsPlatform", "CofferTestSupport"]
+            dependencies: ["SecretsPlatform", "Secrets", "CofferTestSupport"]
         ),
         .testTarget(
             name: "LocalDataTests",

@@ -28,6 +28,20 @@ public enum SecretsStack {
         public let kind: Kind
         /// Why it was chosen, for a log line or a note to the user.
         public let reason: String
+        /// What tells reads waiting for the device to be unlocked that it is: the Keychain's lock probe on devices
+        /// that lock (iOS, iPadOS, watchOS, tvOS, visionOS); `nil` elsewhere, where a locked store is answered at once.
+        public let protectedData: (any ProtectedDataMonitor)?
+
+        init(backend: any SecretsBackend, kind: Kind, reason: String) {
+            self.backend = backend
+            self.kind = kind
+            self.reason = reason
+            #if os(iOS) || os(watchOS) || os(tvOS) || os(visionOS)
+                self.protectedData = (backend as? AppleKeychainBackend).map { KeychainUnlockMonitor(backend: $0) }
+            #else
+                self.protectedData = nil
+            #endif
+        }
     }
 
     /// Chooses the platform's store.
@@ -91,9 +105,30 @@ public enum SecretsStack {
         fileStoreKey: (() throws -> KeySource)? = nil,
         logger: Logger = Logger(label: "coffer.secrets")
     ) throws -> AggregateSecretsStore {
+        let selection = try selectLogging(configuration: configuration, fileStoreKey: fileStoreKey, logger: logger)
+        return AggregateSecretsStore(backend: selection.backend, configuration: configuration)
+    }
+
+    /// The platform's store as a ``Secrets/SecretsStore`` shared by the app's tasks, logging which backend was chosen
+    /// and why; on devices that lock, its reads can wait for the unlock (``Selection/protectedData``).
+    public static func makeSharedStore(
+        configuration: SecretsConfiguration = SecretsConfiguration(environment: ProcessInfo.processInfo.environment),
+        fileStoreKey: (() throws -> KeySource)? = nil,
+        logger: Logger = Logger(label: "coffer.secrets")
+    ) throws -> SecretsStore {
+        let selection = try selectLogging(configuration: configuration, fileStoreKey: fileStoreKey, logger: logger)
+        return SecretsStore(
+            AggregateSecretsStore(backend: selection.backend, configuration: configuration),
+            protectedData: selection.protectedData)
+    }
+
+    /// ``select(configuration:fileStoreKey:secretServiceTimeout:)``, logging the choice and its reason.
+    private static func selectLogging(
+        configuration: SecretsConfiguration, fileStoreKey: (() throws -> KeySource)?, logger: Logger
+    ) throws -> Selection {
         let selection = try select(configuration: configuration, fileStoreKey: fileStoreKey)
         logger.info(
             "secret store chosen", metadata: ["backend": "\(selection.kind)", "reason": "\(selection.reason)"])
-        return AggregateSecretsStore(backend: selection.backend, configuration: configuration)
+        return selection
     }
 }

@@ -1,4 +1,5 @@
 import CofferTestSupport
+import Secrets
 import SecretsPlatform
 import Testing
 
@@ -11,5 +12,13 @@ struct SecretsStackTests {
         let selection = try SecretsStack.select()
         #expect(selection.kind == .secretService)
         #expect(selection.reason.contains("Secret Service"))
+        #expect(selection.protectedData == nil, "a Linux keyring does not unlock by itself: nothing to wait for")
+    }
+
+    @Test("the shared store over the platform's: reads never wait for an unlock off Apple devices")
+    func sharedStore() throws {
+        let store = try SecretsStack.makeSharedStore()
+        #expect(store.protectedData == nil)
+        #expect(store.aggregateStore?.backends.first?.backendName == "secret-service")
     }
 }
