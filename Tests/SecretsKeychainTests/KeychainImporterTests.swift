@@ -43,6 +43,34 @@ struct KeychainImporterTests {
         #expect(report.library.contains("KeychainAccess 4.2.2"))
     }
 
+    @Test("KeychainAccess internet passwords: the URL's host, its port when named, the protocol and authentication")
+    func keychainAccessInternetPasswords() throws {
+        func internet(_ server: String, _ account: String, port: Int? = nil, _ value: String) {
+            let attributes = InternetPasswordAttributes(
+                server: server, internetProtocol: .https, authenticationType: .default, port: port)
+            #expect(
+                keychain.add(
+                    KeychainQuery(
+                        account: account, synchronizable: .notSynchronizable, accessibility: .afterFirstUnlock,
+                        data: Data(value.utf8), itemClass: .internetPassword, internet: attributes)) == .success)
+        }
+        internet("api.example.com", "jane", "pw-1")
+        internet("api.example.com", "ops", port: 8443, "pw-2")
+        internet("other.example.com", "jane", "pw-3")
+        write(service: "api.example.com", account: "generic", "g-1")
+
+        let api = KeychainAccessLayout(server: URL(string: "https://api.example.com/v1")!, protocolType: .https)
+        #expect(try importer.importItems(from: api, account: { "api/" + $0 }).moved.map(\.key) == ["jane", "ops"])
+        #expect(try stored("api/jane") == "pw-1")
+        let withPort = KeychainAccessLayout(server: URL(string: "https://api.example.com:8443")!, protocolType: .https)
+        #expect(try importer.importItems(from: withPort, account: { "port/" + $0 }).moved.map(\.key) == ["ops"])
+        let other = KeychainAccessLayout(server: URL(string: "https://api.example.com")!, protocolType: .http)
+        #expect(try importer.importItems(from: other).moved.isEmpty, "another protocol is another item")
+        let removed = try importer.importItems(from: api, account: { "api/" + $0 }, removingOriginals: true)
+        #expect(removed.moved.map(\.originalRemoved) == [true, true])
+        #expect(keychain.count == 2, "the other server's and the generic item stay")
+    }
+
     @Test("Valet: the service strings of each flavor and of a shared group; the canary is left alone")
     func valet() throws {
         let vanilla = "VAL_VALValet_initWithIdentifier:accessibility:_com.example.tokens_AccessibleWhenUnlocked"

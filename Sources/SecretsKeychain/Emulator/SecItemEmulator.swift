@@ -4,7 +4,8 @@ import Secrets
 /// An in-memory Keychain with the semantics Coffer relies on, for tests and for platforms without one.
 ///
 /// It reproduces: the generic-password primary key (service, account, access group, synchronizable; an absent
-/// service or account is empty) and `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam` for data with
+/// service or account is empty), the internet-password one (server, protocol, authentication type, port, account,
+/// access group, synchronizable), and `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam` for data with
 /// `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an absent group adds to
 /// ``defaultAccessGroup`` and matches every entitled group; an unentitled group is `errSecMissingEntitlement`);
 /// `errSecParam` for a this-device-only or access-controlled item that would sync; a device lock
@@ -20,6 +21,8 @@ import Secrets
 /// `errSecMissingEntitlement`.
 public final class SecItemEmulator: SecItemClient {
     private struct Key: Hashable {
+        var itemClass: KeychainQuery.ItemClass
+        var internet: InternetPasswordAttributes?
         var service: String
         var account: String
         var accessGroup: String
@@ -124,9 +127,9 @@ public final class SecItemEmulator: SecItemClient {
         guard case .success = attributes.protection(on: platform) else { return .param }
         // An absent service or account is stored empty, as the Keychain does.
         let (service, account) = (attributes.service ?? "", attributes.account ?? "")
-        guard let data = attributes.data, attributes.synchronizable != .any, attributes.matchLimit == nil else {
-            return .param
-        }
+        guard let data = attributes.data, attributes.synchronizable != .any, attributes.matchLimit == nil,
+            (attributes.itemClass == .internetPassword) == (attributes.internet != nil)
+        else { return .param }
         let group = attributes.accessGroup ?? defaultAccessGroup
         guard entitledAccessGroups.contains(group) else { return .missingEntitlement }
         let accessibility = attributes.accessibility ?? .whenUnlocked
@@ -134,7 +137,9 @@ public final class SecItemEmulator: SecItemClient {
         if synchronizable && (accessibility.isThisDeviceOnly || !attributes.accessControl.isEmpty) { return .param }
         return state.withLock { state in
             guard Self.isAvailable(accessibility, in: state) else { return .interactionNotAllowed }
-            let key = Key(service: service, account: account, accessGroup: group, synchronizable: synchronizable)
+            let key = Key(
+                itemClass: attributes.itemClass, internet: attributes.internet, service: service, account: account,
+                accessGroup: group, synchronizable: synchronizable)
             guard state.items[key] == nil else { return .duplicateItem }
             state.items[key] = Stored(
                 accessibility: accessibility, accessControl: attributes.accessControl, data: data,
@@ -170,7 +175,7 @@ public final class SecItemEmulator: SecItemClient {
                     KeychainItem(
                         service: key.service, account: key.account, accessGroup: key.accessGroup,
                         synchronizable: key.synchronizable, accessibility: stored.accessibility,
-                        data: query.returnData ? stored.data : nil)
+                        data: query.returnData ? stored.data : nil, itemClass: key.itemClass, internet: key.internet)
                 })
         }
     }
@@ -232,7 +237,9 @@ public final class SecItemEmulator: SecItemClient {
         _ query: KeychainQuery, in state: State, groups: Set<String>
     ) -> [(key: Key, value: Stored)] {
         state.items.filter { key, _ in
-            (query.service.map { $0 == key.service } ?? true)
+            query.itemClass == key.itemClass
+                && (query.internet.map { wanted in key.internet.map { wanted.matches($0) } ?? false } ?? true)
+                && (query.service.map { $0 == key.service } ?? true)
                 && (query.account.map { $0 == key.account } ?? true)
                 && (query.accessGroup.map { $0 == key.accessGroup } ?? groups.contains(key.accessGroup))
                 && {

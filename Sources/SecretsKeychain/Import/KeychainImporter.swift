@@ -110,8 +110,9 @@ public struct KeychainImporter: Sendable {
     /// The query that names exactly `item`.
     private func exact(_ item: KeychainItem) -> KeychainQuery {
         KeychainQuery(
-            service: item.service, account: item.account, accessGroup: item.accessGroup,
-            synchronizable: item.synchronizable ? .synchronizable : .notSynchronizable)
+            service: item.itemClass == .genericPassword ? item.service : nil, account: item.account,
+            accessGroup: item.accessGroup, synchronizable: item.synchronizable ? .synchronizable : .notSynchronizable,
+            itemClass: item.itemClass, internet: item.internet)
     }
 
     /// The ``Secrets/SecretsError`` for a status met on the library's item, as the Keychain backend maps it.

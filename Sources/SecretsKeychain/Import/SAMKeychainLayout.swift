@@ -25,6 +25,6 @@ public struct SAMKeychainLayout: KeychainLayout {
 
     /// The account.
     public func key(for item: KeychainItem) -> String? {
-        item.service == service ? item.account : nil
+        item.itemClass == .genericPassword && item.service == service ? item.account : nil
     }
 }

@@ -33,6 +33,6 @@ public struct SimpleKeychainLayout: KeychainLayout {
 
     /// The account.
     public func key(for item: KeychainItem) -> String? {
-        item.service == service ? item.account : nil
+        item.itemClass == .genericPassword && item.service == service ? item.account : nil
     }
 }

@@ -33,12 +33,13 @@
                         service: query.service ?? "", account: query.account ?? "",
                         accessGroup: query.accessGroup ?? "",
                         synchronizable: query.synchronizable == .synchronizable,
-                        accessibility: query.accessibility ?? .whenUnlocked, data: data)
+                        accessibility: query.accessibility ?? .whenUnlocked, data: data, itemClass: query.itemClass,
+                        internet: query.internet)
                 ])
             } else {
                 return .failure(KeychainStatusError(.decode))
             }
-            return .success(dictionaries.map(Self.item))
+            return .success(dictionaries.map { Self.item($0, of: query.itemClass) })
         }
 
         /// `SecItemUpdate`.
@@ -60,8 +61,21 @@
         /// The SecItem dictionary, or `nil` when the protection cannot be written as asked (the caller answers
         /// `errSecParam`: an item is never stored with less protection than its query names).
         private static func dictionary(_ query: KeychainQuery) -> [String: Any]? {
-            var dictionary: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+            var dictionary: [String: Any] = [
+                kSecClass as String: query.itemClass == .internetPassword
+                    ? kSecClassInternetPassword : kSecClassGenericPassword
+            ]
             if let service = query.service { dictionary[kSecAttrService as String] = service }
+            if let internet = query.internet {
+                dictionary[kSecAttrServer as String] = internet.server
+                if let value = internet.internetProtocol {
+                    dictionary[kSecAttrProtocol as String] = constant(for: value)
+                }
+                if let type = internet.authenticationType {
+                    dictionary[kSecAttrAuthenticationType as String] = constant(for: type)
+                }
+                if let port = internet.port { dictionary[kSecAttrPort as String] = port }
+            }
             if let account = query.account { dictionary[kSecAttrAccount as String] = account }
             if let group = query.accessGroup { dictionary[kSecAttrAccessGroup as String] = group }
             switch query.synchronizable {
@@ -99,8 +113,23 @@
             return dictionary
         }
 
-        private static func item(_ attributes: [String: Any]) -> KeychainItem {
+        private static func item(_ attributes: [String: Any], of itemClass: KeychainQuery.ItemClass) -> KeychainItem {
             let protection = attributes[kSecAttrAccessible as String] as? String
+            var internet: InternetPasswordAttributes?
+            if itemClass == .internetPassword {
+                let port = attributes[kSecAttrPort as String] as? Int ?? 0
+                let protocolValue = attributes[kSecAttrProtocol as String] as? String
+                let typeValue = attributes[kSecAttrAuthenticationType as String] as? String
+                internet = InternetPasswordAttributes(
+                    server: attributes[kSecAttrServer as String] as? String ?? "",
+                    internetProtocol: InternetPasswordAttributes.InternetProtocol.allCases.first {
+                        (constant(for: $0) as String) == protocolValue
+                    },
+                    authenticationType: InternetPasswordAttributes.AuthenticationType.allCases.first {
+                        (constant(for: $0) as String) == typeValue
+                    },
+                    port: port == 0 ? nil : port)
+            }
             return KeychainItem(
                 service: attributes[kSecAttrService as String] as? String ?? "",
                 account: attributes[kSecAttrAccount as String] as? String ?? "",
@@ -109,7 +138,7 @@
                 accessibility: AccessPolicy.Accessibility.allCases.first {
                     (constant(for: $0) as String) == protection
                 } ?? .whenUnlocked,
-                data: attributes[kSecValueData as String] as? Data)
+                data: attributes[kSecValueData as String] as? Data, itemClass: itemClass, internet: internet)
         }
 
         /// The `SecAccessControl` of `accessibility` with `control`'s flags, or `nil` when a flag does not exist
@@ -119,6 +148,55 @@
         ) -> SecAccessControl? {
             guard let flags = flags(for: control) else { return nil }
             return SecAccessControlCreateWithFlags(nil, constant(for: accessibility), flags, nil)
+        }
+
+        private static func constant(for value: InternetPasswordAttributes.InternetProtocol) -> CFString {
+            switch value {
+            case .ftp: return kSecAttrProtocolFTP
+            case .ftpAccount: return kSecAttrProtocolFTPAccount
+            case .http: return kSecAttrProtocolHTTP
+            case .irc: return kSecAttrProtocolIRC
+            case .nntp: return kSecAttrProtocolNNTP
+            case .pop3: return kSecAttrProtocolPOP3
+            case .smtp: return kSecAttrProtocolSMTP
+            case .socks: return kSecAttrProtocolSOCKS
+            case .imap: return kSecAttrProtocolIMAP
+            case .ldap: return kSecAttrProtocolLDAP
+            case .appleTalk: return kSecAttrProtocolAppleTalk
+            case .afp: return kSecAttrProtocolAFP
+            case .telnet: return kSecAttrProtocolTelnet
+            case .ssh: return kSecAttrProtocolSSH
+            case .ftps: return kSecAttrProtocolFTPS
+            case .https: return kSecAttrProtocolHTTPS
+            case .httpProxy: return kSecAttrProtocolHTTPProxy
+            case .httpsProxy: return kSecAttrProtocolHTTPSProxy
+            case .ftpProxy: return kSecAttrProtocolFTPProxy
+            case .smb: return kSecAttrProtocolSMB
+            case .rtsp: return kSecAttrProtocolRTSP
+            case .rtspProxy: return kSecAttrProtocolRTSPProxy
+            case .daap: return kSecAttrProtocolDAAP
+            case .eppc: return kSecAttrProtocolEPPC
+            case .ipp: return kSecAttrProtocolIPP
+            case .nntps: return kSecAttrProtocolNNTPS
+            case .ldaps: return kSecAttrProtocolLDAPS
+            case .telnetS: return kSecAttrProtocolTelnetS
+            case .imaps: return kSecAttrProtocolIMAPS
+            case .ircs: return kSecAttrProtocolIRCS
+            case .pop3S: return kSecAttrProtocolPOP3S
+            }
+        }
+
+        private static func constant(for value: InternetPasswordAttributes.AuthenticationType) -> CFString {
+            switch value {
+            case .ntlm: return kSecAttrAuthenticationTypeNTLM
+            case .msn: return kSecAttrAuthenticationTypeMSN
+            case .dpa: return kSecAttrAuthenticationTypeDPA
+            case .rpa: return kSecAttrAuthenticationTypeRPA
+            case .httpBasic: return kSecAttrAuthenticationTypeHTTPBasic
+            case .httpDigest: return kSecAttrAuthenticationTypeHTTPDigest
+            case .htmlForm: return kSecAttrAuthenticationTypeHTMLForm
+            case .default: return kSecAttrAuthenticationTypeDefault
+            }
         }
 
         private static func constant(for accessibility: AccessPolicy.Accessibility) -> CFString {

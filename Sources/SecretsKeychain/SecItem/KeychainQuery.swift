@@ -1,8 +1,8 @@
 import Foundation
 import Secrets
 
-/// One SecItem attribute dictionary of the generic-password class, typed: what Coffer passes to
-/// `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete`.
+/// One SecItem attribute dictionary of a password item (generic, or internet for what other libraries wrote),
+/// typed: what Coffer passes to `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete`.
 ///
 /// A `nil` property is an attribute left out of the dictionary. The live client turns each property into its
 /// `kSec…` key; the emulator reads them directly.
@@ -17,6 +17,14 @@ public struct KeychainQuery: Hashable, Sendable {
         case any
     }
 
+    /// `kSecClass`.
+    public enum ItemClass: Hashable, Sendable {
+        /// `kSecClassGenericPassword`: named by service and account (Coffer's own items).
+        case genericPassword
+        /// `kSecClassInternetPassword`: named by server, protocol, authentication type, port and account.
+        case internetPassword
+    }
+
     /// `kSecMatchLimit`.
     public enum MatchLimit: Hashable, Sendable {
         /// `kSecMatchLimitOne`.
@@ -25,8 +33,12 @@ public struct KeychainQuery: Hashable, Sendable {
         case all
     }
 
-    /// `kSecAttrService`.
+    /// `kSecClass`.
+    public var itemClass: ItemClass
+    /// `kSecAttrService` (generic passwords).
     public var service: String?
+    /// The server, protocol, authentication type and port of an internet password.
+    public var internet: InternetPasswordAttributes?
     /// `kSecAttrAccount`.
     public var account: String?
     /// `kSecAttrAccessGroup`.
@@ -56,8 +68,11 @@ public struct KeychainQuery: Hashable, Sendable {
         synchronizable: Synchronizability? = nil, accessibility: AccessPolicy.Accessibility? = nil,
         accessControl: AccessPolicy.AccessControl = [], data: Data? = nil, matchLimit: MatchLimit? = nil,
         returnData: Bool = false, returnAttributes: Bool = false, usesDataProtectionKeychain: Bool = true,
-        authentication: AuthenticationContext? = nil
+        authentication: AuthenticationContext? = nil, itemClass: ItemClass = .genericPassword,
+        internet: InternetPasswordAttributes? = nil
     ) {
+        self.itemClass = itemClass
+        self.internet = internet
         self.service = service
         self.account = account
         self.accessGroup = accessGroup
@@ -73,10 +88,14 @@ public struct KeychainQuery: Hashable, Sendable {
     }
 }
 
-/// A generic-password item as `SecItemCopyMatching` returns it.
+/// A password item as `SecItemCopyMatching` returns it.
 public struct KeychainItem: Hashable, Sendable {
-    /// `kSecAttrService`.
+    /// `kSecClass`.
+    public var itemClass: KeychainQuery.ItemClass = .genericPassword
+    /// `kSecAttrService` (empty for an internet password).
     public var service: String
+    /// The server, protocol, authentication type and port of an internet password.
+    public var internet: InternetPasswordAttributes?
     /// `kSecAttrAccount`.
     public var account: String
     /// `kSecAttrAccessGroup`.
@@ -91,8 +110,12 @@ public struct KeychainItem: Hashable, Sendable {
     /// Creates an item description.
     public init(
         service: String, account: String, accessGroup: String, synchronizable: Bool,
-        accessibility: AccessPolicy.Accessibility, data: Data? = nil
+        accessibility: AccessPolicy.Accessibility, data: Data? = nil,
+        itemClass: KeychainQuery.ItemClass = .genericPassword,
+        internet: InternetPasswordAttributes? = nil
     ) {
+        self.itemClass = itemClass
+        self.internet = internet
         self.service = service
         self.account = account
         self.accessGroup = accessGroup
