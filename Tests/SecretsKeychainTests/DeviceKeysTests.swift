@@ -13,17 +13,6 @@ struct DeviceKeysTests {
     }
     let message = Data("challenge-42".utf8)
 
-    func expectError(_ caseName: String, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            try body()
-            Issue.record("no error; expected \(caseName)", sourceLocation: sourceLocation)
-        } catch let error as SecretsError {
-            #expect(error.caseName == caseName, "\(error)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("\(error)", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test("a Secure Enclave signing key signs; anyone verifies with its public key; it is listed and deleted")
     func signing() throws {
         let keys = keys()
@@ -48,7 +37,7 @@ struct DeviceKeysTests {
         _ = try keys().makeSigningKey(named: "login")
         let otherDevice = keys(enclave: SecureEnclaveEmulator(device: keychain))
         let key = try #require(try otherDevice.signingKey(named: "login"))
-        expectError("corruptData") { _ = try key.signature(for: message) }
+        expectSecretsError("corruptData") { _ = try key.signature(for: message) }
     }
 
     @Test("a Secure Enclave key-agreement key agrees the secret the other party computes")
@@ -58,7 +47,7 @@ struct DeviceKeysTests {
         let ours = try key.sharedSecret(with: other.publicKey)
         let theirs = try other.sharedSecretFromKeyAgreement(with: key.publicKey)
         #expect(ours == theirs)
-        expectError("decodingFailed") { _ = try keys().signingKey(named: "pairing") }
+        expectSecretsError("decodingFailed") { _ = try keys().signingKey(named: "pairing") }
     }
 
     @Test("a key behind biometry prompts once per context, never in the background, and says when cancelled")
@@ -69,12 +58,14 @@ struct DeviceKeysTests {
         _ = try key.signature(for: message, authentication: unlock)
         _ = try key.signature(for: message, authentication: unlock)
         #expect(keychain.prompts.map(\.reason) == ["Confirm the payment"])
-        expectError("authenticationRequired") { _ = try key.signature(for: message, authentication: .background()) }
+        expectSecretsError("authenticationRequired") {
+            _ = try key.signature(for: message, authentication: .background())
+        }
         keychain.respondToPrompts(.cancel, .deny)
-        expectError("authenticationCancelled") { _ = try key.signature(for: message) }
-        expectError("authenticationDenied") { _ = try key.signature(for: message) }
+        expectSecretsError("authenticationCancelled") { _ = try key.signature(for: message) }
+        expectSecretsError("authenticationDenied") { _ = try key.signature(for: message) }
         keychain.setLocked(true)
-        expectError("locked") { _ = try key.signature(for: message, authentication: .background()) }
+        expectSecretsError("locked") { _ = try key.signature(for: message, authentication: .background()) }
     }
 
     @Test("a key bound to the current biometry is gone once it changes; one for any biometry still signs")
@@ -83,14 +74,14 @@ struct DeviceKeysTests {
         let bound = try keys.makeSigningKey(named: "bound", protection: .biometryCurrentSet)
         let any = try keys.makeSigningKey(named: "any", protection: .biometryAny)
         keychain.changeBiometryEnrollment()
-        expectError("biometryChanged") { _ = try bound.signature(for: message) }
+        expectSecretsError("biometryChanged") { _ = try bound.signature(for: message) }
         #expect(any.isValidSignature(try any.signature(for: message), for: message))
     }
 
     @Test("without a Secure Enclave a Secure Enclave key is unsupported; a software key only when asked")
     func noSecureEnclave() throws {
         let keys = keys(enclave: SecureEnclaveEmulator(device: keychain, isAvailable: false))
-        expectError("unsupported") { _ = try keys.makeSigningKey(named: "login") }
+        expectSecretsError("unsupported") { _ = try keys.makeSigningKey(named: "login") }
         #expect(try keys.names().isEmpty, "nothing was stored in its place")
         let software = try keys.makeSigningKey(named: "login", storage: .software)
         #expect(software.storage == .software)
@@ -104,14 +95,16 @@ struct DeviceKeysTests {
     func protectedSoftwareKey() throws {
         let files = DeviceKeys(
             backend: InMemoryBackend(), service: "app", enclave: SecureEnclaveEmulator(device: keychain))
-        expectError("unsupported") {
+        expectSecretsError("unsupported") {
             _ = try files.makeSigningKey(named: "login", protection: .biometryAny, storage: .software)
         }
         _ = try files.makeSigningKey(named: "plain", storage: .software)
 
         let keys = keys()
         _ = try keys.makeSigningKey(named: "login", protection: .biometryAny, storage: .software)
-        expectError("authenticationRequired") { _ = try keys.signingKey(named: "login", authentication: .background()) }
+        expectSecretsError("authenticationRequired") {
+            _ = try keys.signingKey(named: "login", authentication: .background())
+        }
         let key = try #require(
             try keys.signingKey(named: "login", authentication: AuthenticationContext(reason: "Sign in")))
         #expect(keychain.prompts.map(\.reason) == ["Sign in"])
@@ -122,12 +115,12 @@ struct DeviceKeysTests {
     func badInput() throws {
         let keys = keys()
         _ = try keys.makeSigningKey(named: "login")
-        expectError("invalidIdentifier") { _ = try keys.makeSigningKey(named: "login") }
-        expectError("invalidIdentifier") { _ = try keys.makeSigningKey(named: "../escape") }
+        expectSecretsError("invalidIdentifier") { _ = try keys.makeSigningKey(named: "login") }
+        expectSecretsError("invalidIdentifier") { _ = try keys.makeSigningKey(named: "../escape") }
         try backend.save(
             Data("{not json".utf8),
             for: SecretQuery<Data>(
                 service: "app", account: "device-keys/damaged", accessPolicy: .neverLeavesThisDevice))
-        expectError("corruptData") { _ = try keys.signingKey(named: "damaged") }
+        expectSecretsError("corruptData") { _ = try keys.signingKey(named: "damaged") }
     }
 }

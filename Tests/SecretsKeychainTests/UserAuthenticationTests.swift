@@ -31,17 +31,6 @@ struct UserAuthenticationTests {
         AuthenticationContext(reason: "Unlock your vault", reuseDuration: reuse, interaction: interaction, clock: clock)
     }
 
-    func expectError(_ caseName: String, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            try body()
-            Issue.record("no error; expected \(caseName)", sourceLocation: sourceLocation)
-        } catch let error as SecretsError {
-            #expect(error.caseName == caseName, "\(error)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("\(error)", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test("reads made with one context prompt once, with its reason; without a context every read prompts")
     func onePromptPerContext() throws {
         try seed("token", "key")
@@ -103,8 +92,10 @@ struct UserAuthenticationTests {
         try seed("token")
         try seed("settings", policy: .backgroundThisDeviceOnly)
         let background = AuthenticationContext.background()
-        expectError("authenticationRequired") { _ = try backend.read(query("token", authentication: background)) }
-        expectError("authenticationRequired") {
+        expectSecretsError("authenticationRequired") {
+            _ = try backend.read(query("token", authentication: background))
+        }
+        expectSecretsError("authenticationRequired") {
             try backend.save(Data("x".utf8), for: query("token", authentication: background))
         }
         #expect(keychain.prompts.isEmpty)
@@ -117,7 +108,7 @@ struct UserAuthenticationTests {
     func lockedDevice() throws {
         try seed("token")
         keychain.setLocked(true)
-        expectError("locked") { _ = try backend.read(query("token", authentication: .background())) }
+        expectSecretsError("locked") { _ = try backend.read(query("token", authentication: .background())) }
         keychain.setLocked(false)
         #expect(try backend.read(query("token", authentication: context())) == Data("token".utf8))
     }
@@ -127,8 +118,8 @@ struct UserAuthenticationTests {
         try seed("token")
         let unlock = context()
         keychain.respondToPrompts(.cancel, .deny)
-        expectError("authenticationCancelled") { _ = try backend.read(query("token", authentication: unlock)) }
-        expectError("authenticationDenied") { _ = try backend.read(query("token", authentication: unlock)) }
+        expectSecretsError("authenticationCancelled") { _ = try backend.read(query("token", authentication: unlock)) }
+        expectSecretsError("authenticationDenied") { _ = try backend.read(query("token", authentication: unlock)) }
         #expect(try backend.read(query("token", authentication: unlock)) == Data("token".utf8))
         #expect(keychain.prompts.count == 3)
     }
@@ -139,7 +130,7 @@ struct UserAuthenticationTests {
         try seed("any")
         keychain.changeBiometryEnrollment()
         let unlock = context()
-        expectError("biometryChanged") {
+        expectSecretsError("biometryChanged") {
             _ = try backend.read(query("bound", policy: Self.currentBiometry, authentication: unlock))
         }
         #expect(try backend.read(query("any", authentication: unlock)) == Data("any".utf8))
