@@ -182,14 +182,20 @@ public struct PushDispatcher: Service {
                 details["status"] = .number(200)
                 await traced(.pushSent, push, details)
             case .unregistered(let reason):
-                try await outbox.removeRegistration(for: push)
+                let remaining = try await outbox.removeRegistration(for: push)
                 metrics?.countUnregistered()
                 logger.info(
                     "APNs no longer knows the device's push token; its registration of the pass is removed",
                     metadata: metadata(push, reason: reason))
                 details["reason"] = .string(reason)
-                details["registration_removed"] = .bool(true)
+                details["registration_removed"] = .bool(remaining != nil)
                 await traced(.pushRefused, push, details)
+                if remaining == 0 {
+                    // The pass's last device is gone, as if it had unregistered: the issuer hears pass.removed.
+                    await traced(
+                        .unregistered, push,
+                        ["was_registered": .bool(true), "last_device": .bool(true), "cause": .string("apns_" + reason)])
+                }
             case .retry(let after, let reason):
                 await schedule(push, after: after, reason: reason, details: details)
             case .rejected(let status, let reason) where status == 403 || status == 0:

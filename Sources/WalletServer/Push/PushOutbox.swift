@@ -55,8 +55,9 @@ public protocol PushOutbox: Sendable {
     /// it still holds its lease; returns whether it did.
     @discardableResult func abandonPush(_ push: PendingPush) async throws -> Bool
     /// Removes the device's registration of the push's pass (APNs said its token is no longer valid), only if the
-    /// registration's push token is still the push's: a device that registered a new token since keeps it.
-    func removeRegistration(for push: PendingPush) async throws
+    /// registration's push token is still the push's: a device that registered a new token since keeps it. Returns
+    /// how many devices the pass has left, or `nil` when nothing was removed.
+    @discardableResult func removeRegistration(for push: PendingPush) async throws -> Int?
     /// Leases and returns at most `limit` webhook deliveries due at `now`, each the oldest still waiting of its pass
     /// for its endpoint, like ``claimDuePushes(now:limit:leaseFor:)``.
     func claimDueWebhooks(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingWebhook]

@@ -115,15 +115,21 @@ extension SQLWalletRepository: PushOutbox {
         try await completePush(push)
     }
 
-    /// Removes the registration the push was for (and the push) when the registration still has the push's token.
-    public func removeRegistration(for push: PendingPush) async throws {
+    /// Removes the registration the push was for (and the push) when the registration still has the push's token;
+    /// returns how many devices the pass has left, or `nil` when the registration was not removed.
+    @discardableResult
+    public func removeRegistration(for push: PendingPush) async throws -> Int? {
         try await run {
             try await database.transaction { db in
+                try await Self.lockPass(push.passID, on: db)
                 try await db.delete(from: "push_outbox").where("id", .equal, push.id.uuidString).run()
-                try await db.delete(from: "pass_registrations")
+                let removed = try await db.delete(from: "pass_registrations")
                     .where("device_library_identifier", .equal, push.deviceLibraryIdentifier)
                     .where("pass_id", .equal, push.passID.uuidString)
-                    .where("push_token", .equal, push.pushToken).run()
+                    .where("push_token", .equal, push.pushToken)
+                    .returning("pass_id").all()
+                guard !removed.isEmpty else { return nil }
+                return try await Self.registrationCount(passID: push.passID, on: db)
             }
         }
     }

@@ -2,7 +2,8 @@
 public enum WebhookEventType: String, Codable, Hashable, Sendable, CaseIterable {
     /// A first device registered the pass for updates: it was added to Wallet.
     case passAdded = "pass.added"
-    /// The last device unregistered: the pass was removed from Wallet (or its updates turned off).
+    /// The last device unregistered, or APNs said its push token is gone: the pass was removed from Wallet (or its
+    /// updates turned off).
     case passRemoved = "pass.removed"
     /// A device bound the pass to its key (account-bound provisioning).
     case passBound = "pass.bound"

@@ -97,6 +97,28 @@ struct PushDispatcherTests {
     }
 
     @Test(
+        "when APNs unregisters a pass's last device, its trace says the pass was removed (pass.removed)",
+        arguments: Engine.available)
+    func lastDeviceUnregisteredByAPNs(_ engine: Engine) async throws {
+        try await Self.withSetup(engine) { repository, _, standIn, client in
+            let (pass, _) = try await Self.makePass(in: repository, devices: 2)
+            standIn.script(Self.token(0), .unregistered)
+            standIn.script(Self.token(1), .badDeviceToken)
+            let trace = PassEventRecorder(store: repository, devices: nil)
+            _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
+            let dispatcher = PushDispatcher(
+                outbox: repository, client: client, identity: Self.noIdentity, trace: trace)
+            #expect(try await dispatcher.drain() == 2)
+            #expect(try await repository.registrationCount(passID: pass.id) == 0)
+            let events = try await repository.passEvents(passID: pass.id, after: nil, limit: 50)
+            let removals = events.filter { $0.kind == .unregistered }
+            #expect(removals.count == 1, "one pass.removed, when the last device goes")
+            #expect(removals.first?.details["last_device"] == .bool(true))
+            #expect(events.filter { $0.kind == .pushRefused }.count == 2)
+        }
+    }
+
+    @Test(
         "a push worth retrying waits for its backoff (and Retry-After), then is sent again", arguments: Engine.available
     )
     func retryWithBackoff(_ engine: Engine) async throws {
