@@ -6,10 +6,11 @@ import Secrets
 /// or written.
 ///
 /// Reads look in the cache first and fill it from the store on a miss; an item whose policy makes the user
-/// authenticate is never cached, so that each read asks the store (and its ``Secrets/AuthenticationContext``). Writes and deletes go to the store first
-/// and touch the cache only once the store succeeded, so a failing store never leaves the cache saying otherwise;
-/// they are serialized, so the cache ends up holding the store's last value. A read that raced a write never
-/// puts the older value back into the cache (each key carries a generation that writes advance). Thread-safe.
+/// authenticate is never cached, so that each read asks the store (and its ``Secrets/AuthenticationContext``).
+/// Writes and deletes go to the store first and touch the cache only once the store succeeded, so a failing store
+/// never leaves the cache saying otherwise; they are serialized, so the cache ends up holding the store's last value.
+/// A read that raced a write never puts the older value back into the cache (each key carries a generation that
+/// writes advance). Thread-safe.
 public final class KeychainEngine: Sendable {
     private struct State {
         var cache: [String: Data] = [:]

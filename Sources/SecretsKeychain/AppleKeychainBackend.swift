@@ -20,10 +20,10 @@ import Secrets
 ///   one prompt serves every access made with the context until its reuse window ends.
 /// - Statuses map to ``Secrets/SecretsError``: not found is `nil`/`false`; interaction not allowed is `locked` when
 ///   the device is locked (``isDeviceLocked()``), and `authenticationRequired` on an unlocked device, where only an
-///   item that needs the user refuses it (the context may not prompt, or the app is not in front); a cancelled prompt is `authenticationCancelled` and a failed one
-///   `authenticationDenied`; the data of an item bound to the current biometry that is listed but not found is
-///   `biometryChanged`; a missing entitlement is `unavailable`, naming the group; invalid attribute combinations are
-///   `unsupported`.
+///   item that needs the user refuses it (the context may not prompt, or the app is not in front); a cancelled
+///   prompt is `authenticationCancelled` and a failed one `authenticationDenied`; the data of an item bound to the
+///   current biometry that is listed but not found is `biometryChanged`; a missing entitlement is `unavailable`,
+///   naming the group; invalid attribute combinations are `unsupported`.
 public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting {
     /// The service of the probe item that finds the default access group.
     static let probeService = "dev.coffer.default-access-group-probe"
@@ -88,8 +88,6 @@ public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting
                 return
             case let status:
                 try check(status, "save", query)
-                noteAuthenticated(query)
-                return
             }
         }
         try check(client.update(match, with: changes), "save", query)

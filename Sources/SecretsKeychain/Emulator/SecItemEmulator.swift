@@ -5,8 +5,8 @@ import Secrets
 ///
 /// It reproduces: the generic-password primary key (service, account, access group, synchronizable; an absent
 /// service or account is empty), the internet-password one (server, protocol, authentication type, port, account,
-/// access group, synchronizable), and `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam` for data with
-/// `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an absent group adds to
+/// access group, synchronizable), and `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam`
+/// for data with `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an absent group adds to
 /// ``defaultAccessGroup`` and matches every entitled group; an unentitled group is `errSecMissingEntitlement`);
 /// `errSecParam` for a this-device-only or access-controlled item that would sync; a device lock
 /// (``setLocked(_:)``): items readable only while unlocked answer `errSecInteractionNotAllowed`, and before the
