@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import Secrets
 
 /// What a device key is for.
@@ -6,6 +8,18 @@ public enum DeviceKeyPurpose: String, Hashable, Sendable, Codable, CaseIterable 
     case signing
     /// Elliptic-curve Diffie–Hellman key agreement (P-256).
     case keyAgreement = "key-agreement"
+
+    /// A new P-256 private key for this purpose, made in software: its raw representation and its public key (X9.63).
+    func makeSoftwareKey() -> (privateKey: Data, publicKey: Data) {
+        switch self {
+        case .signing:
+            let key = P256.Signing.PrivateKey()
+            return (key.rawRepresentation, key.publicKey.x963Representation)
+        case .keyAgreement:
+            let key = P256.KeyAgreement.PrivateKey()
+            return (key.rawRepresentation, key.publicKey.x963Representation)
+        }
+    }
 }
 
 /// Where a device key's private part lives.

@@ -129,24 +129,13 @@ public struct DeviceKeys: Sendable {
                     "a software key protected by \(protection.rawValue) needs a store that enforces access control "
                         + "(the Keychain); \(backend.backendName) would keep it unprotected")
             }
-            let (material, publicKey) = Self.softwareKey(purpose)
+            let (material, publicKey) = purpose.makeSoftwareKey()
             record = DeviceKeyRecord(
                 purpose: purpose, storage: storage, protection: protection, material: material, publicKey: publicKey)
         }
         let bytes = try record.encoded()
         try SecretsError.catching { try backend.save(bytes, for: query) }
         return record
-    }
-
-    private static func softwareKey(_ purpose: DeviceKeyPurpose) -> (material: Data, publicKey: Data) {
-        switch purpose {
-        case .signing:
-            let key = P256.Signing.PrivateKey()
-            return (key.rawRepresentation, key.publicKey.x963Representation)
-        case .keyAgreement:
-            let key = P256.KeyAgreement.PrivateKey()
-            return (key.rawRepresentation, key.publicKey.x963Representation)
-        }
     }
 
     /// The record named `name`, its item read through `authentication`.

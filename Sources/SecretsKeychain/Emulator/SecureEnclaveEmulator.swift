@@ -33,15 +33,7 @@ public final class SecureEnclaveEmulator: SecureEnclaveClient {
         -> (keyData: Data, publicKey: Data)
     {
         guard isAvailable else { throw .unsupported("the emulated device has no Secure Enclave") }
-        let (privateKey, publicKey): (Data, Data)
-        switch purpose {
-        case .signing:
-            let key = P256.Signing.PrivateKey()
-            (privateKey, publicKey) = (key.rawRepresentation, key.publicKey.x963Representation)
-        case .keyAgreement:
-            let key = P256.KeyAgreement.PrivateKey()
-            (privateKey, publicKey) = (key.rawRepresentation, key.publicKey.x963Representation)
-        }
+        let (privateKey, publicKey) = purpose.makeSoftwareKey()
         let sealed = SealedKey(
             purpose: purpose, protection: protection, privateKey: privateKey, enrollment: device.currentEnrollment)
         do {
