@@ -189,7 +189,8 @@ public enum WalletServerApplication {
         services.append(TraceFlusher(trace: service.trace))
         // Pass updates queue pushes and wake the dispatcher, which closes its APNs connections when it stops.
         let pushes = PushDispatcher(
-            storage: storage, apns: configuration.apns, metrics: metrics, trace: service.trace, logger: logger)
+            storage: storage, apns: configuration.apns, metrics: metrics, trace: service.trace,
+            allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks, logger: logger)
         service.trace.onDeliveriesQueued { pushes.wake() }
         services.append(pushes)
         return Application(

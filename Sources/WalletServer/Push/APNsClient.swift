@@ -98,9 +98,11 @@ public final class APNsClient: Sendable {
         if let bearer { request.headers.add(name: "authorization", value: "bearer " + bearer) }
         request.body = .bytes(ByteBuffer(string: "{}"))
         do {
-            let response = try await client.execute(
-                request, timeout: .milliseconds(Int64((configuration.requestTimeout * 1000).rounded())))
-            let body = try await response.body.collect(upTo: Self.maximumResponseBytes)
+            let deadline = OverallDeadline(seconds: configuration.requestTimeout)
+            let (response, body) = try await deadline.run { [request, client] in
+                let response = try await client.execute(request, timeout: deadline.duration.timeAmount)
+                return (response, try await response.body.collect(upTo: Self.maximumResponseBytes))
+            }
             let outcome = Self.outcome(
                 status: Int(response.status.code), body: body, retryAfter: response.headers.first(name: "retry-after"))
             if case .retry(_, "ExpiredProviderToken") = outcome, let bearer { token?.renew(after: bearer) }

@@ -5,16 +5,21 @@ import Logging
 import ServiceLifecycle
 import WalletPasses
 
-/// Drains the durable push outbox (``PushOutbox``) into APNs: when woken (``wake()``, which the pass updater calls
-/// after it commits a change) and every ``pollInterval`` (for pushes a restart or another replica left behind).
+/// Drains the durable outbox (``PushOutbox``) into APNs and issuers' webhook endpoints: when woken (``wake()``, which
+/// the pass updater and the trace call after they commit) and every ``pollInterval`` (for deliveries a restart or
+/// another replica left behind).
 ///
-/// Each round claims at most ``APNsConfiguration/maximumInFlight`` due pushes under a lease of ``lease`` (so that two
-/// replicas never send the same push at once), sends them concurrently, and records each result: delivered pushes
-/// are completed; a token APNs no longer knows removes the device's registration of that pass; a push worth
-/// retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked for with
-/// `Retry-After`), and abandoned after ``maximumAttempts``; a push APNs refused is abandoned, unless the refusal was of
-/// the server's credentials (403, or an identity that could not be used: status 0), which an operator can fix: those
-/// are retried like failures. Logs name the pass and the device library identifier, never the push token.
+/// Pushes and webhooks have their own workers (``DeliveryLane``): at most ``APNsConfiguration/maximumInFlight``
+/// pushes and ``webhookWorkers`` webhooks at once, each started as soon as a worker is free, so a stalled webhook
+/// endpoint never holds up a push or another endpoint's webhooks; no endpoint has more than
+/// ``webhooksPerEndpoint`` deliveries in flight on all replicas together, and every send has one overall deadline.
+/// Each delivery is claimed under a lease of ``lease`` (so that two replicas never send it at once) and its result
+/// recorded: delivered pushes are completed; a token APNs no longer knows removes the device's registration of that
+/// pass; a push worth retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked
+/// for with `Retry-After`), and abandoned after ``maximumAttempts``; a push APNs refused is abandoned, unless the
+/// refusal was of the server's credentials (403, or an identity that could not be used: status 0), which an operator
+/// can fix: those are retried like failures. Logs name the pass and the device library identifier, never the push
+/// token.
 ///
 /// It runs as a ServiceLifecycle `Service` until graceful shutdown, then closes its ``APNsClient``. Run it once.
 public struct PushDispatcher: Service {
@@ -34,6 +39,11 @@ public struct PushDispatcher: Service {
     public let maximumDelay: TimeInterval
     /// What posts webhook deliveries, if the dispatcher sends them.
     public let webhooks: WebhookSender?
+    /// How many webhooks are sent at once.
+    public let webhookWorkers: Int
+    /// How many deliveries one webhook endpoint may have in flight at once, on every replica together: a slow
+    /// endpoint holds at most this many workers, for at most the sender's timeout each.
+    public static let webhooksPerEndpoint = 2
     /// How long a webhook is retried before it is kept as failed: a day.
     public static let webhookLifetime: TimeInterval = 86_400
     private let identity: @Sendable (UUID) async throws -> SigningIdentity
@@ -42,8 +52,8 @@ public struct PushDispatcher: Service {
     private let trace: PassEventRecorder?
     private let clock: any CofferClock
     private let logger: Logger
-    private let wakes: AsyncStream<Void>
-    private let wakeContinuation: AsyncStream<Void>.Continuation
+    private let pushWakes: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+    private let webhookWakes: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
     /// Creates a dispatcher from `outbox` through `client`. `identity` gives a pass type's signing identity by the
     /// pass type's ID (used under certificate authentication only).
@@ -52,7 +62,7 @@ public struct PushDispatcher: Service {
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
         maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil, trace: PassEventRecorder? = nil,
-        webhooks: WebhookSender? = nil, clock: any CofferClock = SystemClock(),
+        webhooks: WebhookSender? = nil, webhookWorkers: Int = 32, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.server")
     ) {
         self.outbox = outbox
@@ -66,32 +76,70 @@ public struct PushDispatcher: Service {
         self.metrics = metrics.map { PushMetrics(metrics: $0) }
         self.trace = trace
         self.webhooks = webhooks
+        self.webhookWorkers = max(1, webhookWorkers)
         self.clock = clock
         self.logger = logger
-        (wakes, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        pushWakes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        webhookWakes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for a round now (after pushes were enqueued); wakes during a round are folded into one more round.
+    /// Asks for a round now (after deliveries were enqueued); wakes while every worker is busy are folded into one.
     public func wake() {
-        wakeContinuation.yield()
+        pushWakes.continuation.yield()
+        webhookWakes.continuation.yield()
     }
 
-    /// Sends pushes until graceful shutdown or cancellation, then closes the client.
+    /// The workers that send APNs pushes.
+    private var pushLane: DeliveryLane<PendingPush> {
+        let (outbox, clock, lease) = (outbox, clock, lease)
+        return DeliveryLane(
+            workers: client.configuration.maximumInFlight,
+            claim: { try await outbox.claimDuePushes(now: clock.now, limit: $0, leaseFor: lease) },
+            send: { await send($0) })
+    }
+
+    /// The workers that post webhooks, if the dispatcher sends them.
+    private var webhookLane: DeliveryLane<PendingWebhook>? {
+        guard webhooks != nil else { return nil }
+        let (outbox, clock, lease) = (outbox, clock, lease)
+        return DeliveryLane(
+            workers: webhookWorkers,
+            claim: {
+                try await outbox.claimDueWebhooks(
+                    now: clock.now, limit: $0, perEndpoint: Self.webhooksPerEndpoint, leaseFor: lease)
+            },
+            send: { await send($0) })
+    }
+
+    /// Sends deliveries until graceful shutdown or cancellation, then closes the client.
     public func run() async throws {
         let poll = pollInterval
-        let continuation = wakeContinuation
+        let wakeAll = { @Sendable in wake() }
+        let pushWakes = pushWakes
+        let webhookWakes = webhookWakes
+        let lanes = (pushes: pushLane, webhooks: webhookLane)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
-                    continuation.yield()
+                    wakeAll()
                     try? await Task.sleep(for: poll)
                 }
             }
             group.addTask {
                 await cancelWhenGracefulShutdown {
-                    for await _ in wakes {
-                        if Task.isCancelled { break }
-                        await drainLogged()
+                    await withDiscardingTaskGroup { lanesGroup in
+                        lanesGroup.addTask {
+                            await lanes.pushes.run(
+                                wakes: pushWakes.stream, wake: { pushWakes.continuation.yield() },
+                                claimFailed: claimFailed)
+                        }
+                        if let webhooks = lanes.webhooks {
+                            lanesGroup.addTask {
+                                await webhooks.run(
+                                    wakes: webhookWakes.stream, wake: { webhookWakes.continuation.yield() },
+                                    claimFailed: claimFailed)
+                            }
+                        }
                     }
                 }
             }
@@ -99,58 +147,24 @@ public struct PushDispatcher: Service {
             group.cancelAll()
         }
         try await client.shutdown()
-        try await webhooks?.shutdown()
     }
 
-    private func drainLogged() async {
-        do {
-            try await drain()
-        } catch is CancellationError {
-        } catch {
-            logger.warning(
-                "claiming pushes from the outbox failed; trying again later",
-                metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
-        }
+    private func claimFailed(_ error: any Error) {
+        logger.warning(
+            "claiming deliveries from the outbox failed; trying again later",
+            metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
     }
 
-    /// Sends every push due now, at most ``APNsConfiguration/maximumInFlight`` at once: it claims more whenever half
-    /// of those slots are free, until a claim finds fewer pushes than it asked for; returns how many it handled.
+    /// Sends every push and webhook due now, each kind on its own workers, and returns how many it handled once
+    /// the last send is recorded.
     ///
-    /// - Throws: the outbox's error when a claim fails (the pushes already sent are recorded first).
+    /// - Throws: the outbox's error when a claim fails (the deliveries already sent are recorded first).
     @discardableResult
     public func drain() async throws -> Int {
-        let limit = client.configuration.maximumInFlight
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            var inFlight = 0
-            var handled = 0
-            var moreDue = true
-            var failure: (any Error)?
-            while true {
-                if moreDue, failure == nil, !Task.isCancelled, inFlight <= limit / 2 {
-                    let wanted = limit - inFlight
-                    do {
-                        let claimed = try await outbox.claimDuePushes(now: clock.now, limit: wanted, leaseFor: lease)
-                        for push in claimed { group.addTask { await send(push) } }
-                        var deliveries: [PendingWebhook] = []
-                        if webhooks != nil, claimed.count < wanted {
-                            deliveries = try await outbox.claimDueWebhooks(
-                                now: clock.now, limit: wanted - claimed.count, leaseFor: lease)
-                            for delivery in deliveries { group.addTask { await send(delivery) } }
-                        }
-                        inFlight += claimed.count + deliveries.count
-                        moreDue = claimed.count + deliveries.count == wanted
-                    } catch {
-                        failure = error
-                    }
-                }
-                guard inFlight > 0 else { break }
-                try await group.next()
-                inFlight -= 1
-                handled += 1
-            }
-            if let failure { throw failure }
-            return handled
-        }
+        let lanes = (pushes: pushLane, webhooks: webhookLane)
+        async let pushes = lanes.pushes.drain()
+        async let webhooks = lanes.webhooks?.drain() ?? 0
+        return try await pushes + webhooks
     }
 
     /// Sends one push and records its result in the outbox.

@@ -5,8 +5,9 @@ import WalletPasses
 extension SQLWalletRepository {
     // MARK: Endpoints
 
-    /// Stores the endpoint unless its client has `maximum`, in one transaction that writes first (so concurrent
-    /// creations count one after the other on either engine).
+    /// Stores the endpoint unless its client has `maximum`, in one transaction that holds the client's row locked
+    /// while it counts (PostgreSQL; SQLite runs one write transaction at a time), so that concurrent creations count
+    /// one after the other on either engine.
     public func createWebhookEndpoint(_ endpoint: WebhookEndpoint, maximum: Int) async throws -> Bool {
         try await run {
             do {
@@ -19,6 +20,10 @@ extension SQLWalletRepository {
 
     private func insertCapped(_ endpoint: WebhookEndpoint, maximum: Int) async throws -> Bool {
         try await database.transaction { db in
+            if db.dialect.name == "postgresql" {
+                _ = try await db.select().column("id").from(ClientRow.table)
+                    .where("id", .equal, endpoint.clientID.uuidString).for(.update).first()
+            }
             try await db.insert([WebhookEndpointRow(endpoint)]).run()
             let count =
                 try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
@@ -113,22 +118,30 @@ extension SQLWalletRepository {
     }
 
     /// Leases the due webhook deliveries: each the oldest still waiting of its pass for its endpoint (so that one
-    /// pass's events reach an endpoint in order), unleased and not given up; one statement takes each row only if no
-    /// unexpired lease holds it, so replicas that claim at once never get the same delivery.
-    public func claimDueWebhooks(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingWebhook] {
-        guard limit > 0 else { return [] }
+    /// pass's events reach an endpoint in order), unleased and not given up; endpoints take turns (the first due of
+    /// each, then the second…), and an endpoint's deliveries under unexpired leases, on any replica, count against
+    /// its `perEndpoint`. One statement takes each row only if no unexpired lease holds it, so replicas that claim
+    /// at once never get the same delivery.
+    public func claimDueWebhooks(now: Date, limit: Int, perEndpoint: Int, leaseFor: TimeInterval) async throws
+        -> [PendingWebhook]
+    {
+        guard limit > 0, perEndpoint > 0 else { return [] }
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         return try await run {
             let candidates = try await sql.raw(
                 """
-                SELECT \(unsafeRaw: Self.webhookColumns) FROM push_outbox o \
-                JOIN webhook_endpoints e ON e.id = o.endpoint_id WHERE o.kind = 'webhook' AND o.failed_at IS NULL AND o.next_attempt_at <= \(bind: nowMS) \
-                AND (o.leased_until IS NULL OR o.leased_until < \(bind: nowMS)) \
+                SELECT \(unsafeRaw: Self.webhookColumns) FROM (SELECT q.*, ROW_NUMBER() OVER \
+                (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.sequence) AS endpoint_turn \
+                FROM push_outbox q WHERE q.kind = 'webhook' AND q.failed_at IS NULL \
+                AND q.next_attempt_at <= \(bind: nowMS) AND (q.leased_until IS NULL OR q.leased_until < \(bind: nowMS)) \
                 AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.kind = 'webhook' \
-                AND p.endpoint_id = o.endpoint_id AND p.pass_id = o.pass_id AND p.failed_at IS NULL \
-                AND p.sequence < o.sequence) \
-                ORDER BY o.next_attempt_at LIMIT \(bind: limit)
+                AND p.endpoint_id = q.endpoint_id AND p.pass_id = q.pass_id AND p.failed_at IS NULL \
+                AND p.sequence < q.sequence)) o \
+                JOIN webhook_endpoints e ON e.id = o.endpoint_id \
+                WHERE o.endpoint_turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'webhook' \
+                AND l.endpoint_id = o.endpoint_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perEndpoint) \
+                ORDER BY o.endpoint_turn, o.next_attempt_at LIMIT \(bind: limit)
                 """
             ).all()
             guard !candidates.isEmpty else { return [] }

@@ -95,36 +95,38 @@ public struct WebhookEndpoints: Sendable {
     }
 
     /// Refuses a URL the server must not post to: not https (plain http only to this machine, when allowed), with
-    /// credentials or a fragment, too long, or naming an internal address (loopback, private, link-local).
+    /// credentials or a fragment, too long, with a host that is neither a plain DNS name nor an IP address, or naming
+    /// an internal address in any spelling (`127.1`, `2130706433`, `[::ffff:7f00:1]`). Host names are checked again,
+    /// against the addresses they resolve to, before every delivery (``WebhookSender``).
     func validate(_ text: String) throws {
         func refuse(_ reason: String) -> PassManagementFailure {
             PassManagementFailure.invalidRequest("'url' \(reason)")
         }
         guard text.utf8.count <= Self.maximumURLLength, let components = URLComponents(string: text),
-            let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
+            let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost, !host.isEmpty
         else { throw refuse("must be an absolute URL of at most \(Self.maximumURLLength) bytes") }
         guard components.user == nil, components.password == nil, components.fragment == nil else {
             throw refuse("must not carry credentials or a fragment")
         }
-        if scheme == "https", !Self.isInternal(host) { return }
-        if NetworkHost.isLoopback(host), allowsLoopback, scheme == "https" || scheme == "http" { return }
+        let address = IPAddress(numeric: host)
+        guard address != nil || Self.isPlainHostName(host) else {
+            throw refuse("must name its host with letters, digits, '-' and '.', or an IP address")
+        }
+        let loopback = address.map { $0.scope == .loopback } ?? NetworkHost.isLoopback(host)
+        if loopback, allowsLoopback, scheme == "https" || scheme == "http" { return }
+        if scheme == "https", !loopback, address.map({ $0.scope == .global }) ?? true { return }
         throw refuse("must be https on a public host (not a loopback, private or link-local address)")
     }
 
-    /// Whether `host` is an IP literal of a loopback, private, link-local, shared or unspecified address.
-    static func isInternal(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if NetworkHost.isLoopback(host) { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
-        if octets.count == 4 {
-            switch (octets[0], octets[1]) {
-            case (0, _), (10, _), (127, _), (169, 254), (192, 168): return true
-            case (172, 16...31), (100, 64...127): return true
-            default: return false
+    /// Whether `host` is a DNS name of letters, digits, hyphens and dots (no percent-encoding, no other characters
+    /// a resolver or an HTTP client might read differently).
+    static func isPlainHostName(_ host: String) -> Bool {
+        host.utf8.count <= 253
+            && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+                (1...63).contains(label.utf8.count)
+                    && label.utf8.allSatisfy {
+                        $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7a).contains($0 | 0x20)
+                    }
             }
-        }
-        guard host.contains(":") else { return false }
-        return host == "::" || host.hasPrefix("fc") || host.hasPrefix("fd") || host.hasPrefix("fe8")
-            || host.hasPrefix("fe9") || host.hasPrefix("fea") || host.hasPrefix("feb") || host.hasPrefix("::ffff:")
     }
 }

@@ -9,33 +9,36 @@ import Secrets
 /// Posts webhook deliveries to issuers' endpoints, each signed with its endpoint's secret (``WebhookSignature``)
 /// and carrying its event's identifier (`Coffer-Event-Id`), so that a receiver can check it and de-duplicate.
 ///
-/// Redirects are not followed, answers are read to 64 KiB at most, and a delivery that gets no answer within
-/// ``timeout`` counts as failed.
+/// Before each attempt it resolves the endpoint's host and connects only to an address it checked is public (an
+/// endpoint whose name resolves to this machine or an internal network gets nothing); redirects are not followed,
+/// answers are read to 64 KiB at most, and an attempt that has not finished, body included, within ``timeout`` is
+/// cancelled and counts as failed.
 public final class WebhookSender: Sendable {
     /// What became of one attempt.
     public enum Outcome: Sendable, Hashable {
         /// The endpoint answered 2xx.
         case delivered
-        /// It did not (another status, no answer, or the secret could not be read), and why.
+        /// It did not (another status, no answer, an internal address, or the secret could not be read), and why.
         case failed(String)
     }
 
-    /// How long an endpoint has to answer.
+    /// How long one attempt may take, from resolving the host to the answer's last byte.
     public let timeout: TimeInterval
+    /// Whether endpoints on this machine get deliveries (tests and local development only).
+    public let allowsLoopback: Bool
     private let secrets: any SecretsDataStoring
-    private let client: HTTPClient
     private let clock: any CofferClock
 
-    /// Creates a sender that reads endpoints' secrets from `secrets`.
-    public init(secrets: any SecretsDataStoring, timeout: TimeInterval = 10, clock: any CofferClock = SystemClock()) {
+    /// Creates a sender that reads endpoints' secrets from `secrets`; `allowsLoopback` lets deliveries reach this
+    /// machine's own addresses.
+    public init(
+        secrets: any SecretsDataStoring, timeout: TimeInterval = 10, allowsLoopback: Bool = false,
+        clock: any CofferClock = SystemClock()
+    ) {
         self.secrets = secrets
         self.timeout = timeout
+        self.allowsLoopback = allowsLoopback
         self.clock = clock
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(timeout * 1000))))
-        configuration.httpVersion = .http1Only
-        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
 
     /// Posts `delivery` to its endpoint, signed now.
@@ -62,20 +65,74 @@ public final class WebhookSender: Sendable {
             name: WebhookSignature.header,
             value: WebhookSignature.header(for: delivery.payload, secret: secret, timestamp: clock.now))
         request.body = .bytes(ByteBuffer(bytes: delivery.payload))
+        let deadline = OverallDeadline(seconds: timeout)
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-            _ = try? await response.body.collect(upTo: 64 * 1024)
-            guard (200..<300).contains(response.status.code) else {
-                return .failed("the endpoint answered \(response.status.code)")
+            return try await deadline.run { [self, request] in
+                try await post(request, to: delivery.url, deadline: deadline)
             }
-            return .delivered
+        } catch is OverallDeadline.Passed {
+            return .failed("the endpoint did not answer in full within \(Int(timeout.rounded())) s")
+        } catch let refusal as Refusal {
+            return .failed(refusal.reason)
         } catch {
             return .failed("no answer from the endpoint: \(type(of: error))")
         }
     }
 
-    /// Closes the client's connections.
-    public func shutdown() async throws {
-        try await client.shutdown()
+    /// Resolves `url`'s host, picks an address deliveries may go to, and posts `request` to that address alone (the
+    /// host name still names the server to TLS and in `Host`), through a client made for this one attempt.
+    private func post(_ request: HTTPClientRequest, to url: String, deadline: OverallDeadline) async throws -> Outcome {
+        // The host exactly as the HTTP client reads it from the URL, so that the address pinned below is the one it
+        // connects to.
+        guard let parsed = URL(string: url)?.host, !parsed.isEmpty else {
+            throw Refusal(reason: "the endpoint's URL has no host")
+        }
+        let isIPv6Literal = parsed.hasPrefix("[") && parsed.hasSuffix("]")
+        let host = isIPv6Literal ? String(parsed.dropFirst().dropLast()) : parsed
+        let addresses: [IPAddress]
+        do {
+            addresses = try await NIOThreadPool.singleton.runIfActive { try IPAddress.resolve(host) }
+        } catch is IPAddress.ResolutionFailure {
+            throw Refusal(reason: "the endpoint's host name does not resolve")
+        }
+        guard let address = addresses.first(where: isAllowed) else {
+            throw Refusal(
+                reason: "the endpoint's host resolves only to internal addresses "
+                    + "(\(addresses.map(\.description).joined(separator: ", "))): deliveries go to public addresses only"
+            )
+        }
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(5), read: deadline.duration.timeAmount))
+        configuration.httpVersion = .http1Only
+        // An IPv6 literal is the address itself; any other host is pinned to the address just checked.
+        if !isIPv6Literal { configuration.dnsOverride = [host: address.description] }
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        do {
+            let response = try await client.execute(request, timeout: deadline.duration.timeAmount)
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            try? await client.shutdown()
+            guard (200..<300).contains(response.status.code) else {
+                return .failed("the endpoint answered \(response.status.code)")
+            }
+            return .delivered
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// Whether deliveries may go to `address`: a public one, or this machine's when ``allowsLoopback``.
+    private func isAllowed(_ address: IPAddress) -> Bool {
+        switch address.scope {
+        case .global: true
+        case .loopback: allowsLoopback
+        case .internal: false
+        }
+    }
+
+    /// A delivery that is not attempted, and why.
+    private struct Refusal: Error {
+        var reason: String
     }
 }
