@@ -24,7 +24,7 @@ import Secrets
 ///   prompt is `authenticationCancelled` and a failed one `authenticationDenied`; the data of an item bound to the
 ///   current biometry that is listed but not found is `biometryChanged`; a missing entitlement is `unavailable`,
 ///   naming the group; invalid attribute combinations are `unsupported`.
-public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting {
+public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting, SecretsExclusiveCreating {
     /// The service of the probe item that finds the default access group.
     static let probeService = "dev.coffer.default-access-group-probe"
     /// The service of the item whose data can be read only while the device is unlocked (``isDeviceLocked()``).
@@ -92,6 +92,34 @@ public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting
         }
         try check(client.update(match, with: changes), "save", query)
         noteAuthenticated(query)
+    }
+
+    /// Adds the item unless one (synced or not) is there already: `SecItemAdd`, which the Keychain refuses with
+    /// `errSecDuplicateItem` for an item that exists, so the check and the write are one step.
+    public func create<Value>(_ data: Data, for query: SecretQuery<Value>) throws -> Bool {
+        try query.validate()
+        guard data.count <= maximumValueSize else {
+            throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
+        }
+        let policy = query.accessPolicy
+        var item = try itemQuery(query)
+        item.synchronizable = query.synchronizable ? .synchronizable : .notSynchronizable
+        item.accessibility = policy.accessibility
+        item.accessControl = policy.accessControl
+        item.data = data
+        if case .failure(let error) = item.protection(on: client.platform) {
+            throw SecretsError.unsupported("\(Self.describe(query)): \(error.description)")
+        }
+        // The other synchronizability is another item to the Keychain, but the same account to the store.
+        var other = try itemQuery(query)
+        other.synchronizable = .any
+        other.matchLimit = .one
+        other.returnAttributes = true
+        if case .success = client.copyMatching(other) { return false }
+        let status = client.add(item)
+        if status == .duplicateItem { return false }
+        try check(status, "create", query)
+        return true
     }
 
     /// Returns the item's bytes, or `nil`.

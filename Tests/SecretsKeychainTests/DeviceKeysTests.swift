@@ -91,6 +91,56 @@ struct DeviceKeysTests {
         #endif
     }
 
+    @Test(
+        "two makes of one name at once: one key is made and kept, the other refused (Keychain, memory)",
+        arguments: [true, false])
+    func concurrentMakes(inKeychain: Bool) throws {
+        // Both makes pass the name check before either stores its record.
+        let store = RendezvousBackend(inKeychain ? backend : InMemoryBackend(), parties: 2)
+        let keys = DeviceKeys(backend: store, service: "app", enclave: SecureEnclaveEmulator(device: keychain))
+        let made = Locked([DeviceSigningKey]())
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            if let key = try? keys.makeSigningKey(named: "login") { made.withLock { $0.append(key) } }
+        }
+        let winners = made.withLock { $0 }
+        #expect(winners.count == 1, "the other make was refused")
+        let stored = try #require(try keys.signingKey(named: "login"))
+        #expect(stored.publicKey.derRepresentation == winners.first?.publicKey.derRepresentation)
+    }
+
+    /// A backend that holds each caller of `listAccounts` until `parties` callers have arrived (or a second passed),
+    /// so that concurrent checks really overlap; everything else goes to `wrapped`.
+    final class RendezvousBackend: SecretsExclusiveCreating {
+        let wrapped: any SecretsExclusiveCreating
+        let parties: Int
+        private let arrived = Locked(0)
+        private let release = DispatchSemaphore(value: 0)
+
+        init(_ wrapped: any SecretsExclusiveCreating, parties: Int) {
+            self.wrapped = wrapped
+            self.parties = parties
+        }
+
+        func listAccounts(service: String, accessGroup: String?) throws -> [String] {
+            let count = arrived.withLock {
+                $0 += 1
+                return $0
+            }
+            if count == parties {
+                for _ in 1..<parties { release.signal() }
+            } else if count < parties {
+                _ = release.wait(timeout: .now() + 1)
+            }
+            return try wrapped.listAccounts(service: service, accessGroup: accessGroup)
+        }
+        func create<Value>(_ data: Data, for query: SecretQuery<Value>) throws -> Bool {
+            try wrapped.create(data, for: query)
+        }
+        func save<Value>(_ data: Data, for query: SecretQuery<Value>) throws { try wrapped.save(data, for: query) }
+        func read<Value>(_ query: SecretQuery<Value>) throws -> Data? { try wrapped.read(query) }
+        func delete<Value>(_ query: SecretQuery<Value>) throws -> Bool { try wrapped.delete(query) }
+    }
+
     @Test("a protected software key needs a store that enforces it: the Keychain prompts to read it, files refuse")
     func protectedSoftwareKey() throws {
         let files = DeviceKeys(

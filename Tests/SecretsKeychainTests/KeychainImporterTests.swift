@@ -184,6 +184,59 @@ struct KeychainImporterTests {
         #expect(try stored("token") == "sk-1")
     }
 
+    @Test("removing an original deletes that one item: not the same account's item on another port")
+    func removesExactlyTheVerifiedItem() throws {
+        for (port, value) in [(nil, "pw-default"), (8443, "pw-8443")] as [(Int?, String)] {
+            let attributes = InternetPasswordAttributes(
+                server: "s.example.com", internetProtocol: .https, authenticationType: .default, port: port)
+            #expect(
+                keychain.add(
+                    KeychainQuery(
+                        account: "jane", synchronizable: .notSynchronizable, accessibility: .afterFirstUnlock,
+                        data: Data(value.utf8), itemClass: .internetPassword, internet: attributes)) == .success)
+        }
+        // Every port of the host: both items have the key "jane", and only one of them can move there.
+        let layout = KeychainAccessLayout(server: URL(string: "https://s.example.com")!, protocolType: .https)
+        let report = try importer.importItems(from: layout, removingOriginals: true)
+        #expect(report.moved.map(\.originalRemoved) == [true])
+        #expect(report.notMoved.map(\.reason) == [.exists])
+        #expect(keychain.count == 1, "the item that did not move is still in the Keychain")
+        let left = try keychain.copyMatching(
+            KeychainQuery(
+                account: "jane", matchLimit: .one, returnData: true, itemClass: .internetPassword,
+                internet: InternetPasswordAttributes(server: "s.example.com"))
+        ).get()
+        #expect(left.first.map { String(decoding: $0.data ?? Data(), as: UTF8.self) } != (try stored("jane")))
+    }
+
+    @Test("a synced and a local item with one key: overwriting moves one, and the other is kept in the Keychain")
+    func sameKeyTwice() throws {
+        write(service: "com.example.app", account: "token", "local")
+        write(
+            service: "com.example.app", account: "token", "synced", synchronizable: true, accessibility: .whenUnlocked)
+        let report = try importer.importItems(
+            from: KeychainAccessLayout(service: "com.example.app"), removingOriginals: true, overwriting: true)
+        #expect(report.moved.count == 1)
+        #expect(report.notMoved.map(\.reason) == [.replacedBySameKey])
+        #expect(keychain.count == 1, "only the item whose bytes the store holds was removed")
+        let kept = try keychain.copyMatching(
+            KeychainQuery(
+                service: "com.example.app", account: "token", synchronizable: .any, matchLimit: .one,
+                returnData: true)
+        ).get()
+        #expect(kept.first?.data != nil)
+        #expect(kept.first?.data != (try destination.readData(account: "token")), "both values still exist")
+    }
+
+    @Test("the emulator deletes every item a query matches, as SecItemDelete does")
+    func emulatorDeletesEveryMatch() {
+        write(service: "svc", account: "a", "1")
+        write(service: "svc", account: "b", "2")
+        write(service: "svc", account: "c", "3", synchronizable: true, accessibility: .whenUnlocked)
+        #expect(keychain.delete(KeychainQuery(service: "svc", synchronizable: .any)) == .success)
+        #expect(keychain.count == 0)
+    }
+
     @Test("a device locked since its restart cannot be listed: locked, and nothing moves")
     func locked() throws {
         write(service: "com.example.app", account: "token", "sk-1")

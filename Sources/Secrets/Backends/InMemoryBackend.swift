@@ -3,7 +3,7 @@ import Foundation
 /// A backend that keeps items in memory, keyed by service, access group and account.
 ///
 /// For tests, previews and tools that need no persistence. Safe to share between threads.
-public final class InMemoryBackend: SecretsBackend {
+public final class InMemoryBackend: SecretsBackend, SecretsExclusiveCreating {
     private struct Key: Hashable {
         var service: String
         var accessGroup: String?
@@ -26,6 +26,19 @@ public final class InMemoryBackend: SecretsBackend {
             throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
         }
         items.withLock { $0[Self.key(query)] = data }
+    }
+
+    /// Stores a copy of `data` unless the account holds an item; returns whether it did.
+    public func create<Value>(_ data: Data, for query: SecretQuery<Value>) throws -> Bool {
+        try query.validate()
+        guard data.count <= maximumValueSize else {
+            throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
+        }
+        return items.withLock { items in
+            guard items[Self.key(query)] == nil else { return false }
+            items[Self.key(query)] = data
+            return true
+        }
     }
 
     /// Returns the stored bytes.

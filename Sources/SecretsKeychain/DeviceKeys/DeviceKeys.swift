@@ -104,6 +104,9 @@ public struct DeviceKeys: Sendable {
 
     // MARK: Making and reading
 
+    /// Serializes making keys in stores that cannot create an item exclusively.
+    private static let making = Locked(())
+
     private func make(
         _ purpose: DeviceKeyPurpose, named name: String, protection: DeviceKeyProtection, storage: DeviceKeyStorage
     ) throws(SecretsError) -> DeviceKeyRecord {
@@ -134,7 +137,21 @@ public struct DeviceKeys: Sendable {
                 purpose: purpose, storage: storage, protection: protection, material: material, publicKey: publicKey)
         }
         let bytes = try record.encoded()
-        try SecretsError.catching { try backend.save(bytes, for: query) }
+        let created = try SecretsError.catching {
+            if let exclusive = backend as? any SecretsExclusiveCreating {
+                return try exclusive.create(bytes, for: query)
+            }
+            // A store that cannot create exclusively: makes of one store are serialized in this process, at least.
+            return try Self.making.withLock { _ in
+                guard try backend.read(query) == nil else { return false }
+                try backend.save(bytes, for: query)
+                return true
+            }
+        }
+        guard created else {
+            // Another call made a key of this name first; the one just made is dropped, never the stored one.
+            throw .invalidIdentifier(name, reason: "a device key has this name already; delete it first")
+        }
         return record
     }
 

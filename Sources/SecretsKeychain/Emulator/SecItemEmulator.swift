@@ -5,7 +5,7 @@ import Secrets
 ///
 /// It reproduces: the generic-password primary key (service, account, access group, synchronizable; an absent service
 /// or account is empty), the internet-password one (server, protocol, authentication type, port, account, access group,
-/// synchronizable), and `errSecDuplicateItem`; `errSecItemNotFound`; match limits (and `errSecParam` for data with
+/// synchronizable), and `errSecDuplicateItem`; `errSecItemNotFound`; persistent references; match limits (and `errSecParam` for data with
 /// `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an absent group adds to
 /// ``defaultAccessGroup`` and matches every entitled group; an unentitled group is `errSecMissingEntitlement`);
 /// `errSecParam` for a this-device-only or access-controlled item that would sync; a device lock (``setLocked(_:)``):
@@ -35,6 +35,8 @@ public final class SecItemEmulator: SecItemClient {
         var data: Data
         /// The biometric enrolment when the item was stored.
         var enrollment: Int
+        /// The item's persistent reference, made when it is added and kept while it lives.
+        var reference: Data
     }
 
     private struct State {
@@ -143,7 +145,7 @@ public final class SecItemEmulator: SecItemClient {
             guard state.items[key] == nil else { return .duplicateItem }
             state.items[key] = Stored(
                 accessibility: accessibility, accessControl: attributes.accessControl, data: data,
-                enrollment: state.enrollment)
+                enrollment: state.enrollment, reference: withUnsafeBytes(of: UUID().uuid) { Data($0) })
             return .success
         }
     }
@@ -175,7 +177,8 @@ public final class SecItemEmulator: SecItemClient {
                     KeychainItem(
                         service: key.service, account: key.account, accessGroup: key.accessGroup,
                         synchronizable: key.synchronizable, accessibility: stored.accessibility,
-                        data: query.returnData ? stored.data : nil, itemClass: key.itemClass, internet: key.internet)
+                        data: query.returnData ? stored.data : nil, itemClass: key.itemClass, internet: key.internet,
+                        persistentReference: query.returnPersistentReference ? stored.reference : nil)
                 })
         }
     }
@@ -212,7 +215,7 @@ public final class SecItemEmulator: SecItemClient {
                     accessibility: accessibility,
                     accessControl: protectionChanged ? changes.accessControl : stored.accessControl,
                     data: changes.data ?? stored.data,
-                    enrollment: protectionChanged ? state.enrollment : stored.enrollment)
+                    enrollment: protectionChanged ? state.enrollment : stored.enrollment, reference: stored.reference)
             }
             state.items = updated
             return .success
@@ -236,8 +239,9 @@ public final class SecItemEmulator: SecItemClient {
     private static func matches(
         _ query: KeychainQuery, in state: State, groups: Set<String>
     ) -> [(key: Key, value: Stored)] {
-        state.items.filter { key, _ in
+        state.items.filter { key, stored in
             query.itemClass == key.itemClass
+                && (query.persistentReference.map { $0 == stored.reference } ?? true)
                 && (query.internet.map { wanted in key.internet.map { wanted.matches($0) } ?? false } ?? true)
                 && (query.service.map { $0 == key.service } ?? true)
                 && (query.account.map { $0 == key.account } ?? true)

@@ -33,6 +33,9 @@ public struct KeychainImportReport: Hashable, Sendable, CustomStringConvertible 
             case notStored(SecretsError)
             /// The copy read back differently (or not at all); the library's item is kept.
             case verificationFailed
+            /// Another of the library's items with the same key (one synced, one not) was copied over this one's
+            /// copy; this item is kept where it was.
+            case replacedBySameKey
         }
 
         /// The key the library knew it by.

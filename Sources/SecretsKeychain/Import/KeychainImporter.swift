@@ -6,7 +6,8 @@ import Secrets
 /// out.
 ///
 /// Each item is read, saved in the store under its key (or the account `account(_:)` makes of it), and read back:
-/// only a copy that reads back the same counts as moved, and only then, when asked, is the library's item deleted.
+/// only a copy that reads back the same counts as moved, and only then, when asked, is the library's item deleted:
+/// that one item, by the persistent reference the Keychain gave for it, never a query that could match another.
 /// A store that already holds the same bytes at the account counts as moved too, so an import can run again after
 /// an interruption; other bytes there are left alone unless `overwriting`. What could not be moved is in the
 /// report with its reason; the library's items stay in place unless `removingOriginals`.
@@ -46,6 +47,7 @@ public struct KeychainImporter: Sendable {
         overwriting: Bool = false, authentication: AuthenticationContext? = nil
     ) throws(SecretsError) -> KeychainImportReport {
         var report = KeychainImportReport(library: layout.library)
+        var copied: [(item: KeychainItem, key: String, target: String, data: Data)] = []
         for (item, key) in try found(layout) {
             let target = account(key)
             do {
@@ -54,14 +56,30 @@ public struct KeychainImporter: Sendable {
                 report.notMoved.append(.init(key: key, reason: .invalidAccount(target)))
                 continue
             }
-            if let reason = copy(item, to: target, overwriting: overwriting, authentication: authentication) {
-                report.notMoved.append(.init(key: key, reason: reason))
-            } else {
-                let removed = removingOriginals && client.delete(exact(item)) == .success
-                report.moved.append(.init(key: key, account: target, originalRemoved: removed))
+            switch copy(item, to: target, overwriting: overwriting, authentication: authentication) {
+            case .copied(let data): copied.append((item, key, target, data))
+            case .notCopied(let reason): report.notMoved.append(.init(key: key, reason: reason))
             }
         }
+        // An item counts as moved only if its copy is still in the store once every item is copied: two items with
+        // one key (a synced and a local one) leave only the later one's bytes, and the earlier item stays put.
+        for entry in copied {
+            guard (try? destination.readData(account: entry.target)) == entry.data else {
+                report.notMoved.append(.init(key: entry.key, reason: .replacedBySameKey))
+                continue
+            }
+            let removed = removingOriginals && remove(entry.item)
+            report.moved.append(.init(key: entry.key, account: entry.target, originalRemoved: removed))
+        }
         return report
+    }
+
+    /// Deletes exactly `item`, by the persistent reference the listing returned; without one, deletes nothing.
+    private func remove(_ item: KeychainItem) -> Bool {
+        guard let reference = item.persistentReference else { return false }
+        var query = exact(item)
+        query.persistentReference = reference
+        return client.delete(query) == .success
     }
 
     /// The layout's items with their keys, in a stable order.
@@ -69,6 +87,7 @@ public struct KeychainImporter: Sendable {
         var search = layout.search
         search.matchLimit = .all
         search.returnAttributes = true
+        search.returnPersistentReference = true
         switch client.copyMatching(search) {
         case .success(let items):
             return items.compactMap { item in layout.key(for: item).map { (item, $0) } }
@@ -79,11 +98,13 @@ public struct KeychainImporter: Sendable {
         }
     }
 
-    /// Reads `item`, stores it at `target` and reads it back; `nil` when the copy is verified, else why not.
+    /// Reads `item`, stores it at `target` and reads it back: the bytes copied when the copy is verified, else why
+    /// not.
     private func copy(
         _ item: KeychainItem, to target: String, overwriting: Bool, authentication: AuthenticationContext?
-    ) -> KeychainImportReport.NotMoved.Reason? {
+    ) -> Copy {
         var read = exact(item)
+        read.persistentReference = item.persistentReference
         read.matchLimit = .one
         read.returnData = true
         read.authentication = authentication
@@ -92,19 +113,28 @@ public struct KeychainImporter: Sendable {
         case .success(let items) where items.first?.data != nil:
             data = items[0].data!
         case .success:
-            return .unreadable(.corruptData("the item \(SecretsError.quoted(item.account))"))
+            return .notCopied(.unreadable(.corruptData("the item \(SecretsError.quoted(item.account))")))
         case .failure(let error):
-            return .unreadable(self.error(error.status, "read", service: item.service, account: item.account))
+            return .notCopied(
+                .unreadable(self.error(error.status, "read", service: item.service, account: item.account)))
         }
         do throws(SecretsError) {
             let stored = try SecretsError.catching { try destination.readData(account: target) }
-            if let stored, stored != data, !overwriting { return .exists }
+            if let stored, stored != data, !overwriting { return .notCopied(.exists) }
             if stored != data { try SecretsError.catching { try destination.saveData(data, account: target) } }
         } catch {
-            return .notStored(error)
+            return .notCopied(.notStored(error))
         }
         let verified = try? destination.readData(account: target)
-        return verified == data ? nil : .verificationFailed
+        return verified == data ? .copied(data) : .notCopied(.verificationFailed)
+    }
+
+    /// What became of one item's copy.
+    private enum Copy {
+        /// The store holds these bytes of it, read back.
+        case copied(Data)
+        /// It was not copied, and why.
+        case notCopied(KeychainImportReport.NotMoved.Reason)
     }
 
     /// The query that names exactly `item`.

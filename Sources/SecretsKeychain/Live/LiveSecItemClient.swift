@@ -103,6 +103,14 @@
             }
             if query.returnData { dictionary[kSecReturnData as String] = true }
             if query.returnAttributes { dictionary[kSecReturnAttributes as String] = true }
+            if query.returnPersistentReference { dictionary[kSecReturnPersistentRef as String] = true }
+            if let reference = query.persistentReference {
+                #if os(macOS)
+                    dictionary[kSecMatchItemList as String] = [reference]
+                #else
+                    dictionary[kSecValuePersistentRef as String] = reference
+                #endif
+            }
             if query.usesDataProtectionKeychain { dictionary[kSecUseDataProtectionKeychain as String] = true }
             #if canImport(LocalAuthentication)
                 if let authentication = query.authentication {
@@ -138,7 +146,8 @@
                 accessibility: AccessPolicy.Accessibility.allCases.first {
                     (constant(for: $0) as String) == protection
                 } ?? .whenUnlocked,
-                data: attributes[kSecValueData as String] as? Data, itemClass: itemClass, internet: internet)
+                data: attributes[kSecValueData as String] as? Data, itemClass: itemClass, internet: internet,
+                persistentReference: attributes[kSecValuePersistentRef as String] as? Data)
         }
 
         /// The `SecAccessControl` of `accessibility` with `control`'s flags, or `nil` when a flag does not exist

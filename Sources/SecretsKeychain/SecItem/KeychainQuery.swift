@@ -61,6 +61,10 @@ public struct KeychainQuery: Hashable, Sendable {
     public var usesDataProtectionKeychain: Bool
     /// `kSecUseAuthenticationContext`: the `LAContext` of this context (its reason, and whether it may prompt).
     public var authentication: AuthenticationContext?
+    /// `kSecValuePersistentRef` (`kSecMatchItemList` on macOS): exactly the item with this persistent reference.
+    public var persistentReference: Data?
+    /// `kSecReturnPersistentRef`.
+    public var returnPersistentReference: Bool
 
     /// Creates an attribute dictionary; every attribute is absent unless given.
     public init(
@@ -69,8 +73,11 @@ public struct KeychainQuery: Hashable, Sendable {
         accessControl: AccessPolicy.AccessControl = [], data: Data? = nil, matchLimit: MatchLimit? = nil,
         returnData: Bool = false, returnAttributes: Bool = false, usesDataProtectionKeychain: Bool = true,
         authentication: AuthenticationContext? = nil, itemClass: ItemClass = .genericPassword,
-        internet: InternetPasswordAttributes? = nil
+        internet: InternetPasswordAttributes? = nil, persistentReference: Data? = nil,
+        returnPersistentReference: Bool = false
     ) {
+        self.persistentReference = persistentReference
+        self.returnPersistentReference = returnPersistentReference
         self.itemClass = itemClass
         self.internet = internet
         self.service = service
@@ -106,14 +113,17 @@ public struct KeychainItem: Hashable, Sendable {
     public var accessibility: AccessPolicy.Accessibility
     /// `kSecValueData`, when the query asked for it.
     public var data: Data?
+    /// `kSecValuePersistentRef`, when the query asked for it: names this item and no other.
+    public var persistentReference: Data?
 
     /// Creates an item description.
     public init(
         service: String, account: String, accessGroup: String, synchronizable: Bool,
         accessibility: AccessPolicy.Accessibility, data: Data? = nil,
         itemClass: KeychainQuery.ItemClass = .genericPassword,
-        internet: InternetPasswordAttributes? = nil
+        internet: InternetPasswordAttributes? = nil, persistentReference: Data? = nil
     ) {
+        self.persistentReference = persistentReference
         self.itemClass = itemClass
         self.internet = internet
         self.service = service
