@@ -185,5 +185,6 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 8, name: "signed pass archives and share links", apply: createDistributionTables),
         Migration(version: 9, name: "pass traces", apply: createPassEvents),
         Migration(version: 10, name: "webhook endpoints and deliveries in the outbox", apply: createWebhooks),
+        Migration(version: 11, name: "kept pass archives sealed", apply: dropUnsealedArchives),
     ]
 }

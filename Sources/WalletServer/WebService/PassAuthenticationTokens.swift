@@ -14,10 +14,13 @@ public struct PassAuthenticationTokens: Sendable {
     public static let secretPath = "wallet/web-service/authentication-key"
 
     private let key: SymmetricKey
+    /// What seals the archives kept for fetches, under a key derived from this one.
+    let archiveSeal: KeptArchiveSeal
 
     /// Creates the tokens from a 32-byte key.
     public init(key: SymmetricKey) {
         self.key = key
+        archiveSeal = KeptArchiveSeal(webServiceKey: key)
     }
 
     /// The server key from `store`, made and stored on first use, while `database`'s lock keeps every other server

@@ -95,11 +95,16 @@ public struct PassRenderer: Sendable {
 
     /// The pass with `passID` as a device gets it, signed (`.pkpass` bytes): the archive kept from the last signing
     /// when nothing it is made from changed since (``PassArchiveVersion``), else one signed now and kept; `nil` when
-    /// there is no such pass. Concurrent callers that find no kept archive share one signing.
+    /// there is no such pass. Concurrent callers that find no kept archive share one signing. Archives that carry a
+    /// token are kept sealed (``KeptArchiveSeal``).
     public func signedArchive(passID: UUID, signingTime: Date) async throws -> Data? {
         guard let kept = try await store.keptPassArchive(passID: passID) else { return nil }
         let digest = kept.version.digest(settings: settingsDigest)
-        if let keptDigest = kept.keptDigest, keptDigest == digest, let pkpass = kept.pkpass { return pkpass }
+        let seal = webService?.tokens.archiveSeal
+        if let keptDigest = kept.keptDigest, keptDigest == digest, let stored = kept.pkpass {
+            guard let seal else { return stored }
+            if let pkpass = seal.open(stored, passID: passID, version: digest) { return pkpass }
+        }
         let store = store
         return try await flights.archive(for: digest) {
             guard let target = try await store.provisioningTarget(passID: passID) else {
@@ -107,7 +112,8 @@ public struct PassRenderer: Sendable {
             }
             let pkpass = try await pkpass(for: target, signingTime: signingTime)
             // Signed from what was read after the digest: at least as new as the version it is kept under.
-            try await store.keepPassArchive(passID: passID, digest: digest, pkpass: pkpass, now: signingTime)
+            let kept = try seal?.seal(pkpass, passID: passID, version: digest) ?? pkpass
+            try await store.keepPassArchive(passID: passID, digest: digest, pkpass: kept, now: signingTime)
             return pkpass
         }
     }

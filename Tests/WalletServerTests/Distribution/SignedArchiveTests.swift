@@ -48,6 +48,48 @@ struct SignedArchiveTests {
     }
 
     @Test(
+        "the database reveals no pass token: kept archives are sealed, for their own pass and version only",
+        arguments: Engine.available)
+    func keptArchivesAreSealed(_ engine: Engine) async throws {
+        try await PassWebServiceTests().withFixture(engine) { fixture in
+            let served = try await Self.fetch(fixture)
+            let verifier = PassVerifier(trustRoots: [ProvisioningWorld.identity.root])
+            #expect(try await verifier.verify(pkpass: served).pass.authenticationToken == fixture.token)
+            let rows = try await fixture.world.database.sql.select().column("pass_id").column("version")
+                .column("pkpass").from("signed_pass_archives").all()
+            #expect(rows.count == 1)
+            for row in rows {
+                let kept = try row.decode(column: "pkpass", as: Data.self)
+                #expect((try? await verifier.verify(pkpass: kept)) == nil, "not an archive anyone can open")
+                #expect(kept.range(of: Data(fixture.token.utf8)) == nil)
+            }
+            let contents = try await fixture.world.database.sql.select().column("pass_content").from("apple_passes")
+                .all(decodingColumn: "pass_content", as: Data.self)
+            for content in contents {
+                #expect(try PassPackage(archive: content).pass.authenticationToken == nil, "passes are kept tokenless")
+            }
+            if engine == .sqliteFile {
+                // What someone who copies the database files reads.
+                let files = try FileManager.default.contentsOfDirectory(
+                    at: fixture.world.directory.url, includingPropertiesForKeys: nil
+                ).filter { $0.lastPathComponent.hasPrefix("coffer-wallet.sqlite") }
+                #expect(!files.isEmpty)
+                for file in files {
+                    #expect(try Data(contentsOf: file).range(of: Data(fixture.token.utf8)) == nil, "\(file)")
+                }
+            }
+            // A kept archive moved to another pass (or another version) does not open: it is signed again.
+            let seal = try #require(fixture.world.service.renderer.webService?.tokens.archiveSeal)
+            let version = try #require(rows.first).decode(column: "version", as: Data.self)
+            let sealed = try #require(rows.first).decode(column: "pkpass", as: Data.self)
+            let passID = try await Self.passID(fixture)
+            #expect(seal.open(sealed, passID: passID, version: version) == served)
+            #expect(seal.open(sealed, passID: UUID(), version: version) == nil)
+            #expect(seal.open(sealed, passID: passID, version: version + Data([1])) == nil)
+        }
+    }
+
+    @Test(
         "a change drops the kept archive in its own transaction; the next fetch signs the change",
         arguments: Engine.available)
     func changeInvalidates(_ engine: Engine) async throws {
