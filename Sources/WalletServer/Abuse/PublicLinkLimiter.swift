@@ -30,7 +30,7 @@ struct PublicLinkLimiter: Sendable {
     /// spent, `nil` when it may go ahead. A malformed token reaches no row: only well-formed ones get (and fill) a
     /// bucket of their own.
     func wait(for request: Request, context: WalletRequestContext, token: String) -> Int? {
-        let address = clientAddress.address(of: request, context: context)
+        let address = clientAddress.limiterKey(of: request, context: context)
         if case .limited(let wait) = addresses.acquire(for: address) {
             return ProvisioningController.wholeSeconds(wait)
         }

@@ -34,6 +34,14 @@ public struct ClientAddress: Sendable {
         return address.isEmpty ? Self.local : address
     }
 
+    /// The budget the request is counted in for per-address limits: its address, or for IPv6 the address's /64 (one
+    /// subscriber's whole allocation, whose interface identifiers cost nothing to vary).
+    public func limiterKey(of request: Request, context: WalletRequestContext) -> String {
+        let address = address(of: request, context: context)
+        guard address.contains(":"), let parsed = IPAddress(numeric: address) else { return address }
+        return parsed.limiterKey
+    }
+
     /// Whether the request came from this machine (a loopback peer, or one whose proxy says so).
     public func isLocal(_ request: Request, context: WalletRequestContext) -> Bool {
         let address = address(of: request, context: context)

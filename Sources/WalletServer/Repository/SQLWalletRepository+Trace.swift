@@ -62,6 +62,44 @@ extension SQLWalletRepository {
         return try await run { try await query.all(decoding: PassEventRow.self) }.map { try $0.model() }
     }
 
+    /// The pass's newest `limit` device logs, or events of every other kind, newest first.
+    public func latestPassEvents(passID: UUID, limit: Int, deviceLogs: Bool) async throws -> [PassEvent] {
+        let query = sql.select().columns(of: PassEventRow.self).from(PassEventRow.table)
+            .where(PassEventRow.column(.passID), .equal, SQLBind(passID.uuidString))
+            .where(
+                PassEventRow.column(.kind), deviceLogs ? .equal : .notEqual, SQLBind(PassEvent.Kind.deviceLog.rawValue)
+            )
+            .orderBy(PassEventRow.column(.id), SQLDirection.descending).limit(limit)
+        return try await run { try await query.all(decoding: PassEventRow.self) }.map { try $0.model() }
+    }
+
+    /// Stores each new device log of `events` (its pass under `perPass` since `since`, its details not seen there),
+    /// in one transaction that holds each pass's row; returns how many it stored.
+    public func recordDeviceLogEvents(_ events: [NewPassEvent], perPass: Int, since: Date) async throws -> Int {
+        let byPass = Dictionary(grouping: events.filter { $0.kind == .deviceLog }, by: \.passID)
+        guard !byPass.isEmpty else { return 0 }
+        return try await run {
+            try await database.transaction { db in
+                var admitted: [NewPassEvent] = []
+                for passID in byPass.keys.sorted(by: { $0.uuidString < $1.uuidString }) {
+                    try await Self.lockPass(passID, on: db)
+                    let stored = try await db.select().column(PassEventRow.column(.details)).from(PassEventRow.table)
+                        .where(PassEventRow.column(.passID), .equal, SQLBind(passID.uuidString))
+                        .where(PassEventRow.column(.kind), .equal, SQLBind(PassEvent.Kind.deviceLog.rawValue))
+                        .where(PassEventRow.column(.occurredAt), .greaterThanOrEqual, SQLBind(Self.ms(since)))
+                        .limit(perPass).all(
+                            decodingColumn: PassEventRow.CodingKeys.details.stringValue, as: String.self)
+                    var seen = Set(stored)
+                    for event in byPass[passID] ?? [] where seen.count < perPass {
+                        if seen.insert(PassEventRow.details(of: event)).inserted { admitted.append(event) }
+                    }
+                }
+                try await Self.insertPassEvents(admitted, on: db)
+                return admitted.count
+            }
+        }
+    }
+
     /// Deletes up to `limit` events older than `cutoff`.
     public func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }

@@ -98,6 +98,19 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// What per-address limits count the address under: an IPv4 address (also when mapped into IPv6) as itself, an
+    /// IPv6 address as its /64 (`2001:db8:1:2::/64`).
+    var limiterKey: String {
+        if bytes.count == 4 { return description }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        guard let prefix = IPAddress(bytes: Array(bytes[0..<8]) + Array(repeating: 0, count: 8)) else {
+            return description
+        }
+        return prefix.description + "/64"
+    }
+
     /// Where the address leads (IANA's special-purpose address registries).
     var scope: Scope {
         bytes.count == 4 ? Self.scope(ipv4: bytes) : scopeOfIPv6

@@ -77,6 +77,21 @@ public final class PassEventRecorder: Sendable {
         }
     }
 
+    /// Stores device logs (`POST /v1/log`, which anyone may call) in their passes' traces, each pass at most
+    /// ``PassTrace/deviceLogsPerPass`` a day and each message once; returns once they are stored (or failed).
+    public func recordDeviceLogs(_ events: [NewPassEvent]) async {
+        guard !events.isEmpty else { return }
+        do {
+            _ = try await store.recordDeviceLogEvents(
+                events, perPass: PassTrace.deviceLogsPerPass,
+                since: clock.now.addingTimeInterval(-PassTrace.deviceLogWindow))
+        } catch {
+            logger.warning(
+                "device logs could not be stored in a pass trace",
+                metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
+        }
+    }
+
     /// Stores `events` in the background, unless ``maximumPending`` events are waiting already. An event the same as
     /// one noted less than ``repeatWindow`` before (the same kind, pass, device and details: a device fetching again
     /// and again) is kept only once.

@@ -22,8 +22,13 @@ public struct PassTrace: Sendable {
 
     /// The most events one page holds.
     public static let maximumPageSize = 500
-    /// How many of the newest events the diagnosis reads.
+    /// How many of the newest events the diagnosis reads, device logs apart.
     public static let diagnosedEvents = 2_000
+    /// How many device logs one pass keeps in a day (``deviceLogWindow``), each message once: they come from an
+    /// unauthenticated route, so they can neither crowd the trace nor push real events out of the diagnosis.
+    public static let deviceLogsPerPass = 20
+    /// The window ``deviceLogsPerPass`` counts in: a day.
+    public static let deviceLogWindow: TimeInterval = 86_400
     /// How long after APNs accepted a push the diagnosis expects a fetch.
     public static let fetchGrace: TimeInterval = 120
     /// APNs reasons that mean the pass type's push credentials (certificate, key or topic) are at fault.
@@ -65,7 +70,12 @@ public struct PassTrace: Sendable {
 
     /// What the pass's newest events and its registrations say now about why it may not update.
     public func diagnosis(passID: UUID) async throws -> [Finding] {
-        let newest = try await repository.latestPassEvents(passID: passID, limit: Self.diagnosedEvents)
+        // Device logs are read apart, so that however many there are, the real events stay in view.
+        let events = try await repository.latestPassEvents(
+            passID: passID, limit: Self.diagnosedEvents, deviceLogs: false)
+        let logs = try await repository.latestPassEvents(
+            passID: passID, limit: Self.deviceLogsPerPass, deviceLogs: true)
+        let newest = (events + logs).sorted { $0.id > $1.id }
         let registrations = try await repository.registrationCount(passID: passID)
         return Self.diagnose(
             newestFirst: newest, registrations: registrations, webServiceURL: webServiceURL, now: clock.now)
@@ -188,7 +198,9 @@ public struct PassTrace: Sendable {
             findings.append(
                 Finding(
                     code: "device_log",
-                    message: "a device reported (\(Self.time(log.occurredAt))): \(cause)", eventID: log.id))
+                    message: "a device log reported (\(Self.time(log.occurredAt))): \(cause). Device logs come from "
+                        + "an unauthenticated route: anyone can send one, so check it against the events above",
+                    eventID: log.id))
         }
         return findings
     }

@@ -9,6 +9,12 @@ public protocol PassTraceStore: Sendable {
     func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent]
     /// The pass's newest `limit` events, newest first.
     func latestPassEvents(passID: UUID, limit: Int) async throws -> [PassEvent]
+    /// The pass's newest `limit` device logs (`deviceLogs`), or events of every other kind, newest first.
+    func latestPassEvents(passID: UUID, limit: Int, deviceLogs: Bool) async throws -> [PassEvent]
+    /// Stores the device-log events of `events` that are new: each only if its pass has fewer than `perPass` device
+    /// logs since `since` and none with the same details, counted under the pass's lock so replicas agree. Returns
+    /// how many it stored.
+    func recordDeviceLogEvents(_ events: [NewPassEvent], perPass: Int, since: Date) async throws -> Int
     /// Deletes up to `limit` events that happened before `cutoff`; returns how many it deleted.
     func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int
     /// Up to `limit` passes that `identifier` names, over every client: by serial number, by a tag's reference,

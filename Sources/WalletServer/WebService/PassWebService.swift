@@ -182,7 +182,8 @@ public struct PassWebService: Sendable {
         await traceLogLines(kept)
     }
 
-    /// Puts each message that names a pass in that pass's trace, with the cause it reports (one lookup per pass).
+    /// Puts each message that names a pass in that pass's trace, marked unverified, with the cause it reports (one
+    /// lookup per pass; ``PassEventRecorder/recordDeviceLogs(_:)`` bounds and de-duplicates them).
     private func traceLogLines(_ messages: [String]) async {
         var passIDs: [String: UUID?] = [:]
         var events: [NewPassEvent] = []
@@ -196,11 +197,12 @@ public struct PassWebService: Sendable {
                     .passID
             }
             guard let passID = passIDs[key] ?? nil else { continue }
-            var details: [String: JSONValue] = ["message": .string(message)]
+            // Anyone may post a log naming any pass: the trace keeps it as an unverified report.
+            var details: [String: JSONValue] = ["message": .string(message), "unverified": .bool(true)]
             if let cause = DeviceLogReading.cause(of: message) { details["cause"] = .string(cause) }
             events.append(trace.event(.deviceLog, passID: passID, details: details))
         }
-        await trace.record(events)
+        await trace.recordDeviceLogs(events)
     }
 
     /// Personalizes a rewards pass: stores the details the user entered, and returns the detached CMS signature of

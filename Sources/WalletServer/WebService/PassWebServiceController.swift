@@ -152,7 +152,7 @@ struct PassWebServiceController: Sendable {
     private func limit(
         _ request: Request, _ context: WalletRequestContext, with limiter: RateLimiter<String>, what: String
     ) throws {
-        let address = clientAddress.address(of: request, context: context)
+        let address = clientAddress.limiterKey(of: request, context: context)
         guard case .limited(let wait) = limiter.acquire(for: address) else {
             return
         }

@@ -15,6 +15,11 @@ struct PassEventRecorderTests {
         func recordPassEvents(_ events: [NewPassEvent]) async throws { self.events.withLock { $0 += events } }
         func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent] { [] }
         func latestPassEvents(passID: UUID, limit: Int) async throws -> [PassEvent] { [] }
+        func latestPassEvents(passID: UUID, limit: Int, deviceLogs: Bool) async throws -> [PassEvent] { [] }
+        func recordDeviceLogEvents(_ events: [NewPassEvent], perPass: Int, since: Date) async throws -> Int {
+            self.events.withLock { $0 += events }
+            return events.count
+        }
         func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int { 0 }
         func passes(named identifier: String, limit: Int) async throws -> [NamedPass] { [] }
     }

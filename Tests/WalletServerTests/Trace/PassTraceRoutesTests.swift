@@ -184,6 +184,70 @@ struct PassTraceRoutesTests {
         }
     }
 
+    @Test(
+        "crafted device logs are marked unverified, kept at most 20 a day per pass, each message once",
+        arguments: Engine.available)
+    func craftedDeviceLogsAreBounded(_ engine: Engine) async throws {
+        try await withFixture(engine) { fixture in
+            func line(_ index: Int) -> String {
+                "[\(index)] Get pass task (pass type \(Self.topic), serial number PASS-001, if-modified-since "
+                    + "(null); with web service url \(ProvisioningWorld.webServiceURL)) encountered error: "
+                    + "Authentication failure"
+            }
+            // 30 requests of 100 distinct lines, each from another address: what one attacker can send.
+            for request in 0..<30 {
+                let lines = (0..<100).map { line(request * 100 + $0) }
+                let body = String(decoding: try JSONEncoder().encode(["logs": lines]), as: UTF8.self)
+                let logged = try await Answer.send(
+                    fixture.http, .post, "/passkit/v1/log",
+                    headers: [
+                        .contentType: "application/json", HTTPField.Name("X-Forwarded-For")!: "203.0.113.\(request)",
+                    ],
+                    body: body)
+                #expect(logged.status == .ok)
+            }
+            // The same line again and again is one report.
+            let repeated = String(
+                decoding: try JSONEncoder().encode(["logs": Array(repeating: line(0), count: 50)]), as: UTF8.self)
+            _ = try await Answer.send(
+                fixture.http, .post, "/passkit/v1/log", headers: [.contentType: "application/json"], body: repeated)
+            let passID = try await fixture.passID()
+            let logs = try await fixture.world.repository.latestPassEvents(passID: passID, limit: 500, deviceLogs: true)
+            #expect(logs.count == PassTrace.deviceLogsPerPass)
+            #expect(logs.allSatisfy { $0.details["unverified"] == .bool(true) })
+            let (_, page) = try await fixture.events()
+            let text = String(decoding: page.map { $0.serialized() } ?? Data(), as: UTF8.self)
+            #expect(text.contains("unauthenticated route"), "the finding says the report is unverified")
+
+            // A day later a pass may get new reports.
+            fixture.world.clock.advance(by: PassTrace.deviceLogWindow + 1)
+            let later = String(decoding: try JSONEncoder().encode(["logs": [line(99_999)]]), as: UTF8.self)
+            _ = try await Answer.send(
+                fixture.http, .post, "/passkit/v1/log", headers: [.contentType: "application/json"], body: later)
+            #expect(
+                try await fixture.world.repository.latestPassEvents(passID: passID, limit: 500, deviceLogs: true)
+                    .count == PassTrace.deviceLogsPerPass + 1)
+        }
+    }
+
+    @Test("device logs, however many, never push the pass's real events out of the diagnosis")
+    func deviceLogsDoNotCrowdTheDiagnosis() async throws {
+        try await withFixture(.sqliteFile) { fixture in
+            let passID = try await fixture.passID()
+            try await fixture.updater.update(passID: passID, PassChange(fields: ["event": .text("Moved")]))
+            // More device logs than the diagnosis reads, stored as an earlier version would have.
+            let flood = (0..<(PassTrace.diagnosedEvents + 100)).map {
+                fixture.world.service.trace.event(.deviceLog, passID: passID, details: ["message": .string("\($0)")])
+            }
+            try await fixture.world.repository.recordPassEvents(flood)
+            let trace = PassTrace(
+                repository: fixture.world.repository, webServiceURL: ProvisioningWorld.webServiceURL,
+                clock: fixture.world.clock)
+            let codes = try await trace.diagnosis(passID: passID).map(\.code)
+            #expect(codes.contains("change_without_message"), "\(codes)")
+        }
+    }
+
     @Test("events page by cursor; a bad limit or cursor is 400, another client's tag 404, no token 401")
     func paging() async throws {
         try await withFixture(.sqliteFile) { fixture in

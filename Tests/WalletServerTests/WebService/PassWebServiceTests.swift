@@ -581,6 +581,15 @@ struct PassWebServiceTests {
             }
             #expect(limited)
             #expect(try await send(from: "198.51.100.2") == .ok, "one client cannot spend everyone's budget")
+
+            // An IPv6 subscriber holds a whole /64: its interface identifiers share one budget.
+            limited = false
+            for index in 0..<(PassWebServiceController.logLimit.burst * 3) where !limited {
+                limited = try await send(from: "2001:db8:1:2::\(String(index + 1, radix: 16))") == .tooManyRequests
+            }
+            #expect(limited)
+            #expect(try await send(from: "2001:db8:1:2:ffff:1:2:3") == .tooManyRequests, "the same /64")
+            #expect(try await send(from: "2001:db8:1:3::1") == .ok, "another /64 has its own budget")
         }
     }
 

@@ -36,8 +36,13 @@ struct PassEventRow: TableRow {
     static func values(of event: NewPassEvent) -> [any Encodable & Sendable] {
         [
             event.passID.uuidString, SQLWalletRepository.ms(event.occurredAt), event.kind.rawValue, event.device,
-            String(decoding: JSONValue.object(event.details).serialized(), as: UTF8.self),
+            details(of: event),
         ]
+    }
+
+    /// The `details` column of `event`: its details as a JSON object, serialized the same way every time.
+    static func details(of event: NewPassEvent) -> String {
+        String(decoding: JSONValue.object(event.details).serialized(), as: UTF8.self)
     }
 
     /// The event this row stores; a kind this server does not know, or details that are not an object, mean the
