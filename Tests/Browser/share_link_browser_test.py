@@ -153,17 +153,44 @@ def main():
               f"the download's disposition is {headers.get('content-disposition')}")
         desktop_pass = verify_pass(pkpass, root, work, "desktop")
 
-        # An iPhone: the pass itself, at once.
+        # An iPhone and a link that works many times: the pass itself, at once.
         page.command("Fetch.enable", patterns=[{"urlPattern": "*/wallet/pass/*", "requestStage": "Response"}])
         page.command("Emulation.setDeviceMetricsOverride", **web.PHONE)
         page.command("Emulation.setUserAgentOverride", userAgent=web.IPHONE_USER_AGENT, platform="iPhone")
-        once, once_token = make_link(base, seed, {"single_use": True})
-        navigate_without_waiting(page, once)
+        navigate_without_waiting(page, url)
         status, headers, pkpass = intercepted_download(page, "/wallet/pass/", "the iPhone's download")
         check(status == 200 and headers.get("content-type") == "application/vnd.apple.pkpass",
               f"the iPhone got {status} {headers.get('content-type')}")
         phone_pass = verify_pass(pkpass, root, work, "iphone")
-        check(phone_pass["serialNumber"] == desktop_pass["serialNumber"], "the two links served different passes")
+        check(phone_pass["serialNumber"] == desktop_pass["serialNumber"], "the two downloads are different passes")
+
+        # A single-use link on an iPhone: the page, whose button a person taps; only that tap spends the link.
+        page.command("Fetch.disable")
+        once, once_token = make_link(base, seed, {"single_use": True})
+        page.events.clear()
+        page.command("Page.navigate", url=once)
+        page.wait_for(lambda e: e["method"] == "Page.loadEventFired", what="load event of the single-use link")
+        tree = page.command("Accessibility.getFullAXTree")
+        buttons = [n for n in tree.get("nodes", []) if n.get("role", {}).get("value") == "button"]
+        check([n.get("name", {}).get("value") for n in buttons] == ["Add to Apple Wallet"],
+              f"the single-use page's buttons: {[n.get('name') for n in buttons]}")
+        found = problems(page.events)
+        check(not found, "the single-use page reported problems:\n" + "\n".join(found))
+        screenshot(page, arguments.artifacts, "share-link-single-use-390x844.png")
+        box = evaluate(
+            page,
+            "(() => { const r = document.getElementById('add-to-wallet').getBoundingClientRect();"
+            " return {x: r.x, y: r.y, width: r.width, height: r.height}; })()")
+        check(box["height"] >= 44 and box["width"] >= 44, f"the button is smaller than a finger: {box}")
+        page.command("Fetch.enable", patterns=[{"urlPattern": "*/wallet/pass/*", "requestStage": "Response"}])
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for kind in ("mousePressed", "mouseReleased"):
+            page.command("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        status, headers, pkpass = intercepted_download(page, "/wallet/pass/", "the single-use button's download")
+        check(status == 200 and headers.get("content-type") == "application/vnd.apple.pkpass",
+              f"the single-use button got {status} {headers.get('content-type')}")
+        once_pass = verify_pass(pkpass, root, work, "single-use")
+        check(once_pass["serialNumber"] == desktop_pass["serialNumber"], "the single-use link served another pass")
 
         # The single-use link is spent: the "does not work" page.
         page.command("Fetch.disable")

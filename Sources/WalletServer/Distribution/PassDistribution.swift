@@ -108,13 +108,34 @@ public struct PassDistribution: Sendable {
 
     /// Revokes (deletes) the client's share link `id` of the pass of its tag.
     ///
-    /// - Throws: ``PassManagementFailure/notFound(_:)`` when there is no such link.
-    public func revokeShareLink(id: UUID, clientID: UUID, attribute: TagIDAttribute, value: String) async throws {
+    /// A revoked link serves nothing more, but whoever downloaded the pass through it holds the pass's
+    /// `authenticationToken`, which keeps fetching updates. With `rotatingToken` the pass also gets a new token: every
+    /// earlier holder (its owner's devices included, which must add the pass again) loses its updates, the pass's
+    /// device registrations and its other share links end.
+    ///
+    /// - Throws: ``PassManagementFailure/notFound(_:)`` when there is no such link,
+    ///   ``PassManagementFailure/invalidRequest(_:)`` for `rotatingToken` when passes carry no token (no https
+    ///   public URL).
+    public func revokeShareLink(
+        id: UUID, clientID: UUID, attribute: TagIDAttribute, value: String, rotatingToken: Bool = false
+    ) async throws {
         let passID = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value).passID
+        let tokens = renderer.webService?.tokens
+        if rotatingToken, tokens == nil {
+            throw PassManagementFailure.invalidRequest(
+                "passes carry no authentication token here (the server's public URL is not https): nothing to rotate")
+        }
         guard try await repository.deleteShareLink(id: id, passID: passID, clientID: clientID) else {
             throw PassManagementFailure.notFound("a share link \(id) of this pass")
         }
         logger.info("revoked a share link", metadata: ["pass": "\(passID)", "share_link": "\(id)"])
+        guard rotatingToken, let tokens else { return }
+        try await repository.rotateAuthentication(
+            passID: passID, assignment: tokens.newToken(passID: passID).assignment)
+        logger.notice(
+            "gave a pass a new authentication token; its registrations and share links ended",
+            metadata: ["pass": "\(passID)", "share_link": "\(id)"])
+        await trace.record(trace.event(.tokenRotated, passID: passID, details: ["share_link": .string(id.uuidString)]))
     }
 
     /// The pass a share link serves, if `token` is well formed and its link still works; `nil` otherwise, whichever

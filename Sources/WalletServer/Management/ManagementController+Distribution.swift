@@ -100,8 +100,15 @@ extension ManagementController {
         guard let id = context.parameters.get("link_id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("no share link with this identifier")
         }
+        let rotate: Bool
+        switch request.uri.queryParameters.get("rotate_token") {
+        case nil, "false": rotate = false
+        case "true": rotate = true
+        default: throw APIError.badRequest("'rotate_token' must be true or false")
+        }
         try await Self.answering {
-            try await distribution.revokeShareLink(id: id, clientID: clientID, attribute: attribute, value: value)
+            try await distribution.revokeShareLink(
+                id: id, clientID: clientID, attribute: attribute, value: value, rotatingToken: rotate)
         }
         return Response(status: .noContent)
     }

@@ -190,7 +190,7 @@ public struct PushDispatcher: Service {
         do {
             switch outcome {
             case .delivered:
-                try await outbox.completePush(push)
+                try await outbox.completePush(push, now: clock.now)
                 metrics?.countDelivered()
                 logger.debug("push delivered", metadata: metadata(push))
                 details["status"] = .number(200)

@@ -45,9 +45,9 @@ public protocol PushOutbox: Sendable {
     /// Leases and returns at most `limit` pushes due at `now` (their next attempt is due and no unexpired lease
     /// holds them), oldest first: for `leaseFor` seconds no other claim returns them.
     func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush]
-    /// Deletes a push that was delivered (or whose device was unregistered), if the claim that returned it still
-    /// holds its lease; returns whether it did.
-    @discardableResult func completePush(_ push: PendingPush) async throws -> Bool
+    /// Deletes a push that was delivered, if the claim that returned it still holds its lease, and marks its device
+    /// seen at `now` (APNs accepted its token); returns whether it did.
+    @discardableResult func completePush(_ push: PendingPush, now: Date) async throws -> Bool
     /// Schedules a push again at `at` (its attempts grow by one and its lease is cleared), if the claim that
     /// returned it still holds its lease; returns whether it did.
     @discardableResult func retryPush(_ push: PendingPush, at: Date) async throws -> Bool

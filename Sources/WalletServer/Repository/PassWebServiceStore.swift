@@ -12,8 +12,12 @@ public protocol PassWebServiceStore: Sendable {
     func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String
     /// Registers a device for a pass's updates with a push token for this registration alone (a later registration
     /// of the same device and pass replaces it), unless the pass has `maximumDevices` other devices already: then
-    /// nothing is stored.
-    func register(deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int)
+    /// the registration last seen longest ago takes its place if it was last seen before `unseenSince`, and
+    /// otherwise nothing is stored.
+    func register(
+        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int,
+        evictingUnseenSince unseenSince: Date
+    )
         async throws -> DeviceRegistration
     /// Ends a device's registration for a pass and drops its pending pushes; returns how many devices the pass has
     /// left, or `nil` when the device was not registered.
@@ -79,8 +83,9 @@ public struct WebServicePass: Hashable, Sendable {
 
 /// What a device's registration for a pass came to.
 public enum DeviceRegistration: Hashable, Sendable {
-    /// The device was not registered for the pass; now it is, one of `registeredDevices` (1: the pass's first).
-    case created(registeredDevices: Int)
+    /// The device was not registered for the pass; now it is, one of `registeredDevices` (1: the pass's first). At
+    /// the device cap, it took the place of `evicted`, a registration no device had answered for.
+    case created(registeredDevices: Int, evicted: String?)
     /// The device was registered already; its push token for the pass is the new one.
     case renewed
     /// The pass has as many devices as it may: nothing was stored.

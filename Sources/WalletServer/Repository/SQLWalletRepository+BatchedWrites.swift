@@ -99,13 +99,20 @@ extension SQLWalletRepository {
                     to: SQLValueByID(rotated, id: \.0.uuidString, value: { $0.1.tokenHash })
                 )
                 .where("id", .in, rotatedIDs).run()
-            // Only the pushes to the earlier holder's devices: webhooks about the pass still go to its issuer.
-            try await db.delete(from: "push_outbox").where("pass_id", .in, rotatedIDs)
-                .where("device_library_identifier", .notEqual, "").run()
-            try await db.delete(from: "pass_registrations").where("pass_id", .in, rotatedIDs).run()
+            try await endHolders(ofPasses: rotatedIDs, on: db)
         }
         try await db.delete(from: "landing_links").where("pass_id", .in, passIDs).run()
         try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .in, passIDs).run()
+    }
+
+    /// Ends everything the passes' earlier holders have, after the passes' tokens were replaced: their devices'
+    /// registrations and pushes (webhooks about the passes still go to their issuer) and the share links that would
+    /// hand the pass, with its new token, to whoever holds one.
+    static func endHolders(ofPasses passIDs: [String], on db: any SQLDatabase) async throws {
+        try await db.delete(from: "push_outbox").where("pass_id", .in, passIDs)
+            .where("device_library_identifier", .notEqual, "").run()
+        try await db.delete(from: "pass_registrations").where("pass_id", .in, passIDs).run()
+        try await db.delete(from: ShareLinkRow.table).where("pass_id", .in, passIDs).run()
     }
 
     /// Stores the passes' new binding data (only the columns an issuance owns), ends their open sessions and opens

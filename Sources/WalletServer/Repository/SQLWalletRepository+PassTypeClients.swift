@@ -14,9 +14,22 @@ extension SQLWalletRepository {
     /// Stops the client from issuing under the pass type; returns whether it could.
     public func revokePassType(passTypeID: UUID, clientID: UUID) async throws -> Bool {
         try await run {
-            try await sql.delete(from: "pass_type_clients").where("pass_type_id", .equal, passTypeID.uuidString)
-                .where("client_id", .equal, clientID.uuidString).returning("client_id").all()
-        }.count == 1
+            try await database.transaction { db in
+                let revoked = try await db.delete(from: "pass_type_clients")
+                    .where("pass_type_id", .equal, passTypeID.uuidString)
+                    .where("client_id", .equal, clientID.uuidString).returning("client_id").all()
+                // The client's share links stop handing out passes of a type it may no longer use.
+                try await db.delete(from: ShareLinkRow.table)
+                    .where(ShareLinkRow.column(.clientID), .equal, SQLBind(clientID.uuidString))
+                    .where(
+                        ShareLinkRow.column(.passID), .in,
+                        SQLGroupExpression(
+                            db.select().column("id").from("apple_passes")
+                                .where("pass_type_id", .equal, passTypeID.uuidString).query)
+                    ).run()
+                return revoked.count == 1
+            }
+        }
     }
 
     /// Whether the client may issue passes under the pass type.

@@ -42,7 +42,8 @@ extension SQLWalletRepository {
     /// `maximumDevices` other devices. The pass's row is held (PostgreSQL) or the database written (SQLite) for the
     /// transaction, so concurrent registrations of one pass count one after the other.
     public func register(
-        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int
+        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int,
+        evictingUnseenSince unseenSince: Date = .distantPast
     ) async throws -> DeviceRegistration {
         try await run {
             try await database.transaction { db in
@@ -51,20 +52,47 @@ extension SQLWalletRepository {
                     .where("device_library_identifier", .equal, deviceLibraryIdentifier)
                     .where("pass_id", .equal, passID.uuidString).first()
                 var count = 0
+                var evicted: String?
                 if existing == nil {
                     count = try await Self.registrationCount(passID: passID, on: db)
-                    guard count < maximumDevices else { return .refused(registeredDevices: count) }
+                    if count >= maximumDevices {
+                        evicted = try await Self.evictUnseen(passID: passID, since: unseenSince, on: db)
+                        guard evicted != nil else { return .refused(registeredDevices: count) }
+                        count -= 1
+                    }
                 }
                 let registration = PassRegistrationRow(
                     deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, pushToken: pushToken, now: now)
                 try await db.insert([registration])
                     .onConflict(with: PassRegistrationRow.primaryKey.map(\.stringValue)) {
                         $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
+                            .set(excludedValueOf: "last_seen_at")
                     }
                     .run()
-                return existing == nil ? .created(registeredDevices: count + 1) : .renewed
+                return existing == nil ? .created(registeredDevices: count + 1, evicted: evicted) : .renewed
             }
         }
+    }
+
+    /// Deletes the pass's registration last seen longest ago, with its pending pushes, if it was last seen before
+    /// `since`; its device library identifier, or `nil` when every device was seen since.
+    private static func evictUnseen(passID: UUID, since: Date, on db: any SQLDatabase) async throws -> String? {
+        let seen = SQLFunction(
+            "COALESCE", args: PassRegistrationRow.column(.lastSeenAt), PassRegistrationRow.column(.updatedAt))
+        guard
+            let stalest = try await db.select().column(PassRegistrationRow.column(.deviceLibraryIdentifier))
+                .from(PassRegistrationRow.table)
+                .where(PassRegistrationRow.column(.passID), .equal, SQLBind(passID.uuidString))
+                .where(seen, .lessThan, SQLBind(ms(since)))
+                .orderBy(seen).limit(1)
+                .first(
+                    decodingColumn: PassRegistrationRow.CodingKeys.deviceLibraryIdentifier.stringValue, as: String.self)
+        else { return nil }
+        try await db.delete(from: PassRegistrationRow.table).where("pass_id", .equal, passID.uuidString)
+            .where("device_library_identifier", .equal, stalest).run()
+        try await db.delete(from: "push_outbox").where("pass_id", .equal, passID.uuidString)
+            .where("device_library_identifier", .equal, stalest).run()
+        return stalest
     }
 
     /// Ends the registration and drops its pending pushes, holding the pass's row like a registration; returns how

@@ -65,8 +65,11 @@ extension SQLWalletRepository: PushOutbox {
 
     /// Deletes a delivered push, if this claim still holds its lease; returns whether it did.
     @discardableResult
-    public func completePush(_ push: PendingPush) async throws -> Bool {
-        try await completeDelivery(id: push.id, leasedUntil: push.leasedUntil)
+    public func completePush(_ push: PendingPush, now: Date) async throws -> Bool {
+        try await completeDelivery(
+            DeliveryCompletion(
+                id: push.id, leasedUntil: push.leasedUntil,
+                seen: (passID: push.passID, device: push.deviceLibraryIdentifier, at: now)))
     }
 
     /// Schedules a push again, one attempt more, unleased, if this claim still holds its lease; returns whether it
@@ -76,21 +79,33 @@ extension SQLWalletRepository: PushOutbox {
         try await retryDelivery(id: push.id, leasedUntil: push.leasedUntil, at: at, error: nil)
     }
 
-    /// Deletes the outbox row `id` (a push or a webhook), if the claim whose lease ends at `leasedUntil` still holds
+    /// Deletes the outbox row of `completion` (a push or a webhook), if the claim whose lease it names still holds
     /// it; deliveries completed at once are deleted together, in one transaction.
-    func completeDelivery(id: UUID, leasedUntil: Date) async throws -> Bool {
-        try await run { try await completions.submit(DeliveryCompletion(id: id, leasedUntil: leasedUntil)) }
+    func completeDelivery(_ completion: DeliveryCompletion) async throws -> Bool {
+        try await run { try await completions.submit(completion) }
     }
 
-    /// Deletes each completed delivery of `batch` whose lease is still the one it names, in one transaction; whether
-    /// each was deleted.
+    /// Deletes each completed delivery of `batch` whose lease is still the one it names, and marks the devices of
+    /// delivered pushes seen now (one statement per pass), in one transaction; whether each was deleted.
     static func commitCompletions(_ batch: [DeliveryCompletion], to database: WalletDatabase) async throws -> [Bool] {
         try await database.transaction { db in
             var deleted: [Bool] = []
+            var seen: [UUID: (devices: [String], at: Date)] = [:]
             for completion in batch {
                 let rows = try await db.delete(from: "push_outbox").where("id", .equal, completion.id.uuidString)
                     .where("leased_until", .equal, ms(completion.leasedUntil)).returning("id").all()
                 deleted.append(rows.count == 1)
+                if rows.count == 1, let device = completion.seen {
+                    var entry = seen[device.passID] ?? ([], device.at)
+                    entry.devices.append(device.device)
+                    entry.at = max(entry.at, device.at)
+                    seen[device.passID] = entry
+                }
+            }
+            for (passID, devices) in seen.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                try await db.update(PassRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
+                    .where("pass_id", .equal, passID.uuidString)
+                    .where("device_library_identifier", .in, devices.devices).run()
             }
             return deleted
         }
@@ -112,7 +127,7 @@ extension SQLWalletRepository: PushOutbox {
     /// Drops a push that will not be sent, if this claim still holds its lease.
     @discardableResult
     public func abandonPush(_ push: PendingPush) async throws -> Bool {
-        try await completePush(push)
+        try await completeDelivery(DeliveryCompletion(id: push.id, leasedUntil: push.leasedUntil, seen: nil))
     }
 
     /// Removes the registration the push was for (and the push) when the registration still has the push's token;
@@ -135,8 +150,10 @@ extension SQLWalletRepository: PushOutbox {
     }
 }
 
-/// A delivery the dispatcher completed: its outbox row and the lease its claim holds.
+/// A delivery the dispatcher completed: its outbox row, the lease its claim holds, and for a push APNs accepted, the
+/// registration whose device it shows to be there.
 struct DeliveryCompletion: Sendable {
     var id: UUID
     var leasedUntil: Date
+    var seen: (passID: UUID, device: String, at: Date)?
 }

@@ -41,6 +41,22 @@ extension SQLWalletRepository {
         }.count == 1
     }
 
+    /// Gives the pass a new token (its salt and the token's hash) and ends what its holders had
+    /// (``endHolders(ofPasses:on:)``), with its kept archive, in one transaction holding the pass's row.
+    public func rotateAuthentication(passID: UUID, assignment: PassAuthenticationTokens.Assignment) async throws {
+        try await run {
+            try await database.transaction { db in
+                try await Self.lockPass(passID, on: db)
+                try await db.update(PassAuthenticationRow.table)
+                    .set(PassAuthenticationRow.CodingKeys.authenticationSalt.stringValue, to: assignment.salt)
+                    .set(PassAuthenticationRow.CodingKeys.authenticationTokenHash.stringValue, to: assignment.tokenHash)
+                    .where("id", .equal, passID.uuidString).run()
+                try await Self.endHolders(ofPasses: [passID.uuidString], on: db)
+                try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .equal, passID.uuidString).run()
+            }
+        }
+    }
+
     /// The working link whose token hashes to `tokenHash`, joined with its pass's tag (of the link's own client) and
     /// pass type, in one query.
     public func sharedPass(tokenHash: Data, now: Date) async throws -> SharedPass? {

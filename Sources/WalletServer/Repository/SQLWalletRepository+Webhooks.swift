@@ -158,7 +158,7 @@ extension SQLWalletRepository {
     /// Deletes a delivered webhook, if this claim still holds its lease.
     @discardableResult
     public func completeWebhook(_ delivery: PendingWebhook) async throws -> Bool {
-        try await completeDelivery(id: delivery.id, leasedUntil: delivery.leasedUntil)
+        try await completeDelivery(DeliveryCompletion(id: delivery.id, leasedUntil: delivery.leasedUntil, seen: nil))
     }
 
     /// Schedules a webhook again at `at`, one attempt more, with why it failed, if this claim still holds its lease.

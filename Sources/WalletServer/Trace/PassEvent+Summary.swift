@@ -48,6 +48,8 @@ extension PassEvent {
             if let status = number("status") { parts.append(status == "304" ? "304 not modified" : "200") }
         case .deviceLog:
             if let message = text("message") { parts.append(message) }
+        case .tokenRotated:
+            parts.append("new token; registrations and share links ended")
         case .webhookFailed:
             if let type = text("event_type") { parts.append(type) }
             if let id = text("event_id") { parts.append(id) }

@@ -36,6 +36,9 @@ public struct PassEvent: Hashable, Sendable, Identifiable {
         case deviceLog = "device_log"
         /// A webhook about the pass was given up after a day of retries: it is kept as failed.
         case webhookFailed = "webhook_failed"
+        /// The pass got a new authentication token (a share link revoked with `rotate_token`): its devices'
+        /// registrations and its share links ended.
+        case tokenRotated = "token_rotated"
     }
 
     /// The event's place in the trace: larger is later.

@@ -2,12 +2,13 @@ import HTTPTypes
 import Hummingbird
 
 extension LandingPage {
-    /// `page` as an answer with `status` and the headers of every page for its `nonce` (``headers(nonce:)``), and
-    /// `Retry-After` when `retryAfter` (whole seconds) is given.
-    static func response(_ status: HTTPResponse.Status, _ page: String, nonce: String, retryAfter: Int? = nil)
-        -> Response
-    {
-        var headers = Self.headers(nonce: nonce)
+    /// `page` as an answer with `status` and the headers of every page for its `nonce`
+    /// (``headers(nonce:postsToItself:)``), and `Retry-After` when `retryAfter` (whole seconds) is given.
+    static func response(
+        _ status: HTTPResponse.Status, _ page: String, nonce: String, retryAfter: Int? = nil,
+        postsToItself: Bool = false
+    ) -> Response {
+        var headers = Self.headers(nonce: nonce, postsToItself: postsToItself)
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }

@@ -54,11 +54,12 @@ enum LandingPage {
             footer: "No pass was added to Wallet.", script: nil)
     }
 
-    /// The response headers of every page, with the nonce its inline style and script carry.
-    static func headers(nonce: String) -> HTTPFields {
+    /// The response headers of every page, with the nonce its inline style and script carry; `postsToItself` lets
+    /// its form post back to the page's own origin (a single-use share link's button).
+    static func headers(nonce: String, postsToItself: Bool = false) -> HTTPFields {
         [
             .contentType: "text/html; charset=utf-8",
-            .contentSecurityPolicy: contentSecurityPolicy(nonce: nonce),
+            .contentSecurityPolicy: contentSecurityPolicy(nonce: nonce, postsToItself: postsToItself),
             .cacheControl: "no-store",
             referrerPolicy: "no-referrer",
             .xContentTypeOptions: "nosniff",
@@ -75,10 +76,11 @@ enum LandingPage {
     private static let permissionsPolicy = HTTPField.Name("Permissions-Policy")!
 
     /// Nothing may load but what the page carries: its own style and script (by nonce), and requests to its own
-    /// origin; no frames, plugins, forms, base URL or embedding elsewhere.
-    static func contentSecurityPolicy(nonce: String) -> String {
+    /// origin; no frames, plugins, base URL or embedding elsewhere, and no forms unless `postsToItself` (then only to
+    /// its own origin).
+    static func contentSecurityPolicy(nonce: String, postsToItself: Bool = false) -> String {
         "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; connect-src 'self'; "
-            + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            + "base-uri 'none'; form-action \(postsToItself ? "'self'" : "'none'"); frame-ancestors 'none'"
     }
 
     /// A fresh nonce: 16 random bytes, Base64.

@@ -38,6 +38,10 @@ public struct PassWebService: Sendable {
     public static let logLimits = (messagesPerRequest: 100, messageBytes: 1024, kept: 10_000)
     /// How many devices may register for one pass, unless the server is told otherwise.
     public static let defaultMaximumDevicesPerPass = 20
+    /// How long a registration's device may go unseen (no registration, no push APNs accepted) before a new device
+    /// of a pass at its cap takes its place: three days. Made-up devices, whose push tokens APNs never accepts,
+    /// cannot hold a pass's cap for longer.
+    public static let staleRegistrationAge: TimeInterval = 3 * 86_400
 
     let repository: any WalletRepository
     let renderer: PassRenderer
@@ -68,7 +72,8 @@ public struct PassWebService: Sendable {
     /// Registers a device for a pass's updates, with a push token for this pass alone; returns whether the
     /// registration is new.
     ///
-    /// - Throws: ``Failure/tooManyDevices(limit:)`` when the pass has ``maximumDevicesPerPass`` other devices.
+    /// - Throws: ``Failure/tooManyDevices(limit:)`` when the pass has ``maximumDevicesPerPass`` other devices, each
+    ///   seen within ``staleRegistrationAge``.
     public func register(
         deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, pushToken: String,
         authorization: String?
@@ -78,9 +83,11 @@ public struct PassWebService: Sendable {
         guard Hex.isValid(pushToken, maximumLength: 512), !pushToken.isEmpty else {
             throw Failure.invalidRequest("pushToken must be hexadecimal, 1 to 512 characters")
         }
+        let now = clock.now
         let outcome = try await repository.register(
             deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken.lowercased(), passID: pass.passID,
-            now: clock.now, maximumDevices: maximumDevicesPerPass)
+            now: now, maximumDevices: maximumDevicesPerPass,
+            evictingUnseenSince: now.addingTimeInterval(-Self.staleRegistrationAge))
         let metadata: Logger.Metadata = [
             "pass": "\(pass.passID)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
         ]
@@ -91,8 +98,17 @@ public struct PassWebService: Sendable {
                 trace.event(.registered, passID: pass.passID, device: deviceLibraryIdentifier, details: details))
         }
         switch outcome {
-        case .created(let registered):
+        case .created(let registered, let evicted):
             logger.info("registered a device for a pass", metadata: metadata)
+            if let evicted {
+                logger.notice(
+                    "the pass had as many devices as it may: the one unseen longest made room",
+                    metadata: metadata.merging(["evicted": "\(DeviceIdentifierDigest.logValue(evicted))"]) { $1 })
+                await trace.record(
+                    trace.event(
+                        .unregistered, passID: pass.passID, device: evicted,
+                        details: ["was_registered": .bool(true), "cause": .string("evicted_unseen")]))
+            }
             await traced("created", firstDevice: registered == 1)
             return true
         case .renewed:

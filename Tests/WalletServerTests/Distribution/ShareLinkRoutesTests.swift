@@ -100,15 +100,27 @@ struct ShareLinkRoutesTests {
         }
     }
 
-    @Test("a single-use link serves one download; looking at its page does not use it", arguments: Engine.available)
+    @Test(
+        "a single-use link is spent only by the tap that posts its badge; visits and scanners see the page",
+        arguments: Engine.available)
     func singleUse(_ engine: Engine) async throws {
         try await W.run(engine) { client, world in
             let path = try Self.path(try await Self.create(client, world, body: #"{"single_use":true}"#))
             let page = try await Self.open(client, path, agent: Self.desktop)
             #expect(page.status == .ok)
             #expect(page.text.contains("This link works once"))
-            try Self.expectPass(try await Self.open(client, path, agent: Self.iPhone), in: world)
-            let again = try await Self.open(client, path, agent: Self.iPhone)
+            #expect(page.text.contains(#"<form method="post">"#))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("form-action 'self'") == true)
+            // An iPhone's visit (a person, or a link preview with an iPhone's user agent) and a crawler that follows
+            // ?download=1: the page again, and the link still works.
+            for (agent, query) in [(Self.iPhone, ""), (Self.desktop, "?download=1"), (Self.iPhone, "?download=1")] {
+                let visit = try await Self.open(client, path + query, agent: agent)
+                #expect(visit.status == .ok)
+                #expect(visit.headers[.contentType] == "text/html; charset=utf-8")
+            }
+            try Self.expectPass(
+                try await Answer.send(client, .post, path, headers: [.userAgent: Self.iPhone]), in: world)
+            let again = try await Answer.send(client, .post, path, headers: [.userAgent: Self.iPhone])
             #expect(again.status == .notFound)
             #expect(again.headers[.contentType] == "text/html; charset=utf-8")
             #expect(try await Self.open(client, path, agent: Self.desktop).status == .notFound)

@@ -79,12 +79,17 @@ struct PushDispatcherTests {
             standIn.script(Self.token(2), .badDeviceToken)
             #expect(try await repository.applyChange(passID: pass.id, content: nil, now: Date()).queuedPushes == 6)
             let metrics = ServerMetrics()
+            let clock = ManualClock(Date().addingTimeInterval(3600))
             let dispatcher = PushDispatcher(
-                outbox: repository, client: client, identity: Self.noIdentity, metrics: metrics)
+                outbox: repository, client: client, identity: Self.noIdentity, metrics: metrics, clock: clock)
             #expect(try await dispatcher.drain() == 6)
             #expect(Set(standIn.received.map(\.path)) == Set((0..<6).map { "/3/device/" + Self.token($0) }))
             #expect(try await Self.outboxCount(database) == 0)
             #expect(try await repository.registrationCount(passID: pass.id) == 4)
+            // A push APNs accepted shows its device is there: the device cap keeps it (PassWebService).
+            let seen = try await database.sql.select().column("last_seen_at").from("pass_registrations")
+                .all(decodingColumn: "last_seen_at", as: Int64.self)
+            #expect(seen == Array(repeating: Int64((clock.now.timeIntervalSince1970 * 1000).rounded()), count: 4))
             #expect(try await dispatcher.drain() == 0)
             let samples = try PrometheusText(String(decoding: metrics.exposition(), as: UTF8.self)).samples
             func count(_ outcome: String) -> Double? {
@@ -213,11 +218,11 @@ struct PushDispatcherTests {
             let current = try #require(
                 try await repository.claimDuePushes(now: Date().addingTimeInterval(61), limit: 10, leaseFor: 60).first)
             #expect(current.id == stale.id)
-            #expect(try await repository.completePush(stale) == false)
+            #expect(try await repository.completePush(stale, now: Date()) == false)
             #expect(try await repository.retryPush(stale, at: Date()) == false)
             #expect(try await repository.abandonPush(stale) == false)
             #expect(try await Self.outboxCount(database) == 1, "the stale claim changed nothing")
-            #expect(try await repository.completePush(current))
+            #expect(try await repository.completePush(current, now: Date()))
             #expect(try await Self.outboxCount(database) == 0)
         }
     }

@@ -12,6 +12,7 @@ struct PassRegistrationRow: TableRow {
         case pushToken = "push_token"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case lastSeenAt = "last_seen_at"
     }
 
     /// The columns of the table's primary key: one registration per device and pass.
@@ -27,6 +28,8 @@ struct PassRegistrationRow: TableRow {
     var createdAt: Int64
     /// When the registration was last renewed, in milliseconds.
     var updatedAt: Int64
+    /// When the device last showed it is there (it registered, or APNs accepted a push to it), in milliseconds.
+    var lastSeenAt: Int64?
 
     /// A registration of the device for the pass `passID` with `pushToken`, made (or renewed) at `now`.
     init(deviceLibraryIdentifier: String, passID: UUID, pushToken: String, now: Date) {
@@ -35,5 +38,6 @@ struct PassRegistrationRow: TableRow {
         self.pushToken = pushToken
         createdAt = SQLWalletRepository.ms(now)
         updatedAt = SQLWalletRepository.ms(now)
+        lastSeenAt = SQLWalletRepository.ms(now)
     }
 }
