@@ -9,6 +9,7 @@ enum PassChecks {
         checkStyle(pass, in: &context)
         checkFields(pass, in: &context)
         checkBarcodes(pass, in: &context)
+        checkPersonalization(pass, files: files, in: &context)
         checkRelevance(pass, in: &context)
         checkWebService(pass, in: &context)
         checkNFCAndBinding(pass, in: &context)

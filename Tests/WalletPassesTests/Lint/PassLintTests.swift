@@ -195,6 +195,11 @@ struct PassLintTests {
         LintCase("barcode.fallback", .error, at: "barcodes", in: .posterGeneric) { pass, _ in
             pass.barcodes!.removeLast()
         },
+        LintCase("personalization.serial-in-barcode", .error, at: "barcodes[0].message") { pass, files in
+            files["personalization.json"] = Data(
+                #"{"requiredPersonalizationFields":["PKPassPersonalizationFieldName"],"description":"Join"}"#.utf8)
+            pass.barcodes = [PassBarcode(format: .qr, message: pass.serialNumber)]
+        },
         LintCase("relevance.relevant-date", .warning, at: "relevantDate") { pass, _ in
             pass.relevantDate = Date(timeIntervalSince1970: 1_797_000_000)
         },
