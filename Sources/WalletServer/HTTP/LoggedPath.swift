@@ -1,5 +1,20 @@
 /// A request path as the request log shows it: what a path carries that must never reach a log is taken out.
 enum LoggedPath {
+    /// The most segments of a path no route matched that the log keeps.
+    static let unmatchedSegments = 3
+
+    /// What the log shows of `path`: the pattern of the route the router matched (`/wallet/pass/{token}`), never
+    /// the values its parameters hold (tokens, tag values, serial numbers, device identifiers); for a path no route
+    /// matched, at most its first ``unmatchedSegments`` segments, empty ones folded as the router folds them, with a
+    /// landing page's or share link's token replaced by `<redacted>`.
+    static func logged(_ path: String, route: String?) -> String {
+        if let route, route != "NotFound" { return route }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let kept = segments.prefix(unmatchedSegments).joined(separator: "/")
+        let folded = "/" + kept + (segments.count > unmatchedSegments ? "/…" : "")
+        return redacted(folded)
+    }
+
     /// `path` with a landing page's or share link's token (`/wallet/add/<token>…`, `/wallet/pass/<token>`) replaced
     /// by `<redacted>`, and a Wallet device's library identifier (`/passkit/v1/devices/<device>/…`) by its
     /// ``DeviceIdentifierDigest``; any other path unchanged.

@@ -4,10 +4,12 @@ import Logging
 import Secrets
 import WalletPasses
 
-/// Logs one line per request (an id, method, path without the query, route, status and latency) and turns errors the
-/// routes did not expect into the API's JSON error shape: 503 when the database is unavailable, 500 otherwise.
+/// Logs one line per request (an id, method, the matched route's pattern as its path, the device's digest on Wallet's
+/// device routes, status and latency) and turns errors the routes did not expect into the API's JSON error shape: 503
+/// when the database is unavailable, 500 otherwise.
 ///
-/// It never logs headers, bodies or query strings, which can carry tokens and session identifiers.
+/// It never logs headers, bodies, query strings or path parameters, which can carry tokens, session identifiers,
+/// tag values and device identifiers (``LoggedPath``).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
@@ -19,15 +21,17 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         var status = 500
         defer {
             let elapsed = ContinuousClock.now - started
-            logger.info(
-                "request",
-                metadata: [
-                    "request_id": "\(id)", "method": "\(request.method)",
-                    "path": "\(LoggedPath.redacted(request.uri.path))",
-                    // The route pattern the router matched (set while routing), or none for an unknown path.
-                    "route": "\(context.endpointPath ?? "none")",
-                    "status": "\(status)", "latency_ms": "\(Self.milliseconds(elapsed))",
-                ])
+            var metadata: Logger.Metadata = [
+                "request_id": "\(id)", "method": "\(request.method)",
+                "path": "\(LoggedPath.logged(request.uri.path, route: context.endpointPath))",
+                // The route pattern the router matched (set while routing), or none for an unknown path.
+                "route": "\(context.endpointPath ?? "none")",
+                "status": "\(status)", "latency_ms": "\(Self.milliseconds(elapsed))",
+            ]
+            if let device = context.parameters.get("device") {
+                metadata["device"] = "\(DeviceIdentifierDigest.logValue(device))"
+            }
+            logger.info("request", metadata: metadata)
         }
         do {
             let response = try await next(request, context)

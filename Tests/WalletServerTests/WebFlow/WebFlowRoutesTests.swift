@@ -499,15 +499,42 @@ struct WebFlowRoutesTests {
     }
 
     @Test(
-        "a landing or share path's token never reaches the log; other paths are logged as they are",
+        "a path no route matched is logged folded, cut to three segments, with a landing or share token redacted",
         arguments: [
             ("/wallet/pass/abcDEF_-123", "/wallet/pass/<redacted>"), ("/Wallet/PASS/abc?x", "/wallet/pass/<redacted>"),
-            ("/wallet/add/abcDEF_-123/session", "/wallet/add/<redacted>/session"),
+            ("//wallet//pass/abcDEF_-123/x", "/wallet/pass/<redacted>/…"),
+            ("/wallet/add/abcDEF_-123/session", "/wallet/add/<redacted>/…"),
             ("/wallet/add/abcDEF_-123", "/wallet/add/<redacted>"), ("/WALLET/Add/abc", "/wallet/add/<redacted>"),
-            ("/wallet/add/", "/wallet/add/<redacted>"), ("/health", "/health"), ("/wallet/other", "/wallet/other"),
+            ("/health", "/health"), ("/wallet/other", "/wallet/other"),
+            ("/api/v2/passes/jane@example.com/nope", "/api/v2/passes/…"),
         ])
-    func redactedPaths(_ path: String, _ logged: String) {
-        #expect(LoggedPath.redacted(path) == logged)
+    func unmatchedPaths(_ path: String, _ logged: String) {
+        #expect(LoggedPath.logged(path, route: nil) == logged)
+        #expect(LoggedPath.logged(path, route: "NotFound") == logged)
+    }
+
+    @Test("the request log shows the matched route's pattern, never a token, tag value or device in the path")
+    func requestLogShowsRoutes() async throws {
+        let lines = Recorder()
+        let logger = Logger(label: "routes") { _ in RecordingLogHandler(recorder: lines, logLevel: .trace) }
+        try await PassWebServiceTests().withFixture(.sqliteFile, logger: logger) { fixture in
+            let token = SecretToken.makeAPIToken()
+            let device = "secretdevice0042"
+            for path in [
+                "//wallet/pass/\(token)", "/wallet//pass/\(token)", "//wallet/add/\(token)",
+                "//passkit/v1/devices/\(device)/registrations/\(fixture.passType)",
+                "/passkit//v1/devices/\(device)/registrations/\(fixture.passType)/PASS-001",
+                "//api/v2/passes/jane%40example.com", "/api/v2/passes/jane@example.com/pkpass",
+            ] {
+                _ = try await Answer.send(fixture.client, .get, path, headers: fixture.auth)
+            }
+            let logged = lines.values.joined(separator: "\n")
+            #expect(logged.contains("/wallet/pass/{token}") || logged.contains("/wallet/pass/:token"), "\(logged)")
+            for secret in [token, device, "jane", "PASS-001"] {
+                #expect(!logged.contains(secret), "\(secret) reached the log")
+            }
+            #expect(logged.contains(DeviceIdentifierDigest.logValue(device)), "the device appears as its digest")
+        }
     }
 
     @Test("a wrong method on a landing path is 405 with Allow", arguments: Engine.available)
