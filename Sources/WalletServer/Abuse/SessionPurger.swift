@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// Deletes expired provisioning sessions in the background: every ``interval``, batch after batch of
 /// ``batchSize`` until none is left, so the table holds only sessions that can still be used or just were; and, the
 /// same way, the web flow's expired landing links and share links, the management API's idempotency keys older than
-/// ``IdempotencyKey/lifetime``, and passes' trace events older than ``traceRetention``.
+/// ``IdempotencyKey/lifetime``, and passes' trace events and failed webhook deliveries older than ``traceRetention``.
 ///
 /// A failed sweep (the database away) is logged and tried again at the next interval; the service stops at graceful
 /// shutdown, before the storage closes when it is listed after ``StorageLifecycle``.
@@ -95,6 +95,11 @@ public struct SessionPurger: Service {
         }
         let traceCutoff = cutoff.addingTimeInterval(-traceRetention)
         while try await repository.deletePassEvents(before: traceCutoff, limit: batchSize) == batchSize {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+        // Webhooks kept as failed go with the trace events that show them.
+        while try await repository.deleteFailedWebhookDeliveries(before: traceCutoff, limit: batchSize) == batchSize {
             try Task.checkCancellation()
             await Task.yield()
         }

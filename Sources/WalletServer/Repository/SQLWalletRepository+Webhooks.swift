@@ -99,7 +99,10 @@ extension SQLWalletRepository {
             for target in targets[event.passID.uuidString] ?? [] where target.endpoint.eventTypes.contains(type) {
                 let eventID = "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
                 var data = target.pass
-                if let device = event.device { data["device"] = .string(device) }
+                if let device = event.device {
+                    data["device"] = .string(
+                        PassEventRecorder.webhookDeviceDigest(device, clientID: target.endpoint.clientID))
+                }
                 for (key, value) in event.details.merging(event.webhookDetails, uniquingKeysWith: { $1 }) {
                     data[key] = value
                 }
@@ -169,12 +172,14 @@ extension SQLWalletRepository {
     }
 
     /// Keeps a webhook as failed (never sent again, visible in the pass's trace and to
-    /// ``failedWebhookDeliveries(passID:limit:)``), if this claim still holds its lease.
+    /// ``failedWebhookDeliveries(passID:limit:)``) with its payload as ``PendingWebhook/keptPayload`` keeps it, if
+    /// this claim still holds its lease.
     @discardableResult
     public func failWebhook(_ delivery: PendingWebhook, now: Date, error: String) async throws -> Bool {
         try await run {
             try await sql.update(PushOutboxRow.table)
                 .set("failed_at", to: Self.ms(now)).set("leased_until", to: SQLLiteral.null)
+                .set("payload", to: String(decoding: delivery.keptPayload, as: UTF8.self))
                 .set("last_error", to: String(error.prefix(500)))
                 .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
                 .where("id", .equal, delivery.id.uuidString)
@@ -196,6 +201,19 @@ extension SQLWalletRepository {
         }
         // A failed delivery holds no lease.
         return try rows.map { try Self.pendingWebhook($0, leasedUntil: .distantPast) }
+    }
+
+    /// Deletes up to `limit` deliveries that failed before `cutoff`.
+    public func deleteFailedWebhookDeliveries(before cutoff: Date, limit: Int) async throws -> Int {
+        guard limit > 0 else { return 0 }
+        return try await run {
+            try await sql.raw(
+                """
+                DELETE FROM push_outbox WHERE id IN (SELECT id FROM push_outbox WHERE kind = 'webhook' \
+                AND failed_at IS NOT NULL AND failed_at < \(bind: Self.ms(cutoff)) LIMIT \(bind: limit)) RETURNING id
+                """
+            ).all()
+        }.count
     }
 
     /// The columns ``pendingWebhook(_:leasedUntil:)`` reads, of `push_outbox o` joined to `webhook_endpoints e`.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import Secrets
@@ -38,6 +39,14 @@ public final class PassEventRecorder: Sendable {
     /// What the trace keeps of a device's library identifier (``PassAuthenticationTokens/deviceDigest(_:)``).
     public func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
         devices?.deviceDigest(deviceLibraryIdentifier) ?? DeviceIdentifierDigest.logValue(deviceLibraryIdentifier)
+    }
+
+    /// What a webhook to `clientID`'s endpoints carries of a device the trace keeps as `traceDigest`: a digest of
+    /// both, the same for one client's every delivery and different for every other client, so that two issuers
+    /// cannot link one phone by comparing what their webhooks say.
+    public static func webhookDeviceDigest(_ traceDigest: String, clientID: UUID) -> String {
+        let message = Data("coffer webhook device\u{0}\(clientID.uuidString)\u{0}\(traceDigest)".utf8)
+        return String(SHA256.hash(data: message).hexString.prefix(16))
     }
 
     /// An event of `kind` for the pass, now, with what only its webhook carries in `webhookDetails`.

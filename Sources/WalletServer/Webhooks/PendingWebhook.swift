@@ -1,4 +1,5 @@
 import Foundation
+import WalletPasses
 
 /// One webhook delivery in the outbox: an event, signed when it is sent, for one endpoint.
 public struct PendingWebhook: Sendable, Hashable, Identifiable {
@@ -22,6 +23,17 @@ public struct PendingWebhook: Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// Until when this claim holds its lease.
     public var leasedUntil: Date
+
+    /// The payload as a delivery given up keeps it: what the event carried only for the issuer (`data.details`, the
+    /// values a user entered when personalizing) reduced to its keys, since it is never sent again.
+    public var keptPayload: Data {
+        guard case .object(var body)? = try? JSONValue(parsing: payload), case .object(var data)? = body["data"],
+            case .object(let details)? = data["details"]
+        else { return payload }
+        data["details"] = .array(details.keys.sorted().map(JSONValue.string))
+        body["data"] = .object(data)
+        return JSONValue.object(body).serialized()
+    }
 
     /// Creates a pending delivery.
     public init(

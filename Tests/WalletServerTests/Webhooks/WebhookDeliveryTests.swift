@@ -128,7 +128,15 @@ struct WebhookDeliveryTests {
             let data = try #require(deliveries.first?.json["data"] as? [String: Any])
             #expect((data["pass"] as? [String: Any])?["serial_number"] as? String == "PASS-001")
             #expect((data["tag"] as? [String: Any])?["reference_id"] as? String == "PASS-001")
-            #expect(data["device"] as? String == fixture.world.service.trace.deviceDigest(Self.device))
+            // The device as a digest of this client's own: another client's webhooks name the same phone otherwise.
+            let traceDigest = fixture.world.service.trace.deviceDigest(Self.device)
+            #expect(
+                data["device"] as? String
+                    == PassEventRecorder.webhookDeviceDigest(traceDigest, clientID: fixture.world.apiUser.clientID))
+            #expect(data["device"] as? String != traceDigest)
+            #expect(
+                PassEventRecorder.webhookDeviceDigest(traceDigest, clientID: UUID())
+                    != PassEventRecorder.webhookDeviceDigest(traceDigest, clientID: fixture.world.apiUser.clientID))
             let updated = try #require(deliveries[1].json["data"] as? [String: Any])
             #expect((updated["fields"] as? [[String: Any]])?.first?["key"] as? String == "event")
 
@@ -248,6 +256,49 @@ struct WebhookDeliveryTests {
             try await Self.deliver(fixture)
             #expect(fixture.receiver.deliveries.count == attemptsBefore, "a failed delivery is never sent again")
         }
+    }
+
+    @Test("a delivery given up keeps the keys of what a user entered, not the values, and goes with the trace")
+    func failedDeliveriesKeepNoPersonalValues() async throws {
+        try await withFixture(.sqliteFile) { fixture in
+            let created = try await fixture.createEndpoint(types: ["pass.personalized"])
+            let object = try #require(try JSONSerialization.jsonObject(with: created.body) as? [String: Any])
+            fixture.receiver.expect(secret: try #require(object["secret"] as? String))
+            fixture.receiver.script(.internalServerError)
+            let trace = fixture.world.service.trace
+            await trace.record(
+                trace.event(
+                    .personalized, passID: try await fixture.passID(), details: ["fields": .array([.string("name")])],
+                    webhookDetails: ["details": .object(["name": .string("Jane Appleseed")])]))
+            try await Self.deliver(fixture)
+            #expect(fixture.receiver.deliveries.count == 1)
+            #expect(
+                String(decoding: try #require(fixture.receiver.deliveries.first).body, as: UTF8.self)
+                    .contains("Jane Appleseed"), "the issuer gets what the user entered")
+            for _ in 0..<30 {
+                fixture.receiver.script(.internalServerError)
+                fixture.world.clock.advance(by: 3600)
+                try await Self.deliver(fixture)
+            }
+            let payloads = try await fixture.world.database.sql.select().column("payload").from("push_outbox")
+                .where("failed_at", .isNot, SQLLiteral.null).all(decodingColumn: "payload", as: String.self)
+            #expect(payloads.count == 1)
+            #expect(payloads.allSatisfy { !$0.contains("Jane Appleseed") && $0.contains(#""details":["name"]"#) })
+
+            let purger = SessionPurger(
+                repository: fixture.world.repository, interval: .seconds(3600), traceRetention: 86_400,
+                clock: fixture.world.clock)
+            try await purger.purge()
+            #expect(try await Self.failedCount(fixture) == 1, "kept as long as the trace that shows it")
+            fixture.world.clock.advance(by: 2 * 86_400)
+            try await purger.purge()
+            #expect(try await Self.failedCount(fixture) == 0)
+        }
+    }
+
+    static func failedCount(_ fixture: Fixture) async throws -> Int {
+        try await fixture.world.database.sql.select().column("id").from("push_outbox")
+            .where("failed_at", .isNot, SQLLiteral.null).all().count
     }
 
     @Test("an endpoint takes only the types it asked for; deleting it drops its waiting deliveries")
