@@ -41,6 +41,19 @@ struct PassPackageTests {
         #expect(package.files[path] == nil)
     }
 
+    @Test("the pass of an archive reads as the whole package's, without the other files; none is an error")
+    func passAlone() throws {
+        let package = try Fixtures.package()
+        let archive = try package.archived()
+        #expect(try PassPackage.pass(inArchive: archive) == package.pass)
+        var files = package.files
+        files.removeValue(forKey: "pass.json")
+        #expect(throws: WalletPassesError.self) {
+            _ = try PassPackage.pass(inArchive: try PassArchive.zip(files))
+        }
+        #expect(throws: WalletPassesError.self) { _ = try PassPackage.pass(inArchive: Data("not a zip".utf8)) }
+    }
+
     @Test("a package without icon.png, with a fake PNG, or with broken pass.json names the file")
     func packageValidation() throws {
         var files = Fixtures.files()

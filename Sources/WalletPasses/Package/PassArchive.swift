@@ -23,6 +23,12 @@ enum PassArchive {
     /// it stops as soon as an entry exceeds its declared size, so memory stays within ``maximumUncompressedSize``
     /// plus one read chunk whatever the archive claims.
     static func unzip(_ data: Data) throws -> [String: Data] {
+        try unzip(data, only: nil)
+    }
+
+    /// Reads the file entries of a ZIP in memory whose paths are in `paths` (every one when `nil`), with the same
+    /// checks as ``unzip(_:)``: the others are neither inflated nor kept.
+    static func unzip(_ data: Data, only paths: Set<String>?) throws -> [String: Data] {
         guard data.count <= maximumArchiveSize else {
             throw WalletPassesError.tooLarge(what: "the archive", limit: maximumArchiveSize)
         }
@@ -46,6 +52,7 @@ enum PassArchive {
             if path.hasPrefix("/") || path.split(separator: "/").contains("..") || path.contains("\\") {
                 throw WalletPassesError.invalidFilePath(path, reason: "unsafe path in the archive")
             }
+            if let paths, !paths.contains(path) { continue }
             let declared = entry.uncompressedSize
             guard declared <= remaining else {
                 throw WalletPassesError.tooLarge(what: "the archive's contents", limit: maximumUncompressedSize)

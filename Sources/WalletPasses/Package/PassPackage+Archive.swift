@@ -11,4 +11,15 @@ extension PassPackage {
     public init(archive: Data) throws {
         try self.init(files: try PassArchive.unzip(archive))
     }
+
+    /// The pass of an archive that ``archived()`` produced, read without inflating its other files (a listing of
+    /// many passes needs only their `pass.json`).
+    ///
+    /// - Throws: ``WalletPassesError`` for an archive that is damaged or has no `pass.json`.
+    public static func pass(inArchive archive: Data) throws -> Pass {
+        guard let json = try PassArchive.unzip(archive, only: ["pass.json"])["pass.json"] else {
+            throw WalletPassesError.malformedArchive("the archive has no pass.json")
+        }
+        return try decodePass(json)
+    }
 }

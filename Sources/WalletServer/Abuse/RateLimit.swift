@@ -15,6 +15,10 @@ public struct RateLimit: Hashable, Sendable {
     public static let `default` = RateLimit(perMinute: 60, burst: 20)
     /// No limit.
     public static let unlimited = RateLimit(perMinute: 0, burst: 0)
+    /// How many management requests that change a pass or hand it out (create, change, void, expire, download,
+    /// share links) one API user may make: 600 a minute, 100 at once. Each costs a signature, and a change pushes to
+    /// every device of the pass and notifies the client's webhooks.
+    public static let passChanges = RateLimit(perMinute: 600, burst: 100)
 
     /// Creates a limit of `perMinute` requests a minute, `burst` at once.
     public init(perMinute: Int, burst: Int) {

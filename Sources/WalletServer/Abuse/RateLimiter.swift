@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Secrets
 
@@ -26,22 +27,31 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
         var sweepAt: Int
     }
 
+    /// Where every replica's requests are counted together, under a name for this limit; `nil` for this process
+    /// alone.
+    public let shared: (name: String, store: any RateBucketStore)?
     /// The limit it enforces.
     public let limit: RateLimit
     private let clock: any CofferClock
     private let sweepThreshold: Int
     private let state: Locked<State>
 
-    /// Creates a limiter for `limit`, reading the time from `clock` (the system's unless a test gives another).
+    /// Creates a limiter for `limit`, reading the time from `clock` (the system's unless a test gives another);
+    /// with `shared`, ``acquireAcrossReplicas(for:)`` counts in that store under that name.
     public convenience init(
-        limit: RateLimit, clock: any CofferClock = SystemClock()
+        limit: RateLimit, clock: any CofferClock = SystemClock(),
+        shared: (name: String, store: any RateBucketStore)? = nil
     ) {
-        self.init(limit: limit, clock: clock, sweepThreshold: 1024)
+        self.init(limit: limit, clock: clock, sweepThreshold: 1024, shared: shared)
     }
 
     /// Creates a limiter that sweeps full buckets out once the table holds `sweepThreshold` of them, or twice as
     /// many as the last sweep left.
-    init(limit: RateLimit, clock: any CofferClock, sweepThreshold: Int) {
+    init(
+        limit: RateLimit, clock: any CofferClock, sweepThreshold: Int,
+        shared: (name: String, store: any RateBucketStore)? = nil
+    ) {
+        self.shared = shared
         self.limit = limit
         self.clock = clock
         self.sweepThreshold = max(1, sweepThreshold)
@@ -64,6 +74,22 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
                 state.sweepAt = max(sweepThreshold, state.fullAt.count * 2)
             }
             return .allowed
+        }
+    }
+
+    /// Counts one request for `key` in the bucket every replica shares (``shared``), or this process's without one.
+    /// The store sees only the SHA-256 of the limit's name and the key. When the store cannot be reached the request
+    /// is counted here instead: a database that went away never lifts the limit.
+    public func acquireAcrossReplicas(for key: Key) async -> Decision {
+        guard let shared, !limit.isUnlimited else { return acquire(for: key) }
+        let bucket = Data(SHA256.hash(data: Data("\(shared.name)\u{0}\(key)".utf8)))
+        do {
+            guard let wait = try await shared.store.takeFromRateBucket(bucket, limit: limit, now: clock.now) else {
+                return .allowed
+            }
+            return .limited(retryAfter: wait)
+        } catch {
+            return acquire(for: key)
         }
     }
 

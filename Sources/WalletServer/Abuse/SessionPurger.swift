@@ -98,6 +98,13 @@ public struct SessionPurger: Service {
             try Task.checkCancellation()
             await Task.yield()
         }
+        // Shared rate buckets that are full again are the same as none.
+        while let buckets = repository as? any RateBucketStore,
+            try await buckets.deleteFullRateBuckets(now: cutoff, limit: batchSize) == batchSize
+        {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
         // Webhooks kept as failed go with the trace events that show them.
         while try await repository.deleteFailedWebhookDeliveries(before: traceCutoff, limit: batchSize) == batchSize {
             try Task.checkCancellation()

@@ -187,5 +187,6 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 10, name: "webhook endpoints and deliveries in the outbox", apply: createWebhooks),
         Migration(version: 11, name: "kept pass archives sealed", apply: dropUnsealedArchives),
         Migration(version: 12, name: "when each registered device was last seen", apply: addRegistrationsSeen),
+        Migration(version: 13, name: "rate limits shared by replicas", apply: createRateBuckets),
     ]
 }

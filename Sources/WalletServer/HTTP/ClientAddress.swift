@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Secrets
 
 /// Who sent a request, for per-address limits and for what `/ready` tells: the peer's IP address, or, when the peer
@@ -16,10 +17,17 @@ public struct ClientAddress: Sendable {
 
     /// The peers whose `X-Forwarded-For` is believed.
     public let trustedProxies: Set<String>
+    private let logger: Logger
+    /// Whether a trusted proxy's request without `X-Forwarded-For` was reported (once per process and resolver).
+    private let reportedMissingHeader = Locked(false)
 
-    /// Creates a resolver that believes `X-Forwarded-For` only from `trustedProxies` (IP addresses).
-    public init(trustedProxies: Set<String> = Self.defaultTrustedProxies) {
+    /// Creates a resolver that believes `X-Forwarded-For` only from `trustedProxies` (IP addresses); the first request
+    /// a trusted proxy sends without it is reported to `logger`.
+    public init(
+        trustedProxies: Set<String> = Self.defaultTrustedProxies, logger: Logger = Logger(label: "coffer.server")
+    ) {
         self.trustedProxies = trustedProxies
+        self.logger = logger
     }
 
     /// The address the request came from (at most 64 characters).
@@ -27,6 +35,7 @@ public struct ClientAddress: Sendable {
         var address = context.remoteAddress.map { $0.ipAddress ?? Self.local } ?? Self.local
         guard isTrusted(address) else { return address }
         let forwarded = request.headers[values: Self.xForwardedFor].joined(separator: ",").split(separator: ",")
+        if forwarded.isEmpty, address != Self.local { reportMissingHeader(from: address) }
         for hop in forwarded.reversed() {
             address = String(hop.trimmingCharacters(in: .whitespaces).prefix(64))
             guard isTrusted(address) else { break }
@@ -46,6 +55,21 @@ public struct ClientAddress: Sendable {
     public func isLocal(_ request: Request, context: WalletRequestContext) -> Bool {
         let address = address(of: request, context: context)
         return address == Self.local || NetworkHost.isLoopback(address)
+    }
+
+    /// Says once that a trusted proxy sent a request without `X-Forwarded-For`: behind a proxy that never sets it,
+    /// every caller is that proxy (one budget for all of them, `/ready`'s reasons shown to all of them).
+    private func reportMissingHeader(from proxy: String) {
+        guard
+            reportedMissingHeader.withLock({ reported in
+                defer { reported = true }; return !reported
+            })
+        else { return }
+        logger.warning(
+            """
+            a request came from a trusted proxy without X-Forwarded-For: if a proxy forwards callers this way, every             caller counts as the proxy (one rate-limit budget for all, /ready's reasons shown to all); set             X-Forwarded-For at the proxy, or stop trusting it (--trusted-proxy)
+            """,
+            metadata: ["proxy": "\(proxy)"])
     }
 
     private func isTrusted(_ address: String) -> Bool {

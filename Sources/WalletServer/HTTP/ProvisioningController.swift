@@ -12,6 +12,28 @@ struct ProvisioningController: Sendable {
     let limiter: RateLimiter<UUID>
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
+    /// Who sent a callback: its budget is per client address.
+    let clientAddress: ClientAddress
+    /// Counts each client address's callbacks (the route is unauthenticated).
+    let callbackLimiter: RateLimiter<String>
+    /// How many callbacks one client address may make: 60 a minute, 20 at once (a device calls back once per pass
+    /// it adds).
+    static let callbackLimit = RateLimit(perMinute: 60, burst: 20)
+
+    /// Creates the routes; with `rateBuckets`, the callback's per-address budget is shared by every replica.
+    init(
+        repository: any WalletRepository, service: ProvisioningService, limiter: RateLimiter<UUID>,
+        metrics: ServerMetrics, clientAddress: ClientAddress = ClientAddress(),
+        rateBuckets: (any RateBucketStore)? = nil
+    ) {
+        self.repository = repository
+        self.service = service
+        self.limiter = limiter
+        self.metrics = metrics
+        self.clientAddress = clientAddress
+        callbackLimiter = RateLimiter<String>(
+            limit: Self.callbackLimit, shared: rateBuckets.map { (name: "callbacks", store: $0) })
+    }
 
     struct IssuerDataRequest: Decodable {
         let tagID: String
@@ -64,7 +86,7 @@ struct ProvisioningController: Sendable {
         of request: Request, repository: any WalletRepository, limiter: RateLimiter<UUID>, metrics: ServerMetrics
     ) async throws -> APIUser {
         let apiUser = try await BasicCredentials.apiUser(of: request, in: repository)
-        if case .limited(let wait) = limiter.acquire(for: apiUser.id) {
+        if case .limited(let wait) = await limiter.acquireAcrossReplicas(for: apiUser.id) {
             metrics.requestRateLimited()
             throw APIError.rateLimited(retryAfter: wholeSeconds(wait))
         }
@@ -86,13 +108,19 @@ struct ProvisioningController: Sendable {
         else {
             throw APIError.badRequest("the sessionIdentifier query parameter is required (1 to 256 characters)")
         }
+        let address = clientAddress.limiterKey(of: request, context: context)
+        if case .limited(let wait) = await callbackLimiter.acquireAcrossReplicas(for: address) {
+            metrics.requestRateLimited()
+            throw APIError.rateLimited(retryAfter: Self.wholeSeconds(wait))
+        }
         let body = try await JSONBody.decode(CallbackRequest.self, from: request)
         let pkpass = try await Self.mappingFailures {
             try await service.completeBinding(
                 sessionIdentifier: session, issuerBindingData: body.issuerBindingData, keyHash: body.keyHash)
         }
+        // The pass carries its new authentication token: no cache may keep it.
         return Response(
-            status: .ok, headers: [.contentType: "application/vnd.apple.pkpass"],
+            status: .ok, headers: [.contentType: "application/vnd.apple.pkpass", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: pkpass)))
     }
 

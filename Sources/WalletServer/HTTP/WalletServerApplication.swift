@@ -18,14 +18,17 @@ public enum WalletServerApplication {
     /// `/ready`'s reasons go by `clientAddress`; `/ready` tells its reasons beyond this machine only to a caller with
     /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices. Webhook endpoints'
     /// secrets are kept in `webhookSecrets` (without it, `/api/v2/webhook_endpoints` answers 503); `http://` endpoints
-    /// on this machine are accepted only with `allowsLoopbackWebhooks`.
+    /// on this machine are accepted only with `allowsLoopbackWebhooks`. With `rateBuckets`, the per-address budgets of
+    /// device registrations, device logs and callbacks, and each API user's budget of pass changes (`changeLimit`), are
+    /// shared by every replica (give `issuanceLimiter` a shared store too).
     public static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
         issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
         updater: PassUpdater? = nil, clientAddress: ClientAddress = ClientAddress(),
         maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil,
-        webhookSecrets: (any SecretsDataStoring)? = nil, allowsLoopbackWebhooks: Bool = false
+        webhookSecrets: (any SecretsDataStoring)? = nil, allowsLoopbackWebhooks: Bool = false,
+        changeLimit: RateLimit = .passChanges, rateBuckets: (any RateBucketStore)? = nil
     ) -> Router<WalletRequestContext> {
         let operations = OperationsController(
             metrics: metrics, exposesMetrics: exposesMetrics,
@@ -53,13 +56,16 @@ public enum WalletServerApplication {
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
         operations.addRoutes(to: router)
-        ProvisioningController(repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics)
-            .addRoutes(to: router.group("api/v2/in_app_provisioning"))
+        ProvisioningController(
+            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
+            clientAddress: clientAddress, rateBuckets: rateBuckets
+        )
+        .addRoutes(to: router.group("api/v2/in_app_provisioning"))
         PassWebServiceController(
             service: PassWebService(
                 repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
                 maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
-            clientAddress: clientAddress
+            clientAddress: clientAddress, rateBuckets: rateBuckets
         )
         .addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
         WebFlowController(
@@ -80,7 +86,9 @@ public enum WalletServerApplication {
         let managementController = ManagementController(
             management: management, distribution: distribution,
             trace: PassTrace(
-                repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock))
+                repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock),
+            changeLimiter: RateLimiter<UUID>(
+                limit: changeLimit, shared: rateBuckets.map { (name: "pass-changes", store: $0) }))
         managementController.addRoutes(to: router.group("api/v2/passes"))
         managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
         WebhookEndpointsController(
@@ -176,6 +184,8 @@ public enum WalletServerApplication {
                 """,
                 metadata: ["host": "\(configuration.host)"])
         }
+        // With PostgreSQL, replicas share one database: the limits that protect money and other clients count there.
+        let rateBuckets: (any RateBucketStore)? = storage.database.engine == .postgres ? storage.repository : nil
         // Services stop in reverse order: the server, the push dispatcher, the trace's last events, the purger, then
         // the storage.
         var services: [any Service] = [StorageLifecycle(storage: storage)]
@@ -196,14 +206,17 @@ public enum WalletServerApplication {
         return Application(
             router: makeRouter(
                 repository: storage.repository, service: service, logger: logger,
-                issuanceLimiter: RateLimiter<UUID>(limit: configuration.issuanceRateLimit), metrics: metrics,
+                issuanceLimiter: RateLimiter<UUID>(
+                    limit: configuration.issuanceRateLimit,
+                    shared: rateBuckets.map { (name: "issuance", store: $0) }), metrics: metrics,
                 exposesMetrics: configuration.exposesMetrics,
                 readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
                 updater: PassUpdater(
                     store: storage.repository, logger: logger, trace: service.trace, pushesQueued: { pushes.wake() }),
-                clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
+                clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies, logger: logger),
                 maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken,
-                webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks),
+                webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
+                rateBuckets: rateBuckets),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),

@@ -59,7 +59,7 @@ extension ManagementController {
 
     /// `GET /api/v2/passes/{tag_id}/pkpass`: the pass, signed, as Wallet takes it.
     @Sendable func archive(request: Request, context: WalletRequestContext) async throws -> Response {
-        let (clientID, attribute, value) = try await target(request, context: context)
+        let (clientID, attribute, value) = try await target(request, context: context, costs: true)
         let archive = try await Self.answering {
             try await distribution.archive(clientID: clientID, attribute: attribute, value: value)
         }
@@ -67,7 +67,7 @@ extension ManagementController {
     }
 
     @Sendable func createShareLink(request: Request, context: WalletRequestContext) async throws -> Response {
-        let (clientID, attribute, value) = try await target(request, context: context)
+        let (clientID, attribute, value) = try await target(request, context: context, costs: true)
         let bytes = try await JSONBody.bytes(of: request, limit: 4096)
         let body: ShareLinkRequest
         do {
@@ -96,7 +96,7 @@ extension ManagementController {
     }
 
     @Sendable func revokeShareLink(request: Request, context: WalletRequestContext) async throws -> Response {
-        let (clientID, attribute, value) = try await target(request, context: context)
+        let (clientID, attribute, value) = try await target(request, context: context, costs: true)
         guard let id = context.parameters.get("link_id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("no share link with this identifier")
         }

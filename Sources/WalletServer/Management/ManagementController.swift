@@ -12,6 +12,8 @@ struct ManagementController: Sendable {
     let distribution: PassDistribution
     /// Reads and diagnoses the passes' traces.
     let trace: PassTrace
+    /// Counts each API user's requests that cost a signature, pushes or webhooks (``RateLimit/passChanges``).
+    let changeLimiter: RateLimiter<UUID>
 
     /// The header a create's idempotency key comes in.
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
@@ -53,7 +55,7 @@ struct ManagementController: Sendable {
     }
 
     @Sendable func create(request: Request, context: WalletRequestContext) async throws -> Response {
-        let clientID = try await authenticate(request)
+        let clientID = try await authenticate(request, costs: true)
         var key: IdempotencyKey?
         if let text = request.headers[Self.idempotencyKeyHeader] {
             guard let parsed = IdempotencyKey(text) else {
@@ -112,7 +114,7 @@ struct ManagementController: Sendable {
     }
 
     @Sendable func update(request: Request, context: WalletRequestContext) async throws -> Response {
-        let (clientID, attribute, value) = try await target(request, context: context)
+        let (clientID, attribute, value) = try await target(request, context: context, costs: true)
         let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
         let state = try await Self.answering {
             try await management.update(
@@ -122,7 +124,7 @@ struct ManagementController: Sendable {
     }
 
     @Sendable func void(request: Request, context: WalletRequestContext) async throws -> Response {
-        let (clientID, attribute, value) = try await target(request, context: context)
+        let (clientID, attribute, value) = try await target(request, context: context, costs: true)
         let state = try await Self.answering {
             try await management.void(clientID: clientID, attribute: attribute, value: value)
         }
@@ -130,23 +132,29 @@ struct ManagementController: Sendable {
     }
 
     @Sendable func expire(request: Request, context: WalletRequestContext) async throws -> Response {
-        let (clientID, attribute, value) = try await target(request, context: context)
+        let (clientID, attribute, value) = try await target(request, context: context, costs: true)
         let state = try await Self.answering {
             try await management.expire(clientID: clientID, attribute: attribute, value: value)
         }
         return JSONBody.response(encoded: try state.encoded())
     }
 
-    /// The client of the request's API user; 401 without a valid token.
-    private func authenticate(_ request: Request) async throws -> UUID {
-        try await BasicCredentials.apiUser(of: request, in: management.repository).clientID
+    /// The client of the request's API user; 401 without a valid token, and for a request that `costs` a signature
+    /// or deliveries, 429 once the API user spent its change budget.
+    private func authenticate(_ request: Request, costs: Bool = false) async throws -> UUID {
+        let apiUser = try await BasicCredentials.apiUser(of: request, in: management.repository)
+        if costs, case .limited(let wait) = await changeLimiter.acquireAcrossReplicas(for: apiUser.id) {
+            throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
+        }
+        return apiUser.clientID
     }
 
-    /// The authenticated client and the tag the path and `id_attribute` name.
-    func target(_ request: Request, context: WalletRequestContext) async throws
+    /// The authenticated client and the tag the path and `id_attribute` name; a request that `costs` counts against
+    /// the API user's change budget.
+    func target(_ request: Request, context: WalletRequestContext, costs: Bool = false) async throws
         -> (clientID: UUID, attribute: TagIDAttribute, value: String)
     {
-        let clientID = try await authenticate(request)
+        let clientID = try await authenticate(request, costs: costs)
         let raw = context.parameters.get("tag_id") ?? ""
         let value = raw.removingPercentEncoding ?? raw
         guard ManagementJSON.isIdentifier(value) else {

@@ -78,7 +78,7 @@ extension SQLWalletRepository {
     {
         let content: Pass
         do {
-            content = try PassPackage(archive: pass.passContent).pass
+            content = try PassPackage.pass(inArchive: pass.passContent)
         } catch {
             throw WalletServerError.corruptRecord("the content of pass \(pass.id)")
         }

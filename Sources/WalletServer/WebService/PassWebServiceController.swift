@@ -20,14 +20,18 @@ struct PassWebServiceController: Sendable {
     /// its passes once, and again when its push token changes).
     static let registrationLimit = RateLimit(perMinute: 30, burst: 10)
 
+    /// Creates the routes; with `rateBuckets`, the per-address budgets are shared by every replica.
     init(
         service: PassWebService, clientAddress: ClientAddress = ClientAddress(),
-        logLimit: RateLimit = Self.logLimit, registrationLimit: RateLimit = Self.registrationLimit
+        logLimit: RateLimit = Self.logLimit, registrationLimit: RateLimit = Self.registrationLimit,
+        rateBuckets: (any RateBucketStore)? = nil
     ) {
         self.service = service
         self.clientAddress = clientAddress
-        self.logLimiter = RateLimiter<String>(limit: logLimit)
-        self.registrationLimiter = RateLimiter<String>(limit: registrationLimit)
+        self.logLimiter = RateLimiter<String>(
+            limit: logLimit, shared: rateBuckets.map { (name: "device-logs", store: $0) })
+        self.registrationLimiter = RateLimiter<String>(
+            limit: registrationLimit, shared: rateBuckets.map { (name: "registrations", store: $0) })
     }
 
     struct Registration: Decodable {
@@ -69,7 +73,7 @@ struct PassWebServiceController: Sendable {
     }
 
     @Sendable func register(request: Request, context: WalletRequestContext) async throws -> Response {
-        try limit(request, context, with: registrationLimiter, what: "registrations")
+        try await limit(request, context, with: registrationLimiter, what: "registrations")
         let body = try await JSONBody.decode(Registration.self, from: request, limit: 4096)
         let created = try await run {
             try await service.register(
@@ -141,7 +145,7 @@ struct PassWebServiceController: Sendable {
     }
 
     @Sendable func log(request: Request, context: WalletRequestContext) async throws -> Response {
-        try limit(request, context, with: logLimiter, what: "log requests")
+        try await limit(request, context, with: logLimiter, what: "log requests")
         let body = try await JSONBody.decode(Logs.self, from: request, limit: 128 * 1024)
         try await run { try await service.log(body.logs) }
         return Response(status: .ok)
@@ -151,9 +155,9 @@ struct PassWebServiceController: Sendable {
     /// that budget is spent.
     private func limit(
         _ request: Request, _ context: WalletRequestContext, with limiter: RateLimiter<String>, what: String
-    ) throws {
+    ) async throws {
         let address = clientAddress.limiterKey(of: request, context: context)
-        guard case .limited(let wait) = limiter.acquire(for: address) else {
+        guard case .limited(let wait) = await limiter.acquireAcrossReplicas(for: address) else {
             return
         }
         let seconds = ProvisioningController.wholeSeconds(wait)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -30,6 +31,17 @@ struct ClientAddressTests {
         let found = try Self.address(from: peer, forwarded: forwarded)
         #expect(found.address == peer)
         #expect(!found.isLocal, "a forged X-Forwarded-For: 127.0.0.1 does not make a remote caller local")
+    }
+
+    @Test("a trusted proxy's request without X-Forwarded-For is reported once: its callers all look local")
+    func proxyWithoutHeader() throws {
+        let lines = Recorder()
+        let resolver = ClientAddress(
+            trustedProxies: ["127.0.0.1"], logger: Logger(label: "proxy") { _ in RecordingLogHandler(recorder: lines) })
+        for _ in 0..<3 { _ = try Self.address(from: "127.0.0.1", forwarded: nil, resolver: resolver) }
+        _ = try Self.address(from: "127.0.0.1", forwarded: "203.0.113.1", resolver: resolver)
+        #expect(lines.values.count == 1)
+        #expect(lines.values.first?.contains("without X-Forwarded-For") == true)
     }
 
     @Test("behind a trusted proxy, the nearest address that is not a trusted proxy is the client")
