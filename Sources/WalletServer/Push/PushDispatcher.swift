@@ -12,7 +12,8 @@ import WalletPasses
 /// Pushes and webhooks have their own workers (``DeliveryLane``): at most ``APNsConfiguration/maximumInFlight``
 /// pushes and ``webhookWorkers`` webhooks at once, each started as soon as a worker is free, so a stalled webhook
 /// endpoint never holds up a push or another endpoint's webhooks; no endpoint has more than
-/// ``webhooksPerEndpoint`` deliveries in flight on all replicas together, and every send has one overall deadline.
+/// ``webhooksPerEndpoint`` deliveries in flight, and no client's endpoints more than ``webhooksPerClient``, on all
+/// replicas together; every send has one overall deadline.
 /// Each delivery is claimed under a lease of ``lease`` (so that two replicas never send it at once) and its result
 /// recorded: delivered pushes are completed; a token APNs no longer knows removes the device's registration of that
 /// pass; a push worth retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked
@@ -44,6 +45,8 @@ public struct PushDispatcher: Service {
     /// How many deliveries one webhook endpoint may have in flight at once, on every replica together: a slow
     /// endpoint holds at most this many workers, for at most the sender's timeout each.
     public static let webhooksPerEndpoint = 2
+    /// How many deliveries one client's endpoints together may have in flight at once, on every replica together.
+    public static let webhooksPerClient = 4
     /// How long a webhook is retried before it is kept as failed: a day.
     public static let webhookLifetime: TimeInterval = 86_400
     private let identity: @Sendable (UUID) async throws -> SigningIdentity
@@ -106,7 +109,8 @@ public struct PushDispatcher: Service {
             workers: webhookWorkers,
             claim: {
                 try await outbox.claimDueWebhooks(
-                    now: clock.now, limit: $0, perEndpoint: Self.webhooksPerEndpoint, leaseFor: lease)
+                    now: clock.now, limit: $0, perEndpoint: Self.webhooksPerEndpoint, perClient: Self.webhooksPerClient,
+                    leaseFor: lease)
             },
             send: { await send($0) })
     }

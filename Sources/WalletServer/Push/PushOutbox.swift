@@ -59,10 +59,11 @@ public protocol PushOutbox: Sendable {
     /// how many devices the pass has left, or `nil` when nothing was removed.
     @discardableResult func removeRegistration(for push: PendingPush) async throws -> Int?
     /// Leases and returns at most `limit` webhook deliveries due at `now`, each the oldest still waiting of its pass
-    /// for its endpoint, like ``claimDuePushes(now:limit:leaseFor:)``: taken from every endpoint with work in turn,
-    /// and none for an endpoint that already has `perEndpoint` deliveries under an unexpired lease.
-    func claimDueWebhooks(now: Date, limit: Int, perEndpoint: Int, leaseFor: TimeInterval) async throws
-        -> [PendingWebhook]
+    /// for its endpoint, like ``claimDuePushes(now:limit:leaseFor:)``: taken from every client and endpoint with work
+    /// in turn, and none beyond `perEndpoint` for an endpoint or `perClient` for a client's endpoints together,
+    /// counting the deliveries already under an unexpired lease.
+    func claimDueWebhooks(now: Date, limit: Int, perEndpoint: Int, perClient: Int, leaseFor: TimeInterval)
+        async throws -> [PendingWebhook]
     /// Deletes a delivered webhook, if the claim that returned it still holds its lease; returns whether it did.
     @discardableResult func completeWebhook(_ delivery: PendingWebhook) async throws -> Bool
     /// Schedules a webhook again at `at` with why it failed, if the claim still holds its lease.

@@ -121,30 +121,36 @@ extension SQLWalletRepository {
     }
 
     /// Leases the due webhook deliveries: each the oldest still waiting of its pass for its endpoint (so that one
-    /// pass's events reach an endpoint in order), unleased and not given up; endpoints take turns (the first due of
-    /// each, then the second…), and an endpoint's deliveries under unexpired leases, on any replica, count against
-    /// its `perEndpoint`. One statement takes each row only if no unexpired lease holds it, so replicas that claim
-    /// at once never get the same delivery.
-    public func claimDueWebhooks(now: Date, limit: Int, perEndpoint: Int, leaseFor: TimeInterval) async throws
-        -> [PendingWebhook]
-    {
-        guard limit > 0, perEndpoint > 0 else { return [] }
+    /// pass's events reach an endpoint in order), unleased and not given up; clients and their endpoints take turns
+    /// (each one's first due, then the second…), and deliveries under unexpired leases, on any replica, count against
+    /// `perEndpoint` and `perClient`. One statement takes each row only if no unexpired lease holds it, so replicas
+    /// that claim at once never get the same delivery.
+    public func claimDueWebhooks(
+        now: Date, limit: Int, perEndpoint: Int, perClient: Int, leaseFor: TimeInterval
+    ) async throws -> [PendingWebhook] {
+        guard limit > 0, perEndpoint > 0, perClient > 0 else { return [] }
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         return try await run {
             let candidates = try await sql.raw(
                 """
-                SELECT \(unsafeRaw: Self.webhookColumns) FROM (SELECT q.*, ROW_NUMBER() OVER \
+                SELECT \(unsafeRaw: Self.webhookColumns) FROM (SELECT c.*, ROW_NUMBER() OVER \
+                (PARTITION BY c.client_id ORDER BY c.endpoint_turn, c.next_attempt_at, c.sequence) AS client_turn \
+                FROM (SELECT q.*, e.client_id, ROW_NUMBER() OVER \
                 (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.sequence) AS endpoint_turn \
-                FROM push_outbox q WHERE q.kind = 'webhook' AND q.failed_at IS NULL \
+                FROM push_outbox q JOIN webhook_endpoints e ON e.id = q.endpoint_id \
+                WHERE q.kind = 'webhook' AND q.failed_at IS NULL \
                 AND q.next_attempt_at <= \(bind: nowMS) AND (q.leased_until IS NULL OR q.leased_until < \(bind: nowMS)) \
                 AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.kind = 'webhook' \
                 AND p.endpoint_id = q.endpoint_id AND p.pass_id = q.pass_id AND p.failed_at IS NULL \
-                AND p.sequence < q.sequence)) o \
+                AND p.sequence < q.sequence)) c \
+                WHERE c.endpoint_turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'webhook' \
+                AND l.endpoint_id = c.endpoint_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perEndpoint)) o \
                 JOIN webhook_endpoints e ON e.id = o.endpoint_id \
-                WHERE o.endpoint_turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'webhook' \
-                AND l.endpoint_id = o.endpoint_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perEndpoint) \
-                ORDER BY o.endpoint_turn, o.next_attempt_at LIMIT \(bind: limit)
+                WHERE o.client_turn + (SELECT COUNT(*) FROM push_outbox m JOIN webhook_endpoints me \
+                ON me.id = m.endpoint_id WHERE m.kind = 'webhook' AND me.client_id = o.client_id \
+                AND m.leased_until >= \(bind: nowMS)) <= \(bind: perClient) \
+                ORDER BY o.client_turn, o.endpoint_turn, o.next_attempt_at LIMIT \(bind: limit)
                 """
             ).all()
             guard !candidates.isEmpty else { return [] }

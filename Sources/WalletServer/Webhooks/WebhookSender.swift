@@ -28,6 +28,14 @@ public final class WebhookSender: Sendable {
     public let allowsLoopback: Bool
     private let secrets: any SecretsDataStoring
     private let clock: any CofferClock
+    /// Where endpoints' host names are resolved: threads of the webhooks' own, so that a resolver that answers
+    /// slowly (an issuer's DNS) delays only webhook deliveries, never the thread pool the rest of the server uses.
+    /// One client's endpoints hold at most ``PushDispatcher/webhooksPerClient`` of them.
+    private static let resolvers: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 16)
+        pool.start()
+        return pool
+    }()
 
     /// Creates a sender that reads endpoints' secrets from `secrets`; `allowsLoopback` lets deliveries reach this
     /// machine's own addresses.
@@ -91,7 +99,7 @@ public final class WebhookSender: Sendable {
         let host = isIPv6Literal ? String(parsed.dropFirst().dropLast()) : parsed
         let addresses: [IPAddress]
         do {
-            addresses = try await NIOThreadPool.singleton.runIfActive { try IPAddress.resolve(host) }
+            addresses = try await Self.resolvers.runIfActive { try IPAddress.resolve(host) }
         } catch is IPAddress.ResolutionFailure {
             throw Refusal(reason: "the endpoint's host name does not resolve")
         }
