@@ -85,8 +85,12 @@ extension SQLWalletRepository: PushOutbox {
         try await run { try await completions.submit(completion) }
     }
 
+    /// How stale a registration's `last_seen_at` must be before a delivered push writes it again: a day.
+    static let seenGranularity: TimeInterval = 86_400
+
     /// Deletes each completed delivery of `batch` whose lease is still the one it names, and marks the devices of
-    /// delivered pushes seen now (one statement per pass), in one transaction; whether each was deleted.
+    /// delivered pushes seen now unless they were seen within ``seenGranularity`` (one statement per pass), in one
+    /// transaction; whether each was deleted.
     static func commitCompletions(_ batch: [DeliveryCompletion], to database: WalletDatabase) async throws -> [Bool] {
         try await database.transaction { db in
             var deleted: [Bool] = []
@@ -102,10 +106,14 @@ extension SQLWalletRepository: PushOutbox {
                     seen[device.passID] = entry
                 }
             }
+            // To the day: a registration is evicted only after days unseen, so a device seen today is not written again.
             for (passID, devices) in seen.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                let seen = SQLFunction(
+                    "COALESCE", args: PassRegistrationRow.column(.lastSeenAt), PassRegistrationRow.column(.updatedAt))
                 try await db.update(PassRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
                     .where("pass_id", .equal, passID.uuidString)
-                    .where("device_library_identifier", .in, devices.devices).run()
+                    .where("device_library_identifier", .in, devices.devices)
+                    .where(seen, .lessThan, SQLBind(ms(devices.at.addingTimeInterval(-seenGranularity)))).run()
             }
             return deleted
         }

@@ -79,7 +79,7 @@ struct PushDispatcherTests {
             standIn.script(Self.token(2), .badDeviceToken)
             #expect(try await repository.applyChange(passID: pass.id, content: nil, now: Date()).queuedPushes == 6)
             let metrics = ServerMetrics()
-            let clock = ManualClock(Date().addingTimeInterval(3600))
+            let clock = ManualClock(Date().addingTimeInterval(2 * 86_400))
             let dispatcher = PushDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, metrics: metrics, clock: clock)
             #expect(try await dispatcher.drain() == 6)
