@@ -5,13 +5,13 @@ import Secrets
 ///
 /// It reproduces: the generic-password primary key (service, account, access group, synchronizable; an absent service
 /// or account is empty), the internet-password one (server, protocol, authentication type, port, account, access group,
-/// synchronizable), and `errSecDuplicateItem`; `errSecItemNotFound`; persistent references; match limits (and `errSecParam` for data with
-/// `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an absent group adds to
-/// ``defaultAccessGroup`` and matches every entitled group; an unentitled group is `errSecMissingEntitlement`);
-/// `errSecParam` for a this-device-only or access-controlled item that would sync; a device lock (``setLocked(_:)``):
-/// items readable only while unlocked answer `errSecInteractionNotAllowed`, and before the first unlock since boot
-/// every item does; and the user's authentication: reading or updating an item whose access control needs the user
-/// prompts (``prompts``) and takes the next scripted ``PromptResponse``, unless the query's
+/// synchronizable), and `errSecDuplicateItem`; `errSecItemNotFound`; persistent references; match limits (and
+/// `errSecParam` for data with `kSecMatchLimitAll`); synchronizable absent, true, false and any; access groups (an
+/// absent group adds to ``defaultAccessGroup`` and matches every entitled group; an unentitled group is
+/// `errSecMissingEntitlement`); `errSecParam` for a this-device-only or access-controlled item that would sync; a
+/// device lock (``setLocked(_:)``): items readable only while unlocked answer `errSecInteractionNotAllowed`, and before
+/// the first unlock since boot every item does; and the user's authentication: reading or updating an item whose access
+/// control needs the user prompts (``prompts``) and takes the next scripted ``PromptResponse``, unless the query's
 /// ``Secrets/AuthenticationContext`` authenticated already (`errSecInteractionNotAllowed` when it may not prompt,
 /// `errSecAuthFailed` when denied, `errSecUserCanceled` when cancelled). An item bound to the current biometry
 /// (`biometryCurrentSet`) is found by attribute queries but its data is `errSecItemNotFound` once the enrolment changes

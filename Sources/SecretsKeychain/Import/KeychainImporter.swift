@@ -76,10 +76,7 @@ public struct KeychainImporter: Sendable {
 
     /// Deletes exactly `item`, by the persistent reference the listing returned; without one, deletes nothing.
     private func remove(_ item: KeychainItem) -> Bool {
-        guard let reference = item.persistentReference else { return false }
-        var query = exact(item)
-        query.persistentReference = reference
-        return client.delete(query) == .success
+        item.persistentReference != nil && client.delete(exact(item)) == .success
     }
 
     /// The layout's items with their keys, in a stable order.
@@ -104,7 +101,6 @@ public struct KeychainImporter: Sendable {
         _ item: KeychainItem, to target: String, overwriting: Bool, authentication: AuthenticationContext?
     ) -> Copy {
         var read = exact(item)
-        read.persistentReference = item.persistentReference
         read.matchLimit = .one
         read.returnData = true
         read.authentication = authentication
@@ -137,12 +133,12 @@ public struct KeychainImporter: Sendable {
         case notCopied(KeychainImportReport.NotMoved.Reason)
     }
 
-    /// The query that names exactly `item`.
+    /// The query that names exactly `item`: its attributes and the persistent reference the listing returned.
     private func exact(_ item: KeychainItem) -> KeychainQuery {
         KeychainQuery(
             service: item.itemClass == .genericPassword ? item.service : nil, account: item.account,
             accessGroup: item.accessGroup, synchronizable: item.synchronizable ? .synchronizable : .notSynchronizable,
-            itemClass: item.itemClass, internet: item.internet)
+            itemClass: item.itemClass, internet: item.internet, persistentReference: item.persistentReference)
     }
 
     /// The ``Secrets/SecretsError`` for a status met on the library's item, as the Keychain backend maps it.

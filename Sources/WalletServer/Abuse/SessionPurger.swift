@@ -60,6 +60,15 @@ public struct SessionPurger: Service {
         }
     }
 
+    /// Runs `delete` with ``batchSize`` until it deletes fewer rows than that, letting requests waiting for the write
+    /// connection go between batches.
+    private func deleteInBatches(_ delete: (_ limit: Int) async throws -> Int) async throws {
+        while try await delete(batchSize) == batchSize {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+    }
+
     /// Deletes every session expired now, a batch at a time; returns how many it deleted.
     @discardableResult
     public func purge() async throws -> Int {
@@ -79,36 +88,20 @@ public struct SessionPurger: Service {
         }
         // The management API's idempotency keys expire with them, a day after they were used.
         // Expired landing links go too (creating a link also deletes a few).
-        while try await repository.deleteExpiredLandingLinks(now: cutoff, limit: batchSize) == batchSize {
-            try Task.checkCancellation()
-            await Task.yield()
-        }
+        try await deleteInBatches { try await repository.deleteExpiredLandingLinks(now: cutoff, limit: $0) }
         let keyCutoff = cutoff.addingTimeInterval(-IdempotencyKey.lifetime)
-        while try await repository.deleteExpiredIdempotencyKeys(before: keyCutoff, limit: batchSize) == batchSize {
-            try Task.checkCancellation()
-            await Task.yield()
-        }
+        try await deleteInBatches { try await repository.deleteExpiredIdempotencyKeys(before: keyCutoff, limit: $0) }
         // And so do share links, and passes' trace events older than the retention.
-        while try await repository.deleteExpiredShareLinks(now: cutoff, limit: batchSize) == batchSize {
-            try Task.checkCancellation()
-            await Task.yield()
-        }
+        try await deleteInBatches { try await repository.deleteExpiredShareLinks(now: cutoff, limit: $0) }
         let traceCutoff = cutoff.addingTimeInterval(-traceRetention)
-        while try await repository.deletePassEvents(before: traceCutoff, limit: batchSize) == batchSize {
-            try Task.checkCancellation()
-            await Task.yield()
-        }
+        try await deleteInBatches { try await repository.deletePassEvents(before: traceCutoff, limit: $0) }
         // Shared rate buckets that are full again are the same as none.
-        while let buckets = repository as? any RateBucketStore,
-            try await buckets.deleteFullRateBuckets(now: cutoff, limit: batchSize) == batchSize
-        {
-            try Task.checkCancellation()
-            await Task.yield()
+        if let buckets = repository as? any RateBucketStore {
+            try await deleteInBatches { try await buckets.deleteFullRateBuckets(now: cutoff, limit: $0) }
         }
         // Webhooks kept as failed go with the trace events that show them.
-        while try await repository.deleteFailedWebhookDeliveries(before: traceCutoff, limit: batchSize) == batchSize {
-            try Task.checkCancellation()
-            await Task.yield()
+        try await deleteInBatches {
+            try await repository.deleteFailedWebhookDeliveries(before: traceCutoff, limit: $0)
         }
         return total
     }

@@ -77,8 +77,7 @@ extension SQLWalletRepository {
     /// Deletes the pass's registration last seen longest ago, with its pending pushes, if it was last seen before
     /// `since`; its device library identifier, or `nil` when every device was seen since.
     private static func evictUnseen(passID: UUID, since: Date, on db: any SQLDatabase) async throws -> String? {
-        let seen = SQLFunction(
-            "COALESCE", args: PassRegistrationRow.column(.lastSeenAt), PassRegistrationRow.column(.updatedAt))
+        let seen = PassRegistrationRow.lastSeen
         guard
             let stalest = try await db.select().column(PassRegistrationRow.column(.deviceLibraryIdentifier))
                 .from(PassRegistrationRow.table)
@@ -88,10 +87,7 @@ extension SQLWalletRepository {
                 .first(
                     decodingColumn: PassRegistrationRow.CodingKeys.deviceLibraryIdentifier.stringValue, as: String.self)
         else { return nil }
-        try await db.delete(from: PassRegistrationRow.table).where("pass_id", .equal, passID.uuidString)
-            .where("device_library_identifier", .equal, stalest).run()
-        try await db.delete(from: "push_outbox").where("pass_id", .equal, passID.uuidString)
-            .where("device_library_identifier", .equal, stalest).run()
+        _ = try await removeRegistration(deviceLibraryIdentifier: stalest, passID: passID, on: db)
         return stalest
     }
 
@@ -101,17 +97,26 @@ extension SQLWalletRepository {
         try await run {
             try await database.transaction { db in
                 try await Self.lockPass(passID, on: db)
-                let removed = try await db.delete(from: "pass_registrations")
-                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-                    .where("pass_id", .equal, passID.uuidString)
-                    .returning("pass_id").all()
-                try await db.delete(from: "push_outbox")
-                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-                    .where("pass_id", .equal, passID.uuidString).run()
-                guard !removed.isEmpty else { return nil }
+                let removed = try await Self.removeRegistration(
+                    deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, on: db)
+                guard removed else { return nil }
                 return try await Self.registrationCount(passID: passID, on: db)
             }
         }
+    }
+
+    /// Deletes the device's registration of the pass and its pending pushes, on `db`; whether there was one.
+    private static func removeRegistration(deviceLibraryIdentifier: String, passID: UUID, on db: any SQLDatabase)
+        async throws -> Bool
+    {
+        let removed = try await db.delete(from: PassRegistrationRow.table)
+            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+            .where("pass_id", .equal, passID.uuidString)
+            .returning("pass_id").all()
+        try await db.delete(from: "push_outbox")
+            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+            .where("pass_id", .equal, passID.uuidString).run()
+        return !removed.isEmpty
     }
 
     /// Holds the pass's row until the transaction ends (PostgreSQL; SQLite's write transactions run one at a time).

@@ -108,12 +108,13 @@ extension SQLWalletRepository: PushOutbox {
             }
             // To the day: a registration is evicted only after days unseen, so a device seen today is not written again.
             for (passID, devices) in seen.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-                let seen = SQLFunction(
-                    "COALESCE", args: PassRegistrationRow.column(.lastSeenAt), PassRegistrationRow.column(.updatedAt))
                 try await db.update(PassRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
                     .where("pass_id", .equal, passID.uuidString)
                     .where("device_library_identifier", .in, devices.devices)
-                    .where(seen, .lessThan, SQLBind(ms(devices.at.addingTimeInterval(-seenGranularity)))).run()
+                    .where(
+                        PassRegistrationRow.lastSeen, .lessThan,
+                        SQLBind(ms(devices.at.addingTimeInterval(-seenGranularity)))
+                    ).run()
             }
             return deleted
         }

@@ -102,9 +102,7 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// IPv6 address as its /64 (`2001:db8:1:2::/64`).
     var limiterKey: String {
         if bytes.count == 4 { return description }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-            return bytes[12..<16].map(String.init).joined(separator: ".")
-        }
+        if let mapped { return mapped.map(String.init).joined(separator: ".") }
         guard let prefix = IPAddress(bytes: Array(bytes[0..<8]) + Array(repeating: 0, count: 8)) else {
             return description
         }
@@ -126,12 +124,19 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) carries, if it is one.
+    private var mapped: [UInt8]? {
+        guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff else {
+            return nil
+        }
+        return Array(bytes[12..<16])
+    }
+
     private var scopeOfIPv6: Scope {
         let b = bytes
-        let prefix96Zero = b[0..<10].allSatisfy { $0 == 0 }
-        if prefix96Zero, b[10] == 0xff, b[11] == 0xff { return Self.scope(ipv4: Array(b[12..<16])) }  // mapped
+        if let mapped { return Self.scope(ipv4: mapped) }
         if b[0..<15].allSatisfy({ $0 == 0 }) { return b[15] == 1 ? .loopback : .internal }  // ::1, ::
-        if prefix96Zero, b[10] == 0, b[11] == 0 { return .internal }  // IPv4-compatible (deprecated)
+        if b[0..<12].allSatisfy({ $0 == 0 }) { return .internal }  // IPv4-compatible (deprecated)
         if b[0] == 0, b[1] == 0x64, b[2] == 0xff, b[3] == 0x9b { return Self.scope(ipv4: Array(b[12..<16])) }  // NAT64
         if b[0] == 0x20, b[1] == 0x02 { return Self.scope(ipv4: Array(b[2..<6])) }  // 6to4
         if b[0] == 0x20, b[1] == 0x01, b[2] == 0x00, b[3] == 0x00 { return .internal }  // Teredo

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 
 /// A row of `pass_registrations`: a device registered for a pass's updates, with its push token for the pass.
 struct PassRegistrationRow: TableRow {
@@ -30,6 +31,9 @@ struct PassRegistrationRow: TableRow {
     var updatedAt: Int64
     /// When the device last showed it is there (it registered, or APNs accepted a push to it), in milliseconds.
     var lastSeenAt: Int64?
+
+    /// When the registration's device was last seen: `last_seen_at`, or its last renewal for a row from before it.
+    static let lastSeen = SQLFunction("COALESCE", args: column(.lastSeenAt), column(.updatedAt))
 
     /// A registration of the device for the pass `passID` with `pushToken`, made (or renewed) at `now`.
     init(deviceLibraryIdentifier: String, passID: UUID, pushToken: String, now: Date) {
