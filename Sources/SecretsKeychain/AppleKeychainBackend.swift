@@ -50,23 +50,7 @@ public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting
 
     /// Saves `data`, updating the item in place or adding it.
     public func save<Value>(_ data: Data, for query: SecretQuery<Value>) throws {
-        try query.validate()
-        guard data.count <= maximumValueSize else {
-            throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
-        }
-        let policy = query.accessPolicy
-        if query.synchronizable && (policy.accessibility.isThisDeviceOnly || !policy.accessControl.isEmpty) {
-            throw SecretsError.unsupported(
-                "an item that is \(policy.accessibility.rawValue) or access-controlled cannot sync over iCloud; "
-                    + "set synchronizable to false or choose a syncing accessibility")
-        }
-        let changes = KeychainQuery(
-            synchronizable: query.synchronizable ? .synchronizable : .notSynchronizable,
-            accessibility: policy.accessibility, accessControl: policy.accessControl, data: data)
-        // Never store an item weaker than asked (a flag the platform lacks would be dropped).
-        if case .failure(let error) = changes.protection(on: client.platform) {
-            throw SecretsError.unsupported("\(Self.describe(query)): \(error.description)")
-        }
+        let changes = try storedValue(data, for: query)
         var match = try itemQuery(query)
         match.synchronizable = .any
         match.authentication = query.authentication
@@ -97,21 +81,10 @@ public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting
     /// Adds the item unless one (synced or not) is there already: `SecItemAdd`, which the Keychain refuses with
     /// `errSecDuplicateItem` for an item that exists, so the check and the write are one step.
     public func create<Value>(_ data: Data, for query: SecretQuery<Value>) throws -> Bool {
-        try query.validate()
-        guard data.count <= maximumValueSize else {
-            throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
-        }
-        let policy = query.accessPolicy
-        var item = try itemQuery(query)
-        item.synchronizable = query.synchronizable ? .synchronizable : .notSynchronizable
-        item.accessibility = policy.accessibility
-        item.accessControl = policy.accessControl
-        item.data = data
-        if case .failure(let error) = item.protection(on: client.platform) {
-            throw SecretsError.unsupported("\(Self.describe(query)): \(error.description)")
-        }
-        // The other synchronizability is another item to the Keychain, but the same account to the store.
+        var item = try storedValue(data, for: query)
         var other = try itemQuery(query)
+        (item.service, item.account, item.accessGroup) = (other.service, other.account, other.accessGroup)
+        // The other synchronizability is another item to the Keychain, but the same account to the store.
         other.synchronizable = .any
         other.matchLimit = .one
         other.returnAttributes = true
@@ -120,6 +93,32 @@ public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting
         if status == .duplicateItem { return false }
         try check(status, "create", query)
         return true
+    }
+
+    /// The attributes `save` and `create` store for `data` at `query`: its synchronizability and protection with the
+    /// bytes, after checking the query, the size, and that the protection can be written as asked.
+    ///
+    /// - Throws: ``Secrets/SecretsError`` for an invalid query, a value too large, a this-device-only or
+    ///   access-controlled item that would sync, or a flag the platform lacks (never stored weaker than asked).
+    private func storedValue<Value>(_ data: Data, for query: SecretQuery<Value>) throws -> KeychainQuery {
+        try query.validate()
+        guard data.count <= maximumValueSize else {
+            throw SecretsError.tooLarge(byteCount: data.count, limit: maximumValueSize)
+        }
+        let policy = query.accessPolicy
+        if query.synchronizable && (policy.accessibility.isThisDeviceOnly || !policy.accessControl.isEmpty) {
+            throw SecretsError.unsupported(
+                "an item that is \(policy.accessibility.rawValue) or access-controlled cannot sync over iCloud; "
+                    + "set synchronizable to false or choose a syncing accessibility")
+        }
+        let value = KeychainQuery(
+            synchronizable: query.synchronizable ? .synchronizable : .notSynchronizable,
+            accessibility: policy.accessibility, accessControl: policy.accessControl, data: data)
+        // Never store an item weaker than asked (a flag the platform lacks would be dropped).
+        if case .failure(let error) = value.protection(on: client.platform) {
+            throw SecretsError.unsupported("\(Self.describe(query)): \(error.description)")
+        }
+        return value
     }
 
     /// Returns the item's bytes, or `nil`.
