@@ -97,7 +97,7 @@ struct ProntoWalletEndToEndTests {
             await Self.expect("notAuthorized") {
                 try await Self.wallet(server, apiKey: "not-a-token").issuerData(for: seed.tagID)
             }
-            let users = try await server.administration.storage.repository.apiUsers(clientID: seed.clientID)
+            let users = try await server.administration.apiUsers(clientID: seed.clientID)
             try await server.administration.revokeAPIUser(id: try #require(users.first).id)
             await Self.expect("notAuthorized") {
                 try await Self.wallet(server, apiKey: seed.apiToken).issuerData(for: seed.tagID)

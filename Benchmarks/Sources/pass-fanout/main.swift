@@ -28,7 +28,7 @@ struct PassFanout {
         defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "pass-fanout")
         logger.logLevel = .warning
-        let database = try WalletDatabase.open(url: WalletDatabase.sqliteURL(in: directory), logger: logger)
+        let database = try WalletDatabase.open(url: WalletServerConfiguration.sqliteURL(in: directory), logger: logger)
         try await SchemaMigrator(database: database, logger: logger).migrate()
         let repository = SQLWalletRepository(database: database)
         let identity = try DevelopmentIdentity.generate(passTypeIdentifier: "pass.dev.coffer.fanout")

@@ -1,6 +1,5 @@
 import Foundation
 import Secrets
-import Hummingbird
 import Logging
 import ServiceLifecycle
 
@@ -54,7 +53,7 @@ public struct SessionPurger: Service {
                 } catch {
                     logger.warning(
                         "deleting expired provisioning sessions failed; trying again later",
-                        metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
+                        metadata: ["error": "\(LoggedError.description(of: error))"])
                 }
             }
         }

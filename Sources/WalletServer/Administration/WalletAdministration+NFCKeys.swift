@@ -33,7 +33,7 @@ extension WalletAdministration {
     /// The pass type's NFC keys, newest (the current one) first.
     public func nfcKeys(passTypeID: UUID) async throws -> [PassTypeNFCKey] {
         _ = try await existingPassType(passTypeID)
-        return try await storage.repository.nfcKeys(passTypeID: passTypeID)
+        return try await repository.nfcKeys(passTypeID: passTypeID)
     }
 
     /// The private key of the pass type's NFC key `keyID` (the current one when `nil`) as PKCS#8 PEM, for the NFC
@@ -45,7 +45,7 @@ extension WalletAdministration {
         guard let key = keyID.map({ id in keys.first { $0.id == id } }) ?? keys.first else {
             throw WalletServerError.notFound("an NFC key of pass type \(passTypeID)")
         }
-        guard let data = try storage.secrets.readData(account: key.keyPath),
+        guard let data = try secrets.readData(account: key.keyPath),
             let pem = String(data: data, encoding: .utf8)
         else {
             throw WalletServerError.secretUnusable("the NFC key at \(key.keyPath) is missing from the secret store")
@@ -62,13 +62,13 @@ extension WalletAdministration {
         let passType = try await existingPassType(passTypeID)
         let keyPath = "wallet/pass-types/\(passType.passTypeIdentifier)/nfc/\(SecureRandom.hex(byteCount: 8))"
         try SecretPath.validate(path: keyPath)
-        try storage.secrets.saveData(Data(key.pemRepresentation.utf8), account: keyPath)
+        try secrets.saveData(Data(key.pemRepresentation.utf8), account: keyPath)
         let record = PassTypeNFCKey(
             passTypeID: passType.id, publicKey: key.publicKey.derRepresentation.base64EncodedString(), keyPath: keyPath)
         do {
-            try await storage.repository.addNFCKey(record)
+            try await repository.addNFCKey(record)
         } catch {
-            _ = try? storage.secrets.deleteData(account: keyPath)
+            _ = try? secrets.deleteData(account: keyPath)
             throw error
         }
         logger.notice(

@@ -40,14 +40,22 @@ public struct WalletAdministration: Sendable {
     /// The team identifier of the development identity.
     public static let developmentTeamIdentifier = "DEVTEAM000"
 
-    /// The storage it works on.
-    public let storage: WalletServerStorage
+    let repository: any WalletRepository
+    let secrets: any SecretsDataStoring
+    let identities: SigningIdentityCache
+    let developmentRootURL: URL
     let logger: Logger
-    private var repository: SQLWalletRepository { storage.repository }
 
-    /// Creates the administration over opened storage.
-    public init(storage: WalletServerStorage, logger: Logger = Logger(label: "coffer.admin")) {
-        self.storage = storage
+    /// Creates the administration over the records in `repository` and the signing keys in `secrets` (whose
+    /// identities `identities` caches), writing the development root certificate to `developmentRootURL`.
+    public init(
+        repository: any WalletRepository, secrets: any SecretsDataStoring, identities: SigningIdentityCache,
+        developmentRootURL: URL, logger: Logger = Logger(label: "coffer.admin")
+    ) {
+        self.repository = repository
+        self.secrets = secrets
+        self.identities = identities
+        self.developmentRootURL = developmentRootURL
         self.logger = logger
     }
 
@@ -114,7 +122,7 @@ public struct WalletAdministration: Sendable {
         // the previous identity stays where it was and keeps signing.
         let keyPath = "wallet/pass-types/\(identifier)/\(SecureRandom.hex(byteCount: 8))"
         try SecretPath.validate(path: keyPath)
-        try identity.save(to: storage.secrets, at: keyPath)
+        try identity.save(to: secrets, at: keyPath)
         var passType = PassType(
             id: existing?.id ?? UUID(), passTypeIdentifier: identifier, teamIdentifier: team,
             organizationName: organizationName ?? existing?.organizationName ?? identity.organizationName ?? identifier,
@@ -127,12 +135,12 @@ public struct WalletAdministration: Sendable {
                 try await repository.updatePassType(passType)
             }
         } catch {
-            _ = try? storage.secrets.deleteData(account: keyPath)
+            _ = try? secrets.deleteData(account: keyPath)
             throw error
         }
         if let existing {
-            _ = try? storage.secrets.deleteData(account: existing.signingKeyPath)
-            await storage.identities.forget(path: existing.signingKeyPath)
+            _ = try? secrets.deleteData(account: existing.signingKeyPath)
+            await identities.forget(path: existing.signingKeyPath)
             logger.info("replaced the signing identity of a pass type", metadata: ["pass_type": "\(identifier)"])
         } else {
             logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
@@ -203,8 +211,8 @@ public struct WalletAdministration: Sendable {
     public func developmentPassType() async throws -> (passType: PassType, created: Bool) {
         let identifier = Self.developmentPassTypeIdentifier
         let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
-        if var existing, storage.secrets.canSign(at: existing),
-            FileManager.default.fileExists(atPath: storage.configuration.developmentRootURL.path)
+        if var existing, secrets.canSign(at: existing),
+            FileManager.default.fileExists(atPath: developmentRootURL.path)
         {
             // One made before pass types had NFC keys gets its key now.
             if existing.nfcPublicKey == nil {
@@ -215,12 +223,12 @@ public struct WalletAdministration: Sendable {
         let development = try DevelopmentIdentity.generate(
             passTypeIdentifier: identifier, teamIdentifier: Self.developmentTeamIdentifier,
             organizationName: "Coffer Development")
-        try Data(try development.rootPEM.utf8).write(to: storage.configuration.developmentRootURL, options: .atomic)
+        try Data(try development.rootPEM.utf8).write(to: developmentRootURL, options: .atomic)
         let (passType, created) = try await importPassType(development.signingIdentity)
         logger.notice(
             "generated a development signing identity (NOT Apple's: passes verify against its root, not on devices)",
             metadata: [
-                "pass_type": "\(identifier)", "root_certificate": "\(storage.configuration.developmentRootURL.path)",
+                "pass_type": "\(identifier)", "root_certificate": "\(developmentRootURL.path)",
             ])
         return (passType, created || existing == nil)
     }

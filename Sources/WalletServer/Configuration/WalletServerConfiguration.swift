@@ -251,7 +251,12 @@ public struct WalletServerConfiguration: Sendable {
     }
 
     /// The SQLite database in the data directory.
-    public var defaultDatabaseURL: String { WalletDatabase.sqliteURL(in: dataDirectory) }
+    public var defaultDatabaseURL: String { Self.sqliteURL(in: dataDirectory) }
+
+    /// The URL of the server's SQLite file in `directory`.
+    public static func sqliteURL(in directory: URL) -> String {
+        "sqlite://" + directory.appendingPathComponent("coffer-wallet.sqlite").path
+    }
     /// The database the server opens.
     public var effectiveDatabaseURL: String { databaseURL ?? defaultDatabaseURL }
     /// The directory of the encrypted secret store.

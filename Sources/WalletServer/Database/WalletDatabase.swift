@@ -85,11 +85,6 @@ public final class WalletDatabase: Sendable {
         return path.hasPrefix("/") ? path : nil
     }
 
-    /// The URL of a SQLite file in `directory`.
-    public static func sqliteURL(in directory: URL) -> String {
-        "sqlite://" + directory.appendingPathComponent("coffer-wallet.sqlite").path
-    }
-
     private static func makeSQLite(storage: SQLiteConfiguration.Storage, logger: Logger) -> WalletDatabase {
         // In write-ahead-log mode readers do not wait for the writer: a file gets three reading connections and one
         // writing one. A shared-cache in-memory database locks whole tables between connections: it gets one.

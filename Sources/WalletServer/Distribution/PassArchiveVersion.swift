@@ -64,8 +64,8 @@ public struct PassArchiveVersion: Hashable, Sendable {
         func add(_ text: String?) { add(text.map { Data($0.utf8) }) }
         func add(_ number: Int64) { withUnsafeBytes(of: number.bigEndian) { hash.update(bufferPointer: $0) } }
         add(passID.uuidString)
-        add(SQLWalletRepository.ms(updatedAt))
-        add(SQLWalletRepository.ms(modifiedAt))
+        add(Int64((updatedAt.timeIntervalSince1970 * 1000).rounded()))
+        add(Int64((modifiedAt.timeIntervalSince1970 * 1000).rounded()))
         add(updateTag)
         add(authenticationTokenHash)
         add(issuerBindingData)

@@ -45,7 +45,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             status = apiError.status.code
             logger.error(
                 "request failed",
-                metadata: ["request_id": "\(id)", "error": "\(Self.safeDescription(of: error))"])
+                metadata: ["request_id": "\(id)", "error": "\(LoggedError.description(of: error))"])
             throw apiError
         }
     }
@@ -57,17 +57,6 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 .serviceUnavailable, code: "unavailable", message: "the database is unavailable; try again later")
         }
         return APIError(.internalServerError, code: "internal_error", message: "the server could not do this")
-    }
-
-    /// A description of `error` for the log: the text of Coffer's own errors (which never hold secrets), only the
-    /// type of any other.
-    static func safeDescription(of error: any Error) -> String {
-        switch error {
-        case let error as WalletServerError: return error.description
-        case let error as WalletPassesError: return error.description
-        case let error as SecretsError: return error.description
-        default: return String(reflecting: type(of: error))
-        }
     }
 
     /// `duration` in milliseconds with two decimals ("12.34"), without `String(format:)`, which is slow on Linux.

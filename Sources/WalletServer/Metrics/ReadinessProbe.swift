@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import Secrets
 import WalletPasses
 
@@ -44,7 +43,7 @@ public struct ReadinessProbe: Sendable {
             ])
         case .failure(let error)?:
             return .notReady(reasons: [
-                "the database is unavailable (\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))):"
+                "the database is unavailable (\(LoggedError.description(of: error))):"
                     + " check that it is running and reachable (DATABASE_URL)"
             ])
         case .success(let list)?:
@@ -85,7 +84,7 @@ public struct ReadinessProbe: Sendable {
                 + "or key file (COFFER_PASSPHRASE, COFFER_KEY_FILE)"
         default:
             return "pass type \(name): its signing identity cannot be loaded "
-                + "(\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))); \(importing)"
+                + "(\(LoggedError.description(of: error))); \(importing)"
         }
     }
 

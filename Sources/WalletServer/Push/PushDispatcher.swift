@@ -1,6 +1,5 @@
 import Foundation
 import Secrets
-import Hummingbird
 import Logging
 import ServiceLifecycle
 import WalletPasses
@@ -156,7 +155,7 @@ public struct PushDispatcher: Service {
     private func claimFailed(_ error: any Error) {
         logger.warning(
             "claiming deliveries from the outbox failed; trying again later",
-            metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
+            metadata: ["error": "\(LoggedError.description(of: error))"])
     }
 
     /// Sends every push and webhook due now, each kind on its own workers, and returns how many it handled once
@@ -181,7 +180,7 @@ public struct PushDispatcher: Service {
                 await schedule(
                     push, after: nil,
                     reason: "the pass type's signing identity cannot be loaded: "
-                        + RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error),
+                        + LoggedError.description(of: error),
                     details: ["status": .number(0)])
                 return
             }
@@ -234,7 +233,7 @@ public struct PushDispatcher: Service {
             logger.warning(
                 "recording a push's result failed; it is sent again when its lease runs out",
                 metadata: metadata(
-                    push, reason: "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"))
+                    push, reason: "\(LoggedError.description(of: error))"))
         }
     }
 
@@ -286,7 +285,7 @@ public struct PushDispatcher: Service {
             logger.warning(
                 "recording a webhook's result failed; it is sent again when its lease runs out",
                 metadata: metadata.merging([
-                    "reason": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"
+                    "reason": "\(LoggedError.description(of: error))"
                 ]) { $1 })
         }
     }
@@ -320,7 +319,7 @@ public struct PushDispatcher: Service {
             logger.warning(
                 "recording a push's result failed; it is sent again when its lease runs out",
                 metadata: metadata(
-                    push, reason: "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"))
+                    push, reason: "\(LoggedError.description(of: error))"))
         }
     }
 

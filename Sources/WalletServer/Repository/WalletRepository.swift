@@ -52,6 +52,8 @@ public protocol WalletRepository:
     func addNFCKey(_ key: PassTypeNFCKey) async throws
     /// The pass type's NFC keys, newest (the current one) first.
     func nfcKeys(passTypeID: UUID) async throws -> [PassTypeNFCKey]
+    /// Stores (or, with `nil`, removes) the template archive passes of a pass type are made from.
+    func setPassTemplate(passTypeID: UUID, archive: Data?) async throws
 
     /// Stores a tag.
     func createTag(_ tag: ClientTag) async throws

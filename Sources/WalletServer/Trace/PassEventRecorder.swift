@@ -81,7 +81,7 @@ public final class PassEventRecorder: Sendable {
                 "a pass trace event could not be stored",
                 metadata: [
                     "kind": "\(events[0].kind.rawValue)", "pass": "\(events[0].passID)",
-                    "error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))",
+                    "error": "\(LoggedError.description(of: error))",
                 ])
         }
     }
@@ -97,7 +97,7 @@ public final class PassEventRecorder: Sendable {
         } catch {
             logger.warning(
                 "device logs could not be stored in a pass trace",
-                metadata: ["error": "\(RequestLogMiddleware<WalletRequestContext>.safeDescription(of: error))"])
+                metadata: ["error": "\(LoggedError.description(of: error))"])
         }
     }
 

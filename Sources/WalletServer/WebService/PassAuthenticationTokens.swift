@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import SQLKit
 import Secrets
 
 /// The `authenticationToken` of each pass: random per pass, never stored.
@@ -23,20 +22,18 @@ public struct PassAuthenticationTokens: Sendable {
         archiveSeal = KeptArchiveSeal(webServiceKey: key)
     }
 
-    /// The server key from `store`, made and stored on first use, while `database`'s lock keeps every other server
-    /// out (PostgreSQL: an advisory lock; SQLite: the write lock), so that servers starting together make one key.
+    /// The server key from `store`, made and stored on first use, while `lock` keeps every other server out, so that
+    /// servers starting together make one key.
     ///
     /// A key is made only when there is none and no pass has a token yet: tokens made under a lost key would never
     /// verify again, so a missing key with tokens out, or a stored value that is not 32 bytes, is an error, never a
     /// silent replacement.
     ///
     /// - Throws: ``WalletServerError/secretUnusable(_:)`` saying what to restore.
-    public static func load(from store: any SecretsDataStoring, lockingWith database: WalletDatabase) async throws
+    public static func load(from store: any SecretsDataStoring, lockingWith lock: any WebServiceKeyLock) async throws
         -> PassAuthenticationTokens
     {
-        let engine = database.engine
-        return try await database.transaction { db in
-            if engine == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(7260112)").run() }
+        try await lock.withWebServiceKeyLock { passesCarryTokens in
             if let stored = try store.readData(account: secretPath) {
                 guard stored.count == 32 else {
                     throw WalletServerError.secretUnusable(
@@ -46,9 +43,7 @@ public struct PassAuthenticationTokens: Sendable {
                 }
                 return PassAuthenticationTokens(key: SymmetricKey(data: stored))
             }
-            let issued = try await db.select().column("id").from("apple_passes")
-                .where("authentication_salt", .isNot, SQLLiteral.null).limit(1).first()
-            guard issued == nil else {
+            guard try await !passesCarryTokens() else {
                 throw WalletServerError.secretUnusable(
                     "the web service's authentication key (\(secretPath) in the secret store) is missing, but passes "
                         + "carry tokens made under it: restore it from a backup of the secret store; a new key would "

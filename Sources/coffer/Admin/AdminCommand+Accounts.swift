@@ -28,7 +28,7 @@ extension AdminCommand {
             @OptionGroup var server: ServerOptions
 
             func run() async throws {
-                let clients = try await withAdministration(server) { try await $0.storage.repository.clients() }
+                let clients = try await withAdministration(server) { try await $0.clients() }
                 if json { return try Output.printJSON(clients, snakeCaseKeys: true) }
                 Output.printTable(
                     ["ID", "NAME", "CREATED"], clients.map { [$0.id.uuidString, $0.name, Output.format($0.createdAt)] })
@@ -92,7 +92,7 @@ extension AdminCommand {
             func run() async throws {
                 let clientID = try identifier(client, of: "client")
                 let users = try await withAdministration(server) {
-                    try await $0.storage.repository.apiUsers(clientID: clientID)
+                    try await $0.apiUsers(clientID: clientID)
                 }
                 if json { return try Output.printJSON(users.map(Summary.init), snakeCaseKeys: true) }
                 Output.printTable(
@@ -149,7 +149,7 @@ extension AdminCommand {
             func run() async throws {
                 let clientID = try identifier(client, of: "client")
                 let users = try await withAdministration(server) {
-                    try await $0.storage.repository.users(clientID: clientID)
+                    try await $0.users(clientID: clientID)
                 }
                 if json { return try Output.printJSON(users, snakeCaseKeys: true) }
                 Output.printTable(

@@ -61,7 +61,7 @@ extension AdminCommand {
             @OptionGroup var server: ServerOptions
 
             func run() async throws {
-                let passTypes = try await withAdministration(server) { try await $0.storage.repository.passTypes() }
+                let passTypes = try await withAdministration(server) { try await $0.passTypes() }
                 if json { return try Output.printJSON(passTypes, snakeCaseKeys: true) }
                 Output.printTable(
                     ["ID", "PASS TYPE", "TEAM", "ORGANIZATION"],
@@ -139,7 +139,7 @@ extension AdminCommand {
             func run() async throws {
                 let clientID = try identifier(client, of: "client")
                 let tags = try await withAdministration(server) {
-                    try await $0.storage.repository.tags(clientID: clientID)
+                    try await $0.tags(clientID: clientID)
                 }
                 if json { return try Output.printJSON(tags, snakeCaseKeys: true) }
                 Output.printTable(
@@ -252,8 +252,7 @@ extension AdminCommand {
             }
             let change = try makeChange()
             let state = try await withAdministration(server) { administration in
-                let repository = administration.storage.repository
-                let management = PassManagement(repository: repository, updater: PassUpdater(store: repository))
+                let management = administration.passManagement()
                 do {
                     return try await management.update(
                         clientID: clientID, attribute: attribute, value: tag, change: change)
@@ -396,8 +395,7 @@ extension AdminCommand {
                 configuration.effectivePublicURL.scheme?.lowercased() == "https"
                 ? configuration.effectivePublicURL.appendingPathComponent("passkit").absoluteString : nil
             let report = try await withAdministration(server) { administration -> Report in
-                let repository = administration.storage.repository
-                let named = try await repository.passes(named: pass, limit: 10)
+                let named = try await administration.passes(named: pass, limit: 10)
                 guard let only = named.first else {
                     throw CommandFailure("no pass is named '\(pass)'", status: .notFound)
                 }
@@ -407,8 +405,8 @@ extension AdminCommand {
                         "'\(pass)' names several passes; give one's identifier: " + list.joined(separator: ", "),
                         status: .usage)
                 }
-                let trace = PassTrace(repository: repository, webServiceURL: webServiceURL)
-                let events = try await repository.latestPassEvents(passID: only.passID, limit: limit)
+                let trace = administration.passTrace(webServiceURL: webServiceURL)
+                let events = try await administration.latestPassEvents(passID: only.passID, limit: limit)
                 return Report(
                     passID: only.passID, serialNumber: only.serialNumber, passTypeIdentifier: only.passTypeIdentifier,
                     events: events.reversed(), diagnosis: try await trace.diagnosis(passID: only.passID))

@@ -10,7 +10,9 @@ import WalletServer
 @Suite("Administration: the records an operator creates, and the checks that keep them consistent")
 struct AdministrationTests {
     /// Opens storage over a fresh database of `engine` (and a fresh data directory), runs `body`, closes it.
-    func withAdministration(_ engine: Engine, _ body: (WalletAdministration) async throws -> Void) async throws {
+    func withAdministration(_ engine: Engine, _ body: (WalletAdministration, WalletServerStorage) async throws -> Void)
+        async throws
+    {
         let directory = try TemporaryDirectory()
         var configuration = WalletServerConfiguration(
             dataDirectory: directory.appending("data"), databaseURL: try await engine.makeDatabaseURL(in: directory),
@@ -22,7 +24,7 @@ struct AdministrationTests {
         }
         let storage = try await WalletServerStorage.open(configuration: configuration)
         do {
-            try await body(WalletAdministration(storage: storage))
+            try await body(WalletAdministration(storage: storage), storage)
         } catch {
             try await storage.shutdown()
             throw error
@@ -30,29 +32,29 @@ struct AdministrationTests {
         try await storage.shutdown()
     }
 
-    func service(_ administration: WalletAdministration) -> ProvisioningService {
+    func service(_ storage: WalletServerStorage) -> ProvisioningService {
         ProvisioningService(
-            repository: administration.storage.repository, identities: administration.storage.identities,
+            repository: storage.repository, identities: storage.identities,
             relyingPartyIdentifier: "127.0.0.1",
-            callbackURL: administration.storage.configuration.callbackURL)
+            callbackURL: storage.configuration.callbackURL)
     }
 
     @Test(
         "seed-demo twice makes two separate clients whose tokens each reach only their own tag",
         arguments: Engine.available)
     func seedDemoTwice(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let first = try await administration.seedDemo()
             let second = try await administration.seedDemo()
             #expect(first.clientID != second.clientID)
             #expect(first.apiToken != second.apiToken)
             #expect(first.passTypeID == second.passTypeID)
-            let repository = administration.storage.repository
+            let repository = storage.repository
             let firstUser = try #require(try await repository.apiUser(token: first.apiToken))
             let secondUser = try #require(try await repository.apiUser(token: second.apiToken))
-            let service = service(administration)
+            let service = service(storage)
             let response = try await service.issuerData(for: firstUser, tagID: first.tagID, attribute: .referenceID)
-            let root = try Data(contentsOf: administration.storage.configuration.developmentRootURL)
+            let root = try Data(contentsOf: storage.configuration.developmentRootURL)
             let signature = try #require(Data(base64Encoded: response.signature))
             let content = try #require(Data(base64Encoded: response.issuerData))
             let openssl = try await ChildProcess.detached {
@@ -67,15 +69,15 @@ struct AdministrationTests {
 
     @Test("the development pass type is made once; later calls return it", arguments: Engine.available)
     func developmentPassTypeOnce(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let (made, created) = try await administration.developmentPassType()
             #expect(created)
             let (again, createdAgain) = try await administration.developmentPassType()
             #expect(!createdAgain)
             #expect(again.id == made.id)
             #expect(made.passTypeIdentifier == WalletAdministration.developmentPassTypeIdentifier)
-            #expect(try await administration.storage.repository.passTypes().map(\.id) == [made.id])
-            let root = try String(contentsOf: administration.storage.configuration.developmentRootURL, encoding: .utf8)
+            #expect(try await storage.repository.passTypes().map(\.id) == [made.id])
+            let root = try String(contentsOf: storage.configuration.developmentRootURL, encoding: .utf8)
             #expect(root.hasPrefix("-----BEGIN CERTIFICATE-----"))
         }
     }
@@ -84,14 +86,14 @@ struct AdministrationTests {
         "importing a renewed identity replaces the stored key, keeps the record, and is used at once",
         arguments: Engine.available)
     func renewIdentity(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let old = try DevelopmentIdentity.generate(
                 passTypeIdentifier: "pass.test.renew", teamIdentifier: "TEAM000001")
             let (passType, created) = try await administration.importPassType(
                 old.signingIdentity, organizationName: "Renew Co")
             #expect(created)
             #expect(passType.organizationName == "Renew Co")
-            let identities = administration.storage.identities
+            let identities = storage.identities
             #expect(try await identities.identity(for: passType).certificate == old.signingIdentity.certificate)
 
             let renewed = try DevelopmentIdentity.generate(
@@ -100,11 +102,11 @@ struct AdministrationTests {
             #expect(!createdAgain)
             #expect(again.id == passType.id)
             #expect(try await identities.identity(for: again).certificate == renewed.signingIdentity.certificate)
-            let stored = try SigningIdentity(from: administration.storage.secrets, at: again.signingKeyPath)
+            let stored = try SigningIdentity(from: storage.secrets, at: again.signingKeyPath)
             #expect(stored.certificate == renewed.signingIdentity.certificate)
-            #expect(try await administration.storage.repository.passType(id: passType.id) == again)
+            #expect(try await storage.repository.passType(id: passType.id) == again)
             #expect(
-                try administration.storage.secrets.readData(account: passType.signingKeyPath) == nil,
+                try storage.secrets.readData(account: passType.signingKeyPath) == nil,
                 "the previous identity is removed once the record points at the new one")
             #expect(again.organizationName == "Renew Co", "kept when not given again")
         }
@@ -114,38 +116,38 @@ struct AdministrationTests {
         "a certificate for a known pass type of another team is refused before anything is stored",
         arguments: Engine.available)
     func otherTeam(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let original = try DevelopmentIdentity.generate(
                 passTypeIdentifier: "pass.test.team", teamIdentifier: "TEAM000001")
             let (passType, _) = try await administration.importPassType(original.signingIdentity)
-            let accounts = try administration.storage.secrets.listAccounts()
+            let accounts = try storage.secrets.listAccounts()
 
             let intruder = try DevelopmentIdentity.generate(
                 passTypeIdentifier: "pass.test.team", teamIdentifier: "TEAM000002")
             await #expect(throws: WalletServerError.self) {
                 try await administration.importPassType(intruder.signingIdentity)
             }
-            #expect(try administration.storage.secrets.listAccounts() == accounts, "nothing was stored")
+            #expect(try storage.secrets.listAccounts() == accounts, "nothing was stored")
             #expect(
-                try await administration.storage.repository.passType(id: passType.id)?.signingKeyPath
+                try await storage.repository.passType(id: passType.id)?.signingKeyPath
                     == passType.signingKeyPath)
-            let signing = try await administration.storage.identities.identity(for: passType)
+            let signing = try await storage.identities.identity(for: passType)
             #expect(signing.certificate == original.signingIdentity.certificate)
         }
     }
 
     @Test("a development identity that can no longer sign (an earlier version's) is made again")
     func staleDevelopmentIdentity() async throws {
-        try await withAdministration(.sqliteFile) { administration in
+        try await withAdministration(.sqliteFile) { administration, storage in
             let (passType, _) = try await administration.developmentPassType()
             let stranger = try DevelopmentIdentity.generate(
                 passTypeIdentifier: "pass.test.stranger", teamIdentifier: "TEAM000005")
-            try stranger.signingIdentity.save(to: administration.storage.secrets, at: passType.signingKeyPath)
+            try stranger.signingIdentity.save(to: storage.secrets, at: passType.signingKeyPath)
 
             let (again, _) = try await administration.developmentPassType()
             #expect(again.id == passType.id)
             #expect(again.signingKeyPath != passType.signingKeyPath)
-            let identity = try SigningIdentity(from: administration.storage.secrets, at: again.signingKeyPath)
+            let identity = try SigningIdentity(from: storage.secrets, at: again.signingKeyPath)
             try identity.check(passTypeIdentifier: again.passTypeIdentifier, teamIdentifier: again.teamIdentifier)
             let (unchanged, _) = try await administration.developmentPassType()
             #expect(unchanged.signingKeyPath == again.signingKeyPath, "a usable identity is kept")
@@ -154,10 +156,10 @@ struct AdministrationTests {
 
     @Test("an import whose record cannot be written leaves no identity behind")
     func importRollsBack() async throws {
-        try await withAdministration(.sqliteFile) { administration in
-            let before = try administration.storage.secrets.listAccounts()
+        try await withAdministration(.sqliteFile) { administration, storage in
+            let before = try storage.secrets.listAccounts()
             // The database refuses the insert after the import has looked the pass type up and stored its identity.
-            try await administration.storage.database.sql.raw(
+            try await storage.database.sql.raw(
                 "CREATE TRIGGER refuse_pass_types BEFORE INSERT ON pass_types BEGIN SELECT RAISE(ABORT, 'refused'); END"
             ).run()
             let identity = try DevelopmentIdentity.generate(
@@ -165,8 +167,8 @@ struct AdministrationTests {
             await #expect(throws: (any Error).self) {
                 try await administration.importPassType(identity.signingIdentity)
             }
-            #expect(try administration.storage.secrets.listAccounts() == before, "the new identity was removed")
-            #expect(try await administration.storage.repository.passTypes().isEmpty)
+            #expect(try storage.secrets.listAccounts() == before, "the new identity was removed")
+            #expect(try await storage.repository.passTypes().isEmpty)
         }
     }
 
@@ -174,12 +176,12 @@ struct AdministrationTests {
         "a pass type's binding learn-more page is stored, changed by a later import, and must be https",
         arguments: Engine.available)
     func bindingLearnMoreURL(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let identity = try DevelopmentIdentity.generate(
                 passTypeIdentifier: "pass.test.binding", teamIdentifier: "TEAM000003")
             let (passType, _) = try await administration.importPassType(
                 identity.signingIdentity, bindingLearnMoreURL: "https://acme.example.com/binding")
-            let repository = administration.storage.repository
+            let repository = storage.repository
             #expect(try await repository.passType(id: passType.id)?.bindingLearnMoreURL == passType.bindingLearnMoreURL)
             #expect(passType.bindingLearnMoreURL == "https://acme.example.com/binding")
 
@@ -205,7 +207,7 @@ struct AdministrationTests {
         "tags need an identifier, a known client and that client's user; identifiers are unique per client",
         arguments: Engine.available)
     func tagChecks(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let acme = try await administration.createClient(name: "Acme")
             let other = try await administration.createClient(name: "Other")
             let othersUser = try await administration.createUser(clientID: other.id)
@@ -223,7 +225,7 @@ struct AdministrationTests {
                 try await administration.createTag(clientID: acme.id, userID: othersUser.id, referenceID: "X")
             }
             let tag = try await administration.createTag(clientID: acme.id, referenceID: "T-1", prontoTagID: "77")
-            #expect(try await administration.storage.repository.user(id: tag.userID)?.clientID == acme.id)
+            #expect(try await storage.repository.user(id: tag.userID)?.clientID == acme.id)
             await #expect(throws: WalletServerError.conflict("a record with the same key")) {
                 try await administration.createTag(clientID: acme.id, referenceID: "T-1")
             }
@@ -236,7 +238,7 @@ struct AdministrationTests {
         "names must be one line of 1–200 characters",
         arguments: ["", "   ", "two\nlines", String(repeating: "x", count: 201)])
     func names(_ name: String) async throws {
-        try await withAdministration(.sqliteFile) { administration in
+        try await withAdministration(.sqliteFile) { administration, storage in
             await #expect(throws: WalletServerError.self) { try await administration.createClient(name: name) }
         }
     }
@@ -245,7 +247,7 @@ struct AdministrationTests {
         "a pass per tag, of the only pass type unless one is named; several pass types need a choice",
         arguments: Engine.available)
     func passes(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let client = try await administration.createClient(name: "Acme")
             let tag = try await administration.createTag(clientID: client.id, referenceID: "T-1")
             await #expect(throws: WalletServerError.self) { try await administration.createPass(tagID: tag.id) }
@@ -279,7 +281,7 @@ struct AdministrationTests {
 
     @Test("a pass folder can be the template: its content is kept, its identifiers become the pass type's")
     func folderTemplate() async throws {
-        try await withAdministration(.sqliteFile) { administration in
+        try await withAdministration(.sqliteFile) { administration, storage in
             let (passType, _) = try await administration.developmentPassType()
             let client = try await administration.createClient(name: "Acme")
             let tag = try await administration.createTag(clientID: client.id, referenceID: "T-1")
@@ -297,12 +299,12 @@ struct AdministrationTests {
         "revoking stops the token at once; revoking again or an unknown API user is not found",
         arguments: Engine.available)
     func revoke(_ engine: Engine) async throws {
-        try await withAdministration(engine) { administration in
+        try await withAdministration(engine) { administration, storage in
             let client = try await administration.createClient(name: "Acme")
             let (apiUser, token) = try await administration.createAPIUser(clientID: client.id, name: "app")
-            #expect(try await administration.storage.repository.apiUser(token: token) != nil)
+            #expect(try await storage.repository.apiUser(token: token) != nil)
             try await administration.revokeAPIUser(id: apiUser.id)
-            #expect(try await administration.storage.repository.apiUser(token: token) == nil)
+            #expect(try await storage.repository.apiUser(token: token) == nil)
             await #expect(throws: WalletServerError.notFound("an active API user \(apiUser.id)")) {
                 try await administration.revokeAPIUser(id: apiUser.id)
             }

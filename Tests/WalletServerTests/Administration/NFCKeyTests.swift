@@ -125,7 +125,7 @@ struct NFCKeyTests {
 
     @Test("an imported key must be a P-256 private key; a P-384 one is refused")
     func importChecksTheCurve() async throws {
-        try await withAdministration { administration, _, _ in
+        try await withAdministration { administration, storage, _ in
             let passType = try await administration.developmentPassType().passType
             await #expect(throws: WalletServerError.self) {
                 try await administration.importNFCKey(
@@ -135,10 +135,8 @@ struct NFCKeyTests {
             let imported = try await administration.importNFCKey(passTypeID: passType.id, pem: key.pemRepresentation)
             #expect(imported.publicKey == key.publicKey.derRepresentation.base64EncodedString())
             #expect(
-                try await storage(administration).repository.passType(id: passType.id)?.nfcPublicKey
+                try await storage.repository.passType(id: passType.id)?.nfcPublicKey
                     == imported.publicKey)
         }
     }
-
-    private func storage(_ administration: WalletAdministration) -> WalletServerStorage { administration.storage }
 }

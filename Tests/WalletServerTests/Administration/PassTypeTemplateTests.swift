@@ -25,13 +25,13 @@ struct PassTypeTemplateTests {
 
     @Test("a valid template is stored whole, personalization.json included", arguments: Engine.available)
     func stored(_ engine: Engine) async throws {
-        try await AdministrationTests().withAdministration(engine) { administration in
+        try await AdministrationTests().withAdministration(engine) { administration, storage in
             let passType = try await administration.developmentPassType().passType
             let template = try Self.rewardsTemplate()
             let warnings = try await administration.setTemplate(passTypeID: passType.id, template: template)
             #expect(!warnings.contains { $0.code == "binding.nfc" })
             let stored = try #require(
-                try await administration.storage.repository.passTemplate(passTypeID: passType.id))
+                try await storage.repository.passTemplate(passTypeID: passType.id))
             #expect(try PassPackage(archive: stored) == template.package)
         }
     }
@@ -40,7 +40,7 @@ struct PassTypeTemplateTests {
         "a template whose passes would be invalid, or an unknown pass type, is refused and nothing is stored",
         arguments: Engine.available)
     func refused(_ engine: Engine) async throws {
-        try await AdministrationTests().withAdministration(engine) { administration in
+        try await AdministrationTests().withAdministration(engine) { administration, storage in
             let passType = try await administration.developmentPassType().passType
             var pass = try Self.rewardsTemplate().package.pass
             pass.description = " "
@@ -51,7 +51,7 @@ struct PassTypeTemplateTests {
             await #expect(throws: WalletServerError.self) {
                 try await administration.setTemplate(passTypeID: UUID(), template: try Self.rewardsTemplate())
             }
-            #expect(try await administration.storage.repository.passTemplate(passTypeID: passType.id) == nil)
+            #expect(try await storage.repository.passTemplate(passTypeID: passType.id) == nil)
         }
     }
 
@@ -59,7 +59,7 @@ struct PassTypeTemplateTests {
         "a pass from a personalizable template gets a 128-bit random serial; a chosen serial is refused",
         arguments: Engine.available)
     func personalizableSerials(_ engine: Engine) async throws {
-        try await AdministrationTests().withAdministration(engine) { administration in
+        try await AdministrationTests().withAdministration(engine) { administration, storage in
             let passType = try await administration.developmentPassType().passType
             let client = try await administration.createClient(name: "Rewards")
             let template = try Self.rewardsTemplate()

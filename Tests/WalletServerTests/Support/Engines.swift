@@ -37,7 +37,7 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func makeDatabaseURL(in directory: TemporaryDirectory) async throws -> String {
         switch self {
         case .sqliteFile:
-            return WalletDatabase.sqliteURL(in: directory.url)
+            return WalletServerConfiguration.sqliteURL(in: directory.url)
         case .postgres:
             let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             try await Self.withServer { try await $0.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }

@@ -1,0 +1,50 @@
+import Foundation
+
+extension WalletAdministration {
+    /// Every client, oldest first.
+    public func clients() async throws -> [Client] {
+        try await repository.clients()
+    }
+
+    /// The client's API users (revoked ones included), oldest first.
+    public func apiUsers(clientID: UUID) async throws -> [APIUser] {
+        try await repository.apiUsers(clientID: clientID)
+    }
+
+    /// The client's users, oldest first.
+    public func users(clientID: UUID) async throws -> [User] {
+        try await repository.users(clientID: clientID)
+    }
+
+    /// Every pass type.
+    public func passTypes() async throws -> [PassType] {
+        try await repository.passTypes()
+    }
+
+    /// The client's tags, oldest first.
+    public func tags(clientID: UUID) async throws -> [ClientTag] {
+        try await repository.tags(clientID: clientID)
+    }
+
+    /// Up to `limit` passes that `identifier` names, over every client: by serial number, by a tag's reference,
+    /// Pronto or subscription identifier, or by the pass's or tag's own identifier.
+    public func passes(named identifier: String, limit: Int) async throws -> [NamedPass] {
+        try await repository.passes(named: identifier, limit: limit)
+    }
+
+    /// The pass's newest `limit` events, newest first.
+    public func latestPassEvents(passID: UUID, limit: Int) async throws -> [PassEvent] {
+        try await repository.latestPassEvents(passID: passID, limit: limit)
+    }
+
+    /// The management API's operations over the same records, changing passes without waking a push dispatcher
+    /// (the server's sends what they queue when it next runs).
+    public func passManagement() -> PassManagement {
+        PassManagement(repository: repository, updater: PassUpdater(store: repository, logger: logger))
+    }
+
+    /// The passes' traces, with `webServiceURL` the address their updates are fetched from.
+    public func passTrace(webServiceURL: String?) -> PassTrace {
+        PassTrace(repository: repository, webServiceURL: webServiceURL)
+    }
+}
