@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "LocalData", targets: ["LocalData"]),
         .library(name: "TokenAuthentication", targets: ["TokenAuthentication"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
-        .library(name: "WalletServer", targets: ["WalletServer"]),
+        .library(name: "WalletServer", targets: ["WalletServer", "WalletServices", "WalletStore"]),
         .library(name: "WalletServerTesting", targets: ["WalletServerTesting"]),
         .library(name: "ProntoWalletSDK", targets: ["ProntoWalletSDK"]),
         .executable(name: "coffer", targets: ["coffer"]),
@@ -137,29 +137,63 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: .when(traits: ["Wallet"])),
             ]
         ),
+        // The server's domain: provisioning, management, distribution, traces, updates, the web flow, administration
+        // and the outbox. It imports neither the SQL kits nor Hummingbird (scripts/check-server-imports.sh).
         .target(
-            name: "WalletServer",
+            name: "WalletServices",
             dependencies: [
                 "Secrets",
                 .target(name: "SecretsAudit", condition: .when(traits: ["Server"])),
-                .target(name: "SecretsMetrics", condition: .when(traits: ["Server"])),
                 "WalletPasses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
-                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
-                .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["Server"])),
-                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        // The server's store: the database, its migrations and rows, the SQL repository and the secret store in
+        // PostgreSQL. The only target that imports the SQL kits.
+        .target(
+            name: "WalletStore",
+            dependencies: [
+                "WalletServices", "Secrets", "WalletPasses",
+                .target(name: "SecretsAudit", condition: .when(traits: ["Server"])),
+                .target(name: "SecretsMetrics", condition: .when(traits: ["Server"])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["Server"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        // The server's HTTP side: routes, controllers, middleware and pages, and the application that assembles the
+        // store and the services. The only target that imports Hummingbird.
+        .target(
+            name: "WalletServer",
+            dependencies: [
+                "WalletServices", "WalletStore", "Secrets", "WalletPasses",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ]
         ),
         // An APNs stand-in (HTTP/2 over TLS on loopback) for the server's tests, its benchmarks and integrators' own
@@ -188,7 +222,7 @@ let package = Package(
                 "SecretsSecretService",
                 "SecretsPlatform",
                 "WalletPasses",
-                "WalletServer",
+                "WalletServer", "WalletServices", "WalletStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(
@@ -208,7 +242,7 @@ let package = Package(
         .executableTarget(
             name: "WebhookReceiverExample",
             dependencies: [
-                "WalletServer",
+                "WalletServer", "WalletServices",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -305,7 +339,8 @@ let package = Package(
         .testTarget(
             name: "WalletServerTests",
             dependencies: [
-                "WalletServer", "WalletServerTesting", "WalletPasses", "Secrets", "SecretsAudit", "SecretsTesting", "CofferTestSupport",
+                "WalletServer", "WalletServices", "WalletStore", "WalletServerTesting", "WalletPasses", "Secrets",
+                "SecretsAudit", "SecretsTesting", "CofferTestSupport",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -321,7 +356,7 @@ let package = Package(
         .testTarget(
             name: "ProntoWalletIntegrationTests",
             dependencies: [
-                "WalletServer", "WalletPasses", "CofferTestSupport",
+                "WalletServer", "WalletServices", "WalletStore", "WalletPasses", "CofferTestSupport",
                 "ProntoWalletSDK",
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Wallet"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Wallet"])),
@@ -338,7 +373,8 @@ let package = Package(
         .testTarget(
             name: "cofferTests",
             dependencies: [
-                "coffer", "CofferTestSupport", "LocalData", "Secrets", "WalletServer", "WalletPasses",
+                "coffer", "CofferTestSupport", "LocalData", "Secrets", "WalletServer", "WalletServices", "WalletStore",
+                "WalletPasses",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),

@@ -9,6 +9,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import WalletServer
+import WalletServices
+import WalletStore
 
 @main
 struct WebhookReceiverExample {

@@ -8,6 +8,8 @@ import Testing
 import WalletPasses
 import WalletServer
 import X509
+import WalletServices
+import WalletStore
 
 /// The SDK against a real WalletServer on a loopback port, configured with `.development(host:)` as an app on a
 /// developer's machine would be.

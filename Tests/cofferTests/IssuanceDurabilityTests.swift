@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -4,6 +4,8 @@ import SQLKit
 import Secrets
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite(
     "Two coffer serve replicas on one PostgreSQL database share sessions, signing keys and API users",

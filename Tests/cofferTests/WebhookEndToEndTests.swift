@@ -2,6 +2,8 @@ import CofferTestSupport
 import Foundation
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// The built `coffer serve` posts a signed webhook to the built example receiver (Examples/WebhookReceiver), which
 /// checks the signature before it prints the event.

@@ -14,6 +14,8 @@ import Secrets
 import WalletPasses
 import WalletServer
 import WalletServerTesting
+import WalletServices
+import WalletStore
 
 @main
 struct PassFanout {

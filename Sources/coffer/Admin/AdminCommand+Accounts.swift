@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension AdminCommand {
     /// `coffer admin client`.

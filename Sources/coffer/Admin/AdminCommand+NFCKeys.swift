@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import WalletServer
+import WalletServices
+import WalletStore
 
 #if canImport(Glibc)
     import Glibc

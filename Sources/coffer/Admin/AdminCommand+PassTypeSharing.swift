@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension AdminCommand.PassTypeCommands {
     /// The options that name a pass type and a client.

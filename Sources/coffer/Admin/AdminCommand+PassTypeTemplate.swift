@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension AdminCommand.PassTypeCommands {
     /// `coffer admin pass-type template`.

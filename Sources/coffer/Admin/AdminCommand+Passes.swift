@@ -3,6 +3,8 @@ import Foundation
 import Secrets
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension AdminCommand {
     /// `coffer admin pass-type`.

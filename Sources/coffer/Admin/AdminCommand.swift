@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// `coffer admin`: the provisioning server's records, from the shell.
 struct AdminCommand: AsyncParsableCommand {

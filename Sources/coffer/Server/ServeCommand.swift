@@ -4,6 +4,8 @@ import Hummingbird
 import Logging
 import NIOCore
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// `coffer serve`: the in-app provisioning server.
 struct ServeCommand: AsyncParsableCommand {

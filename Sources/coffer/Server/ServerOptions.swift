@@ -3,6 +3,8 @@ import Foundation
 import Secrets
 import Logging
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// The options `coffer serve` and `coffer admin` share: where the server's data lives and what unlocks its secret
 /// store. Each falls back to an environment variable, then to the zero-configuration default.

@@ -2,6 +2,8 @@ import Secrets
 import SecretsAudit
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// The exit statuses `coffer` documents.
 enum ExitStatus: Int32 {

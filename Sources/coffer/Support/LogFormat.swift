@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// How `coffer` writes its logs.
 enum LogFormat: String, CaseIterable, ExpressibleByArgument {

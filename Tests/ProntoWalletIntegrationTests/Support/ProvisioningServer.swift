@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Logging
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// A real provisioning server for the SDK to talk to: `WalletServerApplication` with its zero-configuration
 /// defaults (SQLite, an encrypted secret store, a development signing identity) in a temporary data directory,

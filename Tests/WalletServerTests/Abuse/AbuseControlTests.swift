@@ -6,6 +6,8 @@ import Logging
 import SQLKit
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 #if canImport(Glibc)
     import Glibc

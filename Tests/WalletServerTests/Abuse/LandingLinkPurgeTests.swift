@@ -3,6 +3,8 @@ import Foundation
 import Secrets
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("Expired landing links are purged in the background with the sessions")
 struct LandingLinkPurgeTests {

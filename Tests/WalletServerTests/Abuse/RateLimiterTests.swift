@@ -3,6 +3,8 @@ import Secrets
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("A token bucket per key, in memory: an API token's issuances, a client address's requests")
 struct RateLimiterTests {

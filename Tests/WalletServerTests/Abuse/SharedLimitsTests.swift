@@ -10,6 +10,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 /// The limits that protect money and other clients hold across replicas: counted in the database they share, not
 /// once per process.

@@ -6,6 +6,8 @@ import SecretsAudit
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("Administration: the records an operator creates, and the checks that keep them consistent")
 struct AdministrationTests {

@@ -2,6 +2,8 @@ import CofferTestSupport
 import Foundation
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("seed-demo with many tags: what a load test starts from")
 struct DemoSeedTests {

@@ -5,6 +5,8 @@ import Testing
 import X509
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("A pass type's NFC key: every account-bound pass is an encrypted NFC pass, as Wallet requires")
 struct NFCKeyTests {

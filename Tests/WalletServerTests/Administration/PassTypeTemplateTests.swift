@@ -4,6 +4,8 @@ import Secrets
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("A pass type's template: what new passes of the type start from")
 struct PassTypeTemplateTests {

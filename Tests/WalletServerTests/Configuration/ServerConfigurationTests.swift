@@ -4,6 +4,8 @@ import Secrets
 import SecretsAudit
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("Server configuration: zero-config defaults, environment variables, and what unlocks the secret store")
 struct ServerConfigurationTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("Transport: devices reach the server over https, and a remote PostgreSQL is reached over TLS")
 struct TransportSecurityTests {

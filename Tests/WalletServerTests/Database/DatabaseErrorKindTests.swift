@@ -3,6 +3,8 @@ import SQLKit
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("Driver errors are classified by the engine's error codes")
 struct DatabaseErrorKindTests {

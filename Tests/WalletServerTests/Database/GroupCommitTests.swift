@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("Group commit: concurrent writes share one transaction, and each caller still gets its own answer")
 struct GroupCommitTests {

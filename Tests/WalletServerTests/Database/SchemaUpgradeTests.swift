@@ -4,6 +4,8 @@ import SQLKit
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("A database made by an older server is upgraded in place, keeping its data")
 struct SchemaUpgradeTests {

@@ -9,6 +9,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 /// What a share link hands over is the pass with its `authenticationToken`: these are the ways an issuer takes that
 /// back, and the device cap a holder of the token can no longer fill for good.

@@ -9,6 +9,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("Getting a pass onto a device: the backend's .pkpass download, and share links that serve it")
 struct ShareLinkRoutesTests {

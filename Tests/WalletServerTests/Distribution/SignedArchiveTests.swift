@@ -10,6 +10,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("Fetches that cost no signature: a pass that has not changed is served as it was signed")
 struct SignedArchiveTests {

@@ -6,6 +6,8 @@ import NIOCore
 import NIOEmbedded
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("Who sent a request: the peer, or what a trusted proxy's X-Forwarded-For says")
 struct ClientAddressTests {

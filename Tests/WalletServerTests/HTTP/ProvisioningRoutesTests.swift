@@ -9,6 +9,8 @@ import SQLKit
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("The provisioning API, in process: the spec's cases and the bad-input ones")
 struct ProvisioningRoutesTests {

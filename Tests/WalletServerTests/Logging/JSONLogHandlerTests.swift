@@ -4,6 +4,8 @@ import Logging
 import Synchronization
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("JSON log lines: one object per line that any JSON parser reads back exactly")
 struct JSONLogHandlerTests {

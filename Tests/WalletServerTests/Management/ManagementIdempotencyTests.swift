@@ -6,6 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("Idempotency keys on create: a retried request never makes two passes")
 struct ManagementIdempotencyTests {

@@ -8,6 +8,8 @@ import SQLKit
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("The management API: create, read, change, void, expire and list passes within the API user's client")
 struct ManagementRoutesTests {

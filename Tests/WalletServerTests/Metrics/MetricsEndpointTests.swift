@@ -8,6 +8,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("GET /metrics: Prometheus text counting requests by route pattern and status, never a secret")
 struct MetricsEndpointTests {

@@ -9,6 +9,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("GET /ready: 200 when the database answers and all signing identities load, else 503 with the fix")
 struct ReadinessTests {

@@ -5,6 +5,8 @@ import Secrets
 import Testing
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("The provisioning flow: issuer data, then a one-time callback that binds and re-signs the pass")
 struct ProvisioningServiceTests {

@@ -4,6 +4,8 @@ import Foundation
 import Secrets
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// The provider token: its exact form, when it is renewed, and the key it is signed with.
 @Suite("APNs provider token")

@@ -12,6 +12,8 @@ import X509
 
 @testable import WalletServer
 import WalletServerTesting
+@testable import WalletServices
+@testable import WalletStore
 
 /// APNsClient against the HTTP/2 TLS stand-in for Apple's gateway: what it sends, how each of Apple's answers
 /// becomes an outcome, and both ways of authenticating.

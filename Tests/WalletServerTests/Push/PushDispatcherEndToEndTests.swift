@@ -9,6 +9,8 @@ import Testing
 import WalletPasses
 import WalletServer
 import WalletServerTesting
+import WalletServices
+import WalletStore
 
 /// The whole way from a device's registration to its push: the device registers its push token through the web
 /// service, a client's change to the pass goes through the pass updater, and the dispatcher it wakes pushes to the

@@ -8,6 +8,8 @@ import Testing
 import WalletPasses
 import WalletServer
 import WalletServerTesting
+import WalletServices
+import WalletStore
 
 /// PushDispatcher over the SQL repository's durable outbox, sending to the APNs stand-in: every outcome's effect on
 /// the outbox and the device registrations, retries with backoff, the attempt limit, leases between replicas, and

@@ -4,6 +4,8 @@ import SQLKit
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("The repository's batched writes keep each write's meaning on SQLite and PostgreSQL")
 struct BatchedWriteTests {

@@ -5,6 +5,8 @@ import Secrets
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("Recently authenticated API users are trusted for a few seconds, never longer")
 struct RecentlyAuthenticatedTests {

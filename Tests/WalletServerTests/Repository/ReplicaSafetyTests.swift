@@ -6,6 +6,8 @@ import Secrets
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("What replicas on one database could break: update tags out of order, and the web service's token key")
 struct ReplicaSafetyTests {

@@ -4,6 +4,8 @@ import Secrets
 import SQLKit
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("The SQL repository stores the server's data on SQLite and PostgreSQL")
 struct RepositoryTests {

@@ -3,6 +3,8 @@ import SQLKit
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("The repository's row types name their tables' columns and refuse corrupt identifiers")
 struct TableRowTests {

@@ -6,6 +6,8 @@ import SecretsAudit
 import SecretsTesting
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite(
     "The secret store in PostgreSQL: the file store's sealed header and items as rows, shared by replicas",

@@ -4,6 +4,8 @@ import Logging
 import Secrets
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// The server's data on disk: for its owner only, and a warning where its key lies beside it.
 @Suite("The data directory: owner-only permissions and the key file's warning")

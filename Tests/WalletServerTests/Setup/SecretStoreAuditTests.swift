@@ -7,6 +7,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("The server's secret store is audited: each signing-key access is counted and put in the audit file")
 struct SecretStoreAuditTests {

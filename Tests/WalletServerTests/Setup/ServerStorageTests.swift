@@ -4,6 +4,8 @@ import Secrets
 import SecretsAudit
 import Testing
 import WalletServer
+import WalletServices
+import WalletStore
 
 @Suite("Server storage: the data directory, its key file, and the secret store it unlocks")
 struct ServerStorageTests {

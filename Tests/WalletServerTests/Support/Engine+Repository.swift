@@ -1,5 +1,7 @@
 import CofferTestSupport
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension Engine {
     /// Runs `body` against a fresh migrated database of this engine, shutting it down afterwards.

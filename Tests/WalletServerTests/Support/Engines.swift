@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import SQLKit
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// The database engines the server tests run on: SQLite always; PostgreSQL when `COFFER_TEST_POSTGRES_URL` names a
 /// server (`.ci/run` starts one on loopback and sets it).

@@ -6,6 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// A provisioning world with the management API over it: the world's client (with its API token) and a second
 /// client with a token and a tag of its own.

@@ -6,6 +6,8 @@ import HummingbirdTesting
 import Secrets
 import WalletPasses
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// One server's worth of data: a client with an API user, a user, a pass type whose identity is in the secret
 /// store, a tag and its pass.

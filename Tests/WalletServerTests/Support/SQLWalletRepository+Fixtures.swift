@@ -1,5 +1,7 @@
 import Foundation
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension SQLWalletRepository {
     /// A client, user, tag (`T1`), pass type and pass (`S1`): what a provisioning session or a push points at.

@@ -1,4 +1,6 @@
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension WalletDatabase {
     /// Runs `body` with this database, then shuts the database down, whether `body` throws or not.

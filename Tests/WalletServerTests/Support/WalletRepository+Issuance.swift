@@ -1,5 +1,7 @@
 import Foundation
 import WalletServer
+import WalletServices
+import WalletStore
 
 extension WalletRepository {
     /// Records `pass`'s ``ApplePass/accountBindingData`` as issued at its ``ApplePass/updatedAt``, opening `session`:

@@ -5,6 +5,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("The trace recorder: background events kept once a second, at most 10,000 waiting, devices as digests")
 struct PassEventRecorderTests {

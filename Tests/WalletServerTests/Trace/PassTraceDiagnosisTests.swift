@@ -3,6 +3,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("The trace's diagnosis: one finding per known cause of a pass not updating")
 struct PassTraceDiagnosisTests {

@@ -10,6 +10,8 @@ import WalletPasses
 
 @testable import WalletServer
 import WalletServerTesting
+@testable import WalletServices
+@testable import WalletStore
 
 /// A device stand-in registers for a pass, the pass changes without a `changeMessage`, the dispatcher pushes to the
 /// APNs stand-in, and the trace and its diagnosis say what happened, through the management API's events route.

@@ -5,6 +5,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("A pass's trace is kept for the configured time, then deleted by the purger in batches")
 struct TraceRetentionTests {

@@ -11,6 +11,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("The web flow: a Wallet link for a tag, and landing pages that fetch a fresh one when tapped")
 struct WebFlowRoutesTests {

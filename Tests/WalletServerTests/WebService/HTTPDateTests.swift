@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("HTTP dates: IMF-fixdate written and read as Foundation's DateFormatter does")
 struct HTTPDateTests {

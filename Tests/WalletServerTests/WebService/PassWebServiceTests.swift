@@ -9,6 +9,8 @@ import SQLKit
 import Testing
 import WalletPasses
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 @Suite("The Wallet Passes web service: what a device does with a pass after it has it")
 struct PassWebServiceTests {

@@ -10,6 +10,8 @@ import WalletPasses
 import WalletServer
 import WalletServerTesting
 import X509
+import WalletServices
+import WalletStore
 
 /// Plays Wallet against a running server (the whole application as `coffer serve` builds it, listening on a
 /// loopback port, with its push dispatcher) and an APNs stand-in that checks the pass type's client certificate.

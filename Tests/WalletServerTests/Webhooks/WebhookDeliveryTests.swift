@@ -10,6 +10,8 @@ import Testing
 import WalletPasses
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 /// Webhooks end to end: an endpoint made through the management API, events from the web service and the updater,
 /// deliveries through the push outbox to a receiver that checks every signature.

@@ -4,6 +4,8 @@ import Secrets
 import Testing
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 /// A client chooses where webhooks go, so the server checks where they would go: every spelling of an internal
 /// address when the endpoint is made, and the address a host name resolves to before every delivery.

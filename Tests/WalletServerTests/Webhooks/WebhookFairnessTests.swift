@@ -11,6 +11,8 @@ import WalletPasses
 import WalletServerTesting
 
 @testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
 
 /// The outbox is shared by every client: a client whose endpoint answers `200` and then trickles its body one byte
 /// at a time must not hold up another client's webhooks or anyone's APNs pushes, and its own attempts end at the

@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Secrets
 import WalletServer
+import WalletServices
+import WalletStore
 
 /// A stand-in for an issuer's backend: an HTTP endpoint on loopback that checks each delivery's `Coffer-Signature`
 /// (``WebhookSignature/verify(header:body:secret:now:tolerance:)``, in constant time) and records it, answering

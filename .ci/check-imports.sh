@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The server's layering, checked from its imports: only WalletStore imports the SQL kits, only WalletServer imports
+# Hummingbird and HTTPTypes (with the app-side TokenAuthentication), and the domain (WalletServices) imports neither.
+# The coffer executable imports Hummingbird only to run the application it is given.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+# Prints the library sources outside `allowed` that import one of the modules matching `pattern`.
+check() {
+    local what=$1 pattern=$2 allowed=$3
+    local found
+    found=$(grep -rlE "^[[:space:]]*(@[A-Za-z_]+(\([A-Za-z_]+\))? )*import ($pattern)\$" Sources --include='*.swift' \
+        | grep -vE "^Sources/($allowed)/" || true)
+    if [ -n "$found" ]; then
+        echo "$what imported outside Sources/${allowed//|/, Sources/}:"
+        echo "$found" | sed 's/^/  /'
+        status=1
+    fi
+}
+check "the SQL kits are" "SQLKit|SQLiteKit|SQLiteNIO|PostgresKit|PostgresNIO" "WalletStore"
+check "Hummingbird is" "Hummingbird|HummingbirdCore|HummingbirdRouter" "WalletServer|coffer"
+check "HTTPTypes is" "HTTPTypes|HTTPTypesFoundation" "WalletServer|TokenAuthentication"
+[ "$status" -eq 0 ] && echo "imports: the store, HTTP and domain targets keep to their layers"
+exit "$status"

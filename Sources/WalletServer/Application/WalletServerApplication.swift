@@ -1,0 +1,252 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import Secrets
+import ServiceLifecycle
+import WalletServices
+import WalletStore
+
+/// Builds the provisioning server's HTTP application.
+public enum WalletServerApplication {
+    /// The routes: `GET /health` (liveness), `GET /ready` (readiness: `readiness`, by default the repository's pass
+    /// types and the service's signing identities), `GET /metrics` (`metrics` in Prometheus text format),
+    /// `POST /api/v2/in_app_provisioning/issuer_data` (each API token limited by `issuanceLimiter`),
+    /// `POST /api/v2/in_app_provisioning/callback`, and share links' public `GET /wallet/pass/{token}`. Every request
+    /// is counted in `metrics`, unless `exposesMetrics` is false: then there is neither `/metrics` nor a count per
+    /// request (rate-limited requests are still counted). The Wallet Passes web service answers under `/passkit`
+    /// (``PassWebService``), whether or not passes name it. The management API (`/api/v2/passes`) changes passes
+    /// through `updater` (by default one over `repository` that wakes no push dispatcher). Per-address limits and
+    /// `/ready`'s reasons go by `clientAddress`; `/ready` tells its reasons beyond this machine only to a caller with
+    /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices. Webhook endpoints'
+    /// secrets are kept in `webhookSecrets` (without it, `/api/v2/webhook_endpoints` answers 503); `http://` endpoints
+    /// on this machine are accepted only with `allowsLoopbackWebhooks`. With `rateBuckets`, the per-address budgets of
+    /// device registrations, device logs and callbacks, and each API user's budget of pass changes (`changeLimit`), are
+    /// shared by every replica (give `issuanceLimiter` a shared store too).
+    public static func makeRouter(
+        repository: any WalletRepository, service: ProvisioningService, logger: Logger,
+        issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
+        metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
+        updater: PassUpdater? = nil, clientAddress: ClientAddress = ClientAddress(),
+        maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil,
+        webhookSecrets: (any SecretsDataStoring)? = nil, allowsLoopbackWebhooks: Bool = false,
+        changeLimit: RateLimit = .passChanges, rateBuckets: (any RateBucketStore)? = nil
+    ) -> Router<WalletRequestContext> {
+        let operations = OperationsController(
+            metrics: metrics, exposesMetrics: exposesMetrics,
+            readiness: readiness ?? ReadinessProbe(repository: repository, identities: service.identities),
+            clientAddress: clientAddress, operationsToken: operationsToken)
+        let methods = ["/health": [HTTPRequest.Method.get]]
+            .merging(operations.methods) { $0 + $1 }
+            .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
+            .merging(PassWebServiceController.methods(under: PassWebServiceController.mountPath)) { $0 + $1 }
+            .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
+            .merging([ManagementController.passTypesPath: [.get]]) { $0 + $1 }
+            .merging(WebFlowController.methods) { $0 + $1 }
+            .merging(SharedPassController.methods) { $0 + $1 }
+            .merging(WebhookEndpointsController.methods) { $0 + $1 }
+        let router = Router(context: WalletRequestContext.self)
+        if exposesMetrics {
+            // First, so that it counts what the client gets, after the other middleware turned errors into answers.
+            router.add(middleware: RequestMetricsMiddleware(table: metrics.requestTable(routes: methods.keys)))
+        }
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: UnmatchedRequestMiddleware(methods: methods))
+        router.get("/health") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        }
+        operations.addRoutes(to: router)
+        ProvisioningController(
+            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
+            clientAddress: clientAddress, rateBuckets: rateBuckets
+        )
+        .addRoutes(to: router.group("api/v2/in_app_provisioning"))
+        PassWebServiceController(
+            service: PassWebService(
+                repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
+                maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
+            clientAddress: clientAddress, rateBuckets: rateBuckets
+        )
+        .addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
+        WebFlowController(
+            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
+            clientAddress: clientAddress
+        )
+        .addRoutes(to: router)
+        let management = PassManagement(
+            repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
+        let webLinks = WebLinkService(provisioning: service, repository: repository)
+        let distribution = PassDistribution(
+            repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },
+            clock: service.clock, trace: service.trace, logger: logger)
+        SharedPassController(
+            distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics
+        )
+        .addRoutes(to: router)
+        let managementController = ManagementController(
+            management: management, distribution: distribution,
+            trace: PassTrace(
+                repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock),
+            changeLimiter: RateLimiter<UUID>(
+                limit: changeLimit, shared: rateBuckets.map { (name: "pass-changes", store: $0) }))
+        managementController.addRoutes(to: router.group("api/v2/passes"))
+        managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
+        WebhookEndpointsController(
+            endpoints: webhookSecrets.map {
+                WebhookEndpoints(
+                    repository: repository, secrets: $0, allowsLoopback: allowsLoopbackWebhooks, clock: service.clock,
+                    logger: logger)
+            }, repository: repository
+        )
+        .addRoutes(to: router.group(RouterPath(WebhookEndpointsController.path)))
+        return router
+    }
+
+    /// The application, listening on `host`:`port`, over a repository and service the caller owns, with each API
+    /// token's issuances limited to `issuanceRateLimit`, connections idle for `idleTimeout` seconds closed, and
+    /// requests counted in `metrics` (served at `GET /metrics` when `exposesMetrics`).
+    public static func buildApplication(
+        repository: any WalletRepository, service: ProvisioningService, host: String, port: Int,
+        issuanceRateLimit: RateLimit = .default, idleTimeout: TimeInterval? = 30,
+        metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true,
+        logger: Logger = Logger(label: "coffer.server")
+    ) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(
+                repository: repository, service: service, logger: logger,
+                issuanceLimiter: RateLimiter<UUID>(limit: issuanceRateLimit), metrics: metrics,
+                exposesMetrics: exposesMetrics),
+            server: http1(idleTimeout: idleTimeout),
+            configuration: .init(address: .hostname(host, port: port), serverName: "coffer"), logger: logger)
+    }
+
+    /// HTTP/1.1 that closes a connection after `idleTimeout` seconds without a request (or in the middle of one
+    /// that stopped arriving), or never when `nil`.
+    static func http1(idleTimeout: TimeInterval?) -> HTTPServerBuilder {
+        .http1(
+            configuration: .init(
+                idleTimeout: idleTimeout.map { .nanoseconds(Int64(($0 * 1_000_000_000).rounded())) }))
+    }
+
+    /// The whole server from its configuration: opens (and migrates) its storage, makes the development pass type
+    /// on first start when ``WalletServerConfiguration/createsDevelopmentIdentity`` is set, and closes the storage
+    /// when the application shuts down gracefully. The abuse controls come from the configuration: each API token's
+    /// issuances are limited (``WalletServerConfiguration/issuanceRateLimit``), idle connections are closed
+    /// (``WalletServerConfiguration/idleTimeout``), and expired sessions are deleted in the background
+    /// (``WalletServerConfiguration/sessionPurgeInterval``, by a ``SessionPurger``). Requests, rate-limited
+    /// issuances and expired sessions are counted in `metrics`, served at `GET /metrics` unless
+    /// ``WalletServerConfiguration/exposesMetrics`` is off; `GET /ready` checks the database and every pass type's
+    /// signing identity (``ReadinessProbe``).
+    ///
+    /// Run it with `try await application.runService()`, which stops on SIGINT and SIGTERM.
+    public static func buildApplication(
+        configuration: WalletServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "coffer.server")
+    ) async throws -> some ApplicationProtocol {
+        try configuration.validatePublicURL()
+        try configuration.validateLimits()
+        try configuration.apns.validate()
+        let operationsToken = try configuration.operationsToken()
+        let storage = try await WalletServerStorage.open(
+            configuration: configuration, logger: logger, metrics: metrics.factory)
+        do {
+            if configuration.createsDevelopmentIdentity {
+                _ = try await WalletAdministration(storage: storage, logger: logger).developmentPassType()
+            }
+        } catch {
+            try? await storage.shutdown()
+            throw error
+        }
+        // With port 0 the system picks the port; the callback URL (when not given) names the one it picked.
+        let listening = Locked(configuration)
+        let webService: PassRenderer.WebService?
+        do {
+            webService = try await passWebService(configuration: configuration, storage: storage, logger: logger)
+        } catch {
+            try? await storage.shutdown()
+            throw error
+        }
+        let service = ProvisioningService(
+            repository: storage.repository, identities: storage.identities,
+            relyingPartyIdentifier: configuration.relyingPartyIdentifier,
+            callbackAddress: { listening.withLock { $0.callbackURL } },
+            sessionLifetime: configuration.sessionLifetime, logger: logger, metrics: metrics, webService: webService)
+        logger.info(
+            "provisioning server configured",
+            metadata: [
+                "data_dir": "\(configuration.dataDirectory.path)", "database": "\(storage.database.engine.rawValue)",
+            ])
+        if configuration.exposesMetrics, !NetworkHost.isLoopback(configuration.host) {
+            logger.notice(
+                """
+                GET /metrics is served on the same address as the API, beyond this machine: block it at the proxy, \
+                or turn it off with --metrics off (COFFER_METRICS=off)
+                """,
+                metadata: ["host": "\(configuration.host)"])
+        }
+        // With PostgreSQL, replicas share one database: the limits that protect money and other clients count there.
+        let rateBuckets: (any RateBucketStore)? = storage.database.engine == .postgres ? storage.repository : nil
+        // Services stop in reverse order: the server, the push dispatcher, the trace's last events, the purger, then
+        // the storage.
+        var services: [any Service] = [StorageLifecycle(storage: storage)]
+        if let interval = configuration.sessionPurgeInterval {
+            services.append(
+                SessionPurger(
+                    repository: storage.repository,
+                    interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())),
+                    traceRetention: configuration.traceRetention, metrics: metrics, logger: logger))
+        }
+        services.append(TraceFlusher(trace: service.trace))
+        // Pass updates queue pushes and wake the dispatcher, which closes its APNs connections when it stops.
+        let pushes = PushDispatcher(
+            storage: storage, apns: configuration.apns, metrics: metrics, trace: service.trace,
+            allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks, logger: logger)
+        service.trace.onDeliveriesQueued { pushes.wake() }
+        services.append(pushes)
+        return Application(
+            router: makeRouter(
+                repository: storage.repository, service: service, logger: logger,
+                issuanceLimiter: RateLimiter<UUID>(
+                    limit: configuration.issuanceRateLimit,
+                    shared: rateBuckets.map { (name: "issuance", store: $0) }), metrics: metrics,
+                exposesMetrics: configuration.exposesMetrics,
+                readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
+                updater: PassUpdater(
+                    store: storage.repository, logger: logger, trace: service.trace, pushesQueued: { pushes.wake() }),
+                clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies, logger: logger),
+                maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken,
+                webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
+                rateBuckets: rateBuckets),
+            server: http1(idleTimeout: configuration.idleTimeout),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),
+            services: services,
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port { listening.withLock { $0.port = port } }
+                let callbackURL = listening.withLock { $0.callbackURL }
+                logger.info("devices call back at this URL", metadata: ["callback_url": "\(callbackURL)"])
+            }, logger: logger)
+    }
+
+    /// Where passes tell Wallet to fetch their updates (`<public URL>/passkit`), with the tokens that authenticate
+    /// devices there; `nil`, with a notice, when the public URL is not https (Wallet registers only with https).
+    static func passWebService(configuration: WalletServerConfiguration, storage: WalletServerStorage, logger: Logger)
+        async throws -> PassRenderer.WebService?
+    {
+        guard configuration.effectivePublicURL.scheme?.lowercased() == "https" else {
+            logger.notice(
+                """
+                passes carry no webServiceURL: the public URL is not https, and Wallet registers passes for updates \
+                only with an https service (give --public-url https://…)
+                """)
+            return nil
+        }
+        let url = configuration.effectivePublicURL.appendingPathComponent(
+            String(PassWebServiceController.mountPath.dropFirst())
+        ).absoluteString
+        let tokens = try await PassAuthenticationTokens.load(from: storage.secrets, lockingWith: storage.database)
+        return try PassRenderer.WebService(url: url, tokens: tokens)
+    }
+}

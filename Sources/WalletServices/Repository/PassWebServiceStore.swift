@@ -1,0 +1,93 @@
+import Foundation
+
+/// What the PassKit web service and pass updates store: the passes' authentication, Wallet's device registrations,
+/// update tags, personalizations and device logs. `SQLWalletRepository` implements it.
+public protocol PassWebServiceStore: Sendable {
+    /// The pass of `passTypeIdentifier` with `serialNumber`, as the web service authenticates and serves it.
+    func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass?
+    /// The pass's authentication salt, or `nil` when it has none yet.
+    func authenticationSalt(passID: UUID) async throws -> String?
+    /// The pass's authentication salt: the one it has, or `salt` (stored with `tokenHash`, the SHA-256 of the token
+    /// it makes) when it has none yet. Concurrent callers all get the salt that was stored first.
+    func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String
+    /// Registers a device for a pass's updates with a push token for this registration alone (a later registration
+    /// of the same device and pass replaces it), unless the pass has `maximumDevices` other devices already: then
+    /// the registration last seen longest ago takes its place if it was last seen before `unseenSince`, and
+    /// otherwise nothing is stored.
+    func register(
+        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int,
+        evictingUnseenSince unseenSince: Date
+    )
+        async throws -> DeviceRegistration
+    /// Ends a device's registration for a pass and drops its pending pushes; returns how many devices the pass has
+    /// left, or `nil` when the device was not registered.
+    func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int?
+    /// The serial numbers, update tags and identifiers of the passes of `passTypeIdentifier` the device is registered
+    /// for, changed after the tag `since` (all of them when `nil`).
+    func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?) async throws
+        -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
+    /// How many devices are registered for the pass.
+    func registrationCount(passID: UUID) async throws -> Int
+    /// Stores the messages devices logged, keeping only the newest `keeping`.
+    func recordDeviceLogs(_ messages: [String], now: Date, keeping: Int) async throws
+    /// The newest device log messages, newest first.
+    func deviceLogs(limit: Int) async throws -> [(receivedAt: Date, message: String)]
+    /// The personalization fields a device sent for the pass (JSON), if it was personalized.
+    func personalization(passID: UUID) async throws -> Data?
+    /// Stores the pass's personalization, once: returns `false` (and stores nothing) when it was personalized
+    /// already. A new personalization changes the pass like ``applyChange(passID:now:rewritingContent:)``.
+    func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool
+    /// Replaces the pass's content with what `rewrite` makes of the content stored (`nil`: keeps it), moves its
+    /// `Last-Modified` and update tag forward, and queues a push to each registered device, in one transaction that
+    /// holds the pass's row: concurrent changes apply one after the other, none lost. Returns the pass as stored and
+    /// how many pushes were queued; what `rewrite` throws aborts the change.
+    func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
+        async throws -> (pass: ApplePass, queuedPushes: Int)
+    /// The pass with `passID`, with its tag, user and pass type, read together.
+    func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget?
+    /// What the pass's signed archive depends on now, with the archive kept for it (and the digest it was signed
+    /// at), read together; `nil` when there is no such pass. Every change to the pass drops its kept archive.
+    func keptPassArchive(passID: UUID) async throws -> KeptPassArchive?
+    /// Keeps `pkpass` as the pass's signed archive at `digest` (``PassArchiveVersion/digest(settings:)``), in place
+    /// of the one kept.
+    func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws
+}
+
+extension PassWebServiceStore {
+    /// Replaces the pass's content with `content` (`nil`: keeps it) as
+    /// ``applyChange(passID:now:rewritingContent:)`` does.
+    public func applyChange(passID: UUID, content: Data?, now: Date) async throws
+        -> (pass: ApplePass, queuedPushes: Int)
+    {
+        let rewrite: (@Sendable (Data) throws -> Data)? = content.map { content in { @Sendable _ in content } }
+        return try await applyChange(passID: passID, now: now, rewritingContent: rewrite)
+    }
+}
+
+/// A pass as the web service sees it: enough to authenticate a device and answer `If-Modified-Since`.
+public struct WebServicePass: Hashable, Sendable {
+    /// The pass's identifier.
+    public var passID: UUID
+    /// The SHA-256 of its `authenticationToken`, once it was given one.
+    public var authenticationTokenHash: Data?
+    /// When what devices fetch last changed.
+    public var modifiedAt: Date
+
+    /// Creates the record.
+    public init(passID: UUID, authenticationTokenHash: Data?, modifiedAt: Date) {
+        self.passID = passID
+        self.authenticationTokenHash = authenticationTokenHash
+        self.modifiedAt = modifiedAt
+    }
+}
+
+/// What a device's registration for a pass came to.
+public enum DeviceRegistration: Hashable, Sendable {
+    /// The device was not registered for the pass; now it is, one of `registeredDevices` (1: the pass's first). At
+    /// the device cap, it took the place of `evicted`, a registration no device had answered for.
+    case created(registeredDevices: Int, evicted: String?)
+    /// The device was registered already; its push token for the pass is the new one.
+    case renewed
+    /// The pass has as many devices as it may: nothing was stored.
+    case refused(registeredDevices: Int)
+}

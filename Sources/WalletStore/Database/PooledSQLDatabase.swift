@@ -1,0 +1,45 @@
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import WalletServices
+
+/// An `SQLDatabase` over connection pools: each query borrows a connection, and a session
+/// (``withSession(_:)``) keeps one connection for its whole duration, which is what transactions need.
+///
+/// One mechanism for both engines. `SELECT`s borrow from the readers; every other statement and every session
+/// from the writers. On SQLite that is one connection, so writes queue here instead of sleeping on SQLite's lock;
+/// on PostgreSQL both are the same pool.
+struct PooledSQLDatabase<Source: ConnectionPoolSource>: SQLDatabase where Source.Connection: Sendable {
+    let shared: SharedPool<Source>
+    let dialect: any SQLDialect
+    let logger: Logger
+    let makeSQL: @Sendable (Source.Connection) -> any SQLDatabase
+
+    private static var closedError: WalletServerError { .databaseUnavailable("the database has been shut down") }
+    var eventLoop: any EventLoop { shared.readers.eventLoopGroup.any() }
+    var queryLogLevel: Logger.Level? { .trace }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void>
+    {
+        // A closed pool's event loops may be gone: answer on a loop that lives as long as the process.
+        guard shared.enter() else {
+            return MultiThreadedEventLoopGroup.singleton.any().makeFailedFuture(Self.closedError)
+        }
+        let pool = query is SQLSelect || query is SerializedSelect.Statement ? shared.readers : shared.writers
+        let shared = shared
+        return pool.withConnection(logger: logger) { connection in
+            makeSQL(connection).execute(sql: query, onRow)
+        }.always { _ in shared.leave() }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        guard shared.enter() else { throw Self.closedError }
+        defer { shared.leave() }
+        let pool = shared.writers
+        let connection = try await pool.requestConnection(logger: logger).get()
+        defer { pool.releaseConnection(connection, logger: logger) }
+        return try await closure(makeSQL(connection))
+    }
+}

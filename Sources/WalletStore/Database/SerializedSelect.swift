@@ -1,0 +1,35 @@
+import SQLKit
+import WalletServices
+
+/// A `SELECT` serialized once for a database's dialect and run with new values each time.
+///
+/// For the hottest reads only: on a device's `If-Modified-Since` fetch, building and escaping the SQL cost more than
+/// SQLite running it (Benchmarks/RESULTS.md, "Fetches that cost no signature").
+struct SerializedSelect: Sendable {
+    private let sql: String
+    private let bindCount: Int
+
+    /// Serializes `query` on its database; the values it binds only hold places for ``bound(to:)``'s, in order.
+    init(_ query: SQLSelectBuilder) {
+        (sql, bindCount) = { ($0.sql, $0.binds.count) }(query.database.serialize(query.select))
+    }
+
+    /// The statement with `values` bound in the order the query bound its placeholders.
+    func bound(to values: [any Encodable & Sendable]) -> Statement {
+        precondition(values.count == bindCount, "the statement binds \(bindCount) values, not \(values.count)")
+        return Statement(sql: sql, binds: values)
+    }
+
+    /// A serialized `SELECT` with its values; ``PooledSQLDatabase`` runs it on a reader like any `SELECT`.
+    struct Statement: SQLExpression {
+        let sql: String
+        let binds: [any Encodable & Sendable]
+
+        func serialize(to serializer: inout SQLSerializer) {
+            // The placeholders are numbered from the first: the statement must be all there is.
+            precondition(serializer.sql.isEmpty && serializer.binds.isEmpty, "a serialized statement nested in another")
+            serializer.write(sql)
+            serializer.binds.append(contentsOf: binds)
+        }
+    }
+}

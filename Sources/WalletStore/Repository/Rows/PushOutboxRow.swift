@@ -1,0 +1,97 @@
+import Foundation
+import WalletServices
+
+/// A row of `push_outbox`: a push still to send to a device registered for a pass, or a webhook delivery still to
+/// send to a client's endpoint.
+struct PushOutboxRow: TableRow {
+    /// The table the rows are in.
+    static let table = "push_outbox"
+
+    /// The columns of `push_outbox`.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id
+        case passID = "pass_id"
+        case deviceLibraryIdentifier = "device_library_identifier"
+        case attempts
+        case nextAttemptAt = "next_attempt_at"
+        case leasedUntil = "leased_until"
+        case createdAt = "created_at"
+        case kind
+        case endpointID = "endpoint_id"
+        case eventID = "event_id"
+        case eventType = "event_type"
+        case payload
+        case sequence
+        case failedAt = "failed_at"
+        case lastError = "last_error"
+    }
+
+    /// ``kind`` of a push to a device (rows older than webhooks have `nil`).
+    static let pushKind = "apns"
+    /// ``kind`` of a webhook delivery.
+    static let webhookKind = "webhook"
+
+    /// The push's identifier.
+    var id: String
+    /// The pass that changed.
+    var passID: String
+    /// The device to tell.
+    var deviceLibraryIdentifier: String
+    /// How many times sending it was tried.
+    var attempts: Int64
+    /// When to try next, in milliseconds.
+    var nextAttemptAt: Int64
+    /// Until when a dispatcher holds it, in milliseconds; `nil` when none does.
+    var leasedUntil: Int64?
+    /// When it was queued, in milliseconds.
+    var createdAt: Int64
+    /// ``pushKind`` (or `nil`) or ``webhookKind``.
+    var kind: String?
+    /// A webhook's endpoint.
+    var endpointID: String?
+    /// A webhook's event identifier (`evt_…`).
+    var eventID: String?
+    /// A webhook's event type.
+    var eventType: String?
+    /// A webhook's JSON body.
+    var payload: String?
+    /// A webhook's place among its pass's deliveries to its endpoint (its trace event's identifier).
+    var sequence: Int64?
+    /// When a webhook was given up, in milliseconds: kept, no longer sent.
+    var failedAt: Int64?
+    /// Why a webhook's last attempt failed.
+    var lastError: String?
+
+    /// A new, unleased push of the pass `passID` to the device `deviceLibraryIdentifier`, due at `now`.
+    init(passID: UUID, deviceLibraryIdentifier: String, now: Date) {
+        id = UUID().uuidString
+        self.passID = passID.uuidString
+        self.deviceLibraryIdentifier = deviceLibraryIdentifier
+        attempts = 0
+        nextAttemptAt = SQLWalletRepository.ms(now)
+        leasedUntil = nil
+        createdAt = SQLWalletRepository.ms(now)
+        kind = Self.pushKind
+    }
+
+    /// A new, unleased delivery of the event `eventID` about the pass `passID` to the endpoint `endpointID`, due at
+    /// `now`, in the place `sequence` among the pass's deliveries to that endpoint.
+    init(
+        passID: UUID, endpointID: UUID, eventID: String, eventType: WebhookEventType, payload: String, sequence: Int64,
+        now: Date
+    ) {
+        id = UUID().uuidString
+        self.passID = passID.uuidString
+        deviceLibraryIdentifier = ""
+        attempts = 0
+        nextAttemptAt = SQLWalletRepository.ms(now)
+        leasedUntil = nil
+        createdAt = SQLWalletRepository.ms(now)
+        kind = Self.webhookKind
+        self.endpointID = endpointID.uuidString
+        self.eventID = eventID
+        self.eventType = eventType.rawValue
+        self.payload = payload
+        self.sequence = sequence
+    }
+}

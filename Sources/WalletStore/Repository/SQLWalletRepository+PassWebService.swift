@@ -1,0 +1,291 @@
+import Foundation
+import SQLKit
+import Secrets
+import WalletServices
+
+extension SQLWalletRepository {
+    /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
+    public func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
+        let statement = webServicePassLookup.bound(to: [passTypeIdentifier, serialNumber])
+        let found = Locked<(any SQLRow)?>(nil)
+        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = row } } }
+        return try found.withLock { $0 }.map { try $0.decode(model: WebServicePassRow.self).model() }
+    }
+
+    /// The pass's salt, if it has one.
+    public func authenticationSalt(passID: UUID) async throws -> String? {
+        try await run { try await Self.authentication(passID: passID, on: sql) }?.authenticationSalt
+    }
+
+    /// The salt the pass has, or `salt` once stored: the first salt stored wins.
+    public func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String {
+        try await run {
+            try await sql.update(PassRow.table)
+                .set(model: PassAuthenticationRow(salt: salt, tokenHash: tokenHash))
+                .where("id", .equal, passID.uuidString)
+                .where("authentication_salt", .is, SQLLiteral.null)
+                .run()
+            guard let stored = try await Self.authentication(passID: passID, on: sql)?.authenticationSalt else {
+                throw WalletServerError.notFound("pass \(passID)")
+            }
+            return stored
+        }
+    }
+
+    /// The pass's authentication token columns, or `nil` when there is no such pass.
+    private static func authentication(passID: UUID, on db: any SQLDatabase) async throws -> PassAuthenticationRow? {
+        try await db.select().columns(of: PassAuthenticationRow.self).from(PassAuthenticationRow.table)
+            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
+            .first(decoding: PassAuthenticationRow.self)
+    }
+
+    /// Registers the device for the pass with its push token for this pass alone, unless the pass already has
+    /// `maximumDevices` other devices. The pass's row is held (PostgreSQL) or the database written (SQLite) for the
+    /// transaction, so concurrent registrations of one pass count one after the other.
+    public func register(
+        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int,
+        evictingUnseenSince unseenSince: Date = .distantPast
+    ) async throws -> DeviceRegistration {
+        try await run {
+            try await database.transaction { db in
+                try await Self.lockPass(passID, on: db)
+                let existing = try await db.select().column("push_token").from("pass_registrations")
+                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+                    .where("pass_id", .equal, passID.uuidString).first()
+                var count = 0
+                var evicted: String?
+                if existing == nil {
+                    count = try await Self.registrationCount(passID: passID, on: db)
+                    if count >= maximumDevices {
+                        evicted = try await Self.evictUnseen(passID: passID, since: unseenSince, on: db)
+                        guard evicted != nil else { return .refused(registeredDevices: count) }
+                        count -= 1
+                    }
+                }
+                let registration = PassRegistrationRow(
+                    deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, pushToken: pushToken, now: now)
+                try await db.insert([registration])
+                    .onConflict(with: PassRegistrationRow.primaryKey.map(\.stringValue)) {
+                        $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
+                            .set(excludedValueOf: "last_seen_at")
+                    }
+                    .run()
+                return existing == nil ? .created(registeredDevices: count + 1, evicted: evicted) : .renewed
+            }
+        }
+    }
+
+    /// Deletes the pass's registration last seen longest ago, with its pending pushes, if it was last seen before
+    /// `since`; its device library identifier, or `nil` when every device was seen since.
+    private static func evictUnseen(passID: UUID, since: Date, on db: any SQLDatabase) async throws -> String? {
+        let seen = PassRegistrationRow.lastSeen
+        guard
+            let stalest = try await db.select().column(PassRegistrationRow.column(.deviceLibraryIdentifier))
+                .from(PassRegistrationRow.table)
+                .where(PassRegistrationRow.column(.passID), .equal, SQLBind(passID.uuidString))
+                .where(seen, .lessThan, SQLBind(ms(since)))
+                .orderBy(seen).limit(1)
+                .first(
+                    decodingColumn: PassRegistrationRow.CodingKeys.deviceLibraryIdentifier.stringValue, as: String.self)
+        else { return nil }
+        _ = try await removeRegistration(deviceLibraryIdentifier: stalest, passID: passID, on: db)
+        return stalest
+    }
+
+    /// Ends the registration and drops its pending pushes, holding the pass's row like a registration; returns how
+    /// many devices are left, or `nil` when the device was not registered.
+    public func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int? {
+        try await run {
+            try await database.transaction { db in
+                try await Self.lockPass(passID, on: db)
+                let removed = try await Self.removeRegistration(
+                    deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, on: db)
+                guard removed else { return nil }
+                return try await Self.registrationCount(passID: passID, on: db)
+            }
+        }
+    }
+
+    /// Deletes the device's registration of the pass and its pending pushes, on `db`; whether there was one.
+    private static func removeRegistration(deviceLibraryIdentifier: String, passID: UUID, on db: any SQLDatabase)
+        async throws -> Bool
+    {
+        let removed = try await db.delete(from: PassRegistrationRow.table)
+            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+            .where("pass_id", .equal, passID.uuidString)
+            .returning("pass_id").all()
+        try await db.delete(from: "push_outbox")
+            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+            .where("pass_id", .equal, passID.uuidString).run()
+        return !removed.isEmpty
+    }
+
+    /// Holds the pass's row until the transaction ends (PostgreSQL; SQLite's write transactions run one at a time).
+    static func lockPass(_ passID: UUID, on db: any SQLDatabase) async throws {
+        guard db.dialect.name == "postgresql" else { return }
+        _ = try await db.select().column("id").from("apple_passes").where("id", .equal, passID.uuidString)
+            .for(.update).first()
+    }
+
+    /// The device's passes of the pass type whose update tag is above `since`.
+    public func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
+        async throws -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
+    {
+        var query = UpdatedPassRow.selecting(in: sql.select())
+            .from(PassRegistrationRow.table)
+            .joiningPasses(on: PassRegistrationRow.column(.passID))
+            .joiningPassTypes()
+            .where(PassRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(deviceLibraryIdentifier))
+            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(passTypeIdentifier))
+        if let since { query = query.where(PassRow.column(.updateTag), .greaterThan, SQLBind(since)) }
+        let finished = query.orderBy(PassRow.column(.serialNumber))
+        return try await run { try await finished.all(decoding: UpdatedPassRow.self) }.map { row in
+            (row.serialNumber, row.updateTag ?? 0, try PassRow.uuid(row.passID, .id))
+        }
+    }
+
+    /// How many devices are registered for the pass.
+    public func registrationCount(passID: UUID) async throws -> Int {
+        try await run { try await Self.registrationCount(passID: passID, on: sql) }
+    }
+
+    static func registrationCount(passID: UUID, on db: any SQLDatabase) async throws -> Int {
+        let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+            .from(PassRegistrationRow.table).where(
+                PassRegistrationRow.column(.passID), .equal, SQLBind(passID.uuidString)
+            )
+            .first(decodingColumn: "count", as: Int64.self)
+        return Int(count ?? 0)
+    }
+
+    /// Stores device log messages and deletes all but the newest `keeping`.
+    public func recordDeviceLogs(_ messages: [String], now: Date, keeping: Int) async throws {
+        guard !messages.isEmpty else { return }
+        try await run {
+            try await database.transaction { db in
+                try await db.insert(messages.map { DeviceLogRow(message: $0, receivedAt: now) }).run()
+                try await db.raw(
+                    """
+                    DELETE FROM device_logs WHERE id NOT IN \
+                    (SELECT id FROM device_logs ORDER BY received_at DESC, id DESC LIMIT \(bind: keeping))
+                    """
+                ).run()
+            }
+        }
+    }
+
+    /// The newest device log messages, newest first.
+    public func deviceLogs(limit: Int) async throws -> [(receivedAt: Date, message: String)] {
+        try await run {
+            try await sql.select().columns(of: DeviceLogRow.self).from(DeviceLogRow.table)
+                .orderBy(DeviceLogRow.column(.receivedAt), SQLDirection.descending).limit(limit).all(
+                    decoding: DeviceLogRow.self)
+        }.map { (Self.date($0.receivedAt), $0.message) }
+    }
+
+    /// The pass's personalization fields, if any.
+    public func personalization(passID: UUID) async throws -> Data? {
+        try await run {
+            try await sql.select().columns(of: PassPersonalizationRow.self).from(PassPersonalizationRow.table)
+                .where(PassPersonalizationRow.column(.passID), .equal, SQLBind(passID.uuidString))
+                .first(decoding: PassPersonalizationRow.self)
+        }?.fields
+    }
+
+    /// Stores the first personalization of a pass and changes the pass (new `Last-Modified`, tag and pushes).
+    public func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool {
+        try await run {
+            try await database.transaction { db in
+                let existing = try await db.select().column("pass_id").from("pass_personalizations")
+                    .where("pass_id", .equal, passID.uuidString).first()
+                guard existing == nil else { return false }
+                try await db.insert([PassPersonalizationRow(passID: passID, fields: fields, personalizedAt: now)]).run()
+                _ = try await Self.applyChange(passID: passID, now: now, rewritingContent: nil, on: db)
+                return true
+            }
+        }
+    }
+
+    /// Changes the pass and queues its pushes, in one transaction.
+    public func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
+        async throws -> (pass: ApplePass, queuedPushes: Int)
+    {
+        try await run {
+            try await database.transaction { db in
+                try await Self.applyChange(passID: passID, now: now, rewritingContent: rewrite, on: db)
+            }
+        }
+    }
+
+    /// Moves the pass's `Last-Modified` to the next whole second at least, gives it the next update tag, stores
+    /// what `rewrite` makes of the content it read when given, drops its signed archive, and queues a push to every
+    /// registered device that has none waiting. The row is read for update (SQLite's write transactions already run
+    /// one at a time), so the content rewritten is the latest.
+    ///
+    /// The tag comes from the `update_tag` counter, incremented in this transaction: its row lock holds every other
+    /// change until this one commits, so tags commit in the order they were given and a device that listed in
+    /// between never skips one.
+    static func applyChange(
+        passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?, on db: any SQLDatabase
+    ) async throws -> (pass: ApplePass, queuedPushes: Int) {
+        var query = db.select().columns(of: PassRow.self).from(PassRow.table)
+            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
+        if db.dialect.name == "postgresql" { query = query.for(.update) }
+        guard var pass = try await query.first(decoding: PassRow.self)?.model() else {
+            throw WalletServerError.notFound("pass \(passID)")
+        }
+        if let rewrite { pass.passContent = try rewrite(pass.passContent) }
+        let previousSecond = ms(pass.modifiedAt) / 1000
+        let modified = max(ms(now), (previousSecond + 1) * 1000)
+        guard
+            let tag = try await db.raw(
+                "UPDATE coffer_counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
+            ).first(decodingColumn: "value", as: Int64.self)
+        else { throw WalletServerError.corruptRecord("the update tag counter") }
+        pass.modifiedAt = date(modified)
+        pass.updatedAt = date(max(ms(now), ms(pass.updatedAt)))
+        pass.updateTag = tag
+        try await db.update("apple_passes")
+            .set("pass_content", to: pass.passContent)
+            .set("modified_at", to: modified)
+            .set("update_tag", to: pass.updateTag)
+            .set("updated_at", to: ms(pass.updatedAt))
+            .where("id", .equal, passID.uuidString).run()
+        try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .equal, passID.uuidString).run()
+        // A device with a push waiting that no dispatcher has taken yet will fetch this change too.
+        let devices = try await db.raw(
+            """
+            SELECT device_library_identifier FROM pass_registrations WHERE pass_id = \(bind: passID.uuidString) \
+            AND device_library_identifier NOT IN (SELECT device_library_identifier FROM push_outbox \
+            WHERE pass_id = \(bind: passID.uuidString) AND (leased_until IS NULL OR leased_until < \(bind: ms(now))))
+            """
+        ).all(decodingColumn: "device_library_identifier", as: String.self)
+        if !devices.isEmpty {
+            try await db.insert(
+                devices.map { PushOutboxRow(passID: passID, deviceLibraryIdentifier: $0, now: now) }
+            ).run()
+        }
+        return (pass, devices.count)
+    }
+}
+
+extension SQLWalletRepository {
+    /// What the pass's signed archive depends on, with the archive kept for it, in one query.
+    public func keptPassArchive(passID: UUID) async throws -> KeptPassArchive? {
+        let query = PassArchiveVersionRow.selecting(passID: passID, in: sql.select())
+        return try await run { try await query.first(decoding: PassArchiveVersionRow.self) }?.model()
+    }
+
+    /// Keeps `pkpass` as the pass's signed archive at `digest`, in place of the one kept.
+    public func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws {
+        let row = SignedPassArchiveRow(
+            passID: passID.uuidString, version: digest, pkpass: pkpass, signedAt: Self.ms(now))
+        try await run {
+            try await sql.insert([row])
+                .onConflict(with: [SignedPassArchiveRow.CodingKeys.passID.stringValue]) {
+                    $0.set(excludedValueOf: "version").set(excludedValueOf: "pkpass").set(excludedValueOf: "signed_at")
+                }
+                .run()
+        }
+    }
+}

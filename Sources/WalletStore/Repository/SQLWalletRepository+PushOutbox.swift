@@ -1,0 +1,169 @@
+import Foundation
+import SQLKit
+import WalletServices
+
+extension SQLWalletRepository: PushOutbox {
+    /// Leases the due pushes: one statement takes each row only if no unexpired lease holds it, so replicas that
+    /// claim at once never get the same push.
+    public func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush] {
+        guard limit > 0 else { return [] }
+        let nowMS = Self.ms(now)
+        let until = Self.ms(now.addingTimeInterval(leaseFor))
+        return try await run {
+            let candidates = try await sql.select()
+                .prefixedColumns(of: PushOutboxRow.self).prefixedColumns(of: PassRegistrationRow.self)
+                .prefixedColumns(of: PassTypeRow.self)
+                .from(PushOutboxRow.table)
+                .join(
+                    PassRegistrationRow.table,
+                    equating: [
+                        (
+                            PassRegistrationRow.column(.deviceLibraryIdentifier),
+                            PushOutboxRow.column(.deviceLibraryIdentifier)
+                        ),
+                        (PassRegistrationRow.column(.passID), PushOutboxRow.column(.passID)),
+                    ]
+                )
+                .joiningPasses(on: PushOutboxRow.column(.passID))
+                .joiningPassTypes()
+                .where(PushOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(nowMS))
+                .where(Self.unleased(at: nowMS))
+                .orderBy(PushOutboxRow.column(.nextAttemptAt))
+                .limit(limit)
+                .all()
+                .map { row in
+                    (
+                        push: try row.decode(prefixed: PushOutboxRow.self),
+                        pushToken: try row.decode(prefixed: PassRegistrationRow.self).pushToken,
+                        passType: try row.decode(prefixed: PassTypeRow.self)
+                    )
+                }
+            guard !candidates.isEmpty else { return [] }
+            let claimed = Set(
+                try await sql.update(PushOutboxRow.table).set("leased_until", to: until)
+                    .where(SQLIdentifier("id"), .in, SQLGroupExpression(candidates.map { SQLBind($0.push.id) }))
+                    .where(Self.unleased(at: nowMS))
+                    .returning("id").all(decodingColumn: "id", as: String.self))
+            return try candidates.filter { claimed.contains($0.push.id) }.map { candidate in
+                PendingPush(
+                    id: try PushOutboxRow.uuid(candidate.push.id, .id),
+                    passID: try PushOutboxRow.uuid(candidate.push.passID, .passID),
+                    passTypeID: try PassTypeRow.uuid(candidate.passType.id, .id),
+                    passTypeIdentifier: candidate.passType.passTypeIdentifier,
+                    deviceLibraryIdentifier: candidate.push.deviceLibraryIdentifier, pushToken: candidate.pushToken,
+                    attempts: Int(candidate.push.attempts), leasedUntil: Self.date(until))
+            }
+        }
+    }
+
+    /// No lease holds the row at `now` (milliseconds).
+    static func unleased(at now: Int64) -> SQLGroupExpression {
+        SQLGroupExpression(
+            SQLBinaryExpression(
+                SQLBinaryExpression(PushOutboxRow.column(.leasedUntil), .is, SQLLiteral.null), .or,
+                SQLBinaryExpression(PushOutboxRow.column(.leasedUntil), .lessThan, SQLBind(now))))
+    }
+
+    /// Deletes a delivered push, if this claim still holds its lease; returns whether it did.
+    @discardableResult
+    public func completePush(_ push: PendingPush, now: Date) async throws -> Bool {
+        try await completeDelivery(
+            DeliveryCompletion(
+                id: push.id, leasedUntil: push.leasedUntil,
+                seen: (passID: push.passID, device: push.deviceLibraryIdentifier, at: now)))
+    }
+
+    /// Schedules a push again, one attempt more, unleased, if this claim still holds its lease; returns whether it
+    /// did (a replica that claimed it after the lease ran out owns it now).
+    @discardableResult
+    public func retryPush(_ push: PendingPush, at: Date) async throws -> Bool {
+        try await retryDelivery(id: push.id, leasedUntil: push.leasedUntil, at: at, error: nil)
+    }
+
+    /// Deletes the outbox row of `completion` (a push or a webhook), if the claim whose lease it names still holds
+    /// it; deliveries completed at once are deleted together, in one transaction.
+    func completeDelivery(_ completion: DeliveryCompletion) async throws -> Bool {
+        try await run { try await completions.submit(completion) }
+    }
+
+    /// How stale a registration's `last_seen_at` must be before a delivered push writes it again: a day.
+    static let seenGranularity: TimeInterval = 86_400
+
+    /// Deletes each completed delivery of `batch` whose lease is still the one it names, and marks the devices of
+    /// delivered pushes seen now unless they were seen within ``seenGranularity`` (one statement per pass), in one
+    /// transaction; whether each was deleted.
+    static func commitCompletions(_ batch: [DeliveryCompletion], to database: WalletDatabase) async throws -> [Bool] {
+        try await database.transaction { db in
+            var deleted: [Bool] = []
+            var seen: [UUID: (devices: [String], at: Date)] = [:]
+            for completion in batch {
+                let rows = try await db.delete(from: "push_outbox").where("id", .equal, completion.id.uuidString)
+                    .where("leased_until", .equal, ms(completion.leasedUntil)).returning("id").all()
+                deleted.append(rows.count == 1)
+                if rows.count == 1, let device = completion.seen {
+                    var entry = seen[device.passID] ?? ([], device.at)
+                    entry.devices.append(device.device)
+                    entry.at = max(entry.at, device.at)
+                    seen[device.passID] = entry
+                }
+            }
+            // To the day: a registration is evicted only after days unseen, so a device seen today is not written again.
+            for (passID, devices) in seen.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                try await db.update(PassRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
+                    .where("pass_id", .equal, passID.uuidString)
+                    .where("device_library_identifier", .in, devices.devices)
+                    .where(
+                        PassRegistrationRow.lastSeen, .lessThan,
+                        SQLBind(ms(devices.at.addingTimeInterval(-seenGranularity)))
+                    ).run()
+            }
+            return deleted
+        }
+    }
+
+    /// Schedules the outbox row `id` again at `at`, one attempt more, unleased, with `error` kept as its last, if the
+    /// claim whose lease ends at `leasedUntil` still holds it.
+    func retryDelivery(id: UUID, leasedUntil: Date, at: Date, error: String?) async throws -> Bool {
+        var update = sql.update("push_outbox")
+            .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
+            .set("next_attempt_at", to: Self.ms(at))
+            .set("leased_until", to: SQLLiteral.null)
+        if let error { update = update.set("last_error", to: error) }
+        let finished = update.where("id", .equal, id.uuidString)
+            .where("leased_until", .equal, Self.ms(leasedUntil)).returning("id")
+        return try await run { try await finished.all() }.count == 1
+    }
+
+    /// Drops a push that will not be sent, if this claim still holds its lease.
+    @discardableResult
+    public func abandonPush(_ push: PendingPush) async throws -> Bool {
+        try await completeDelivery(DeliveryCompletion(id: push.id, leasedUntil: push.leasedUntil, seen: nil))
+    }
+
+    /// Removes the registration the push was for (and the push) when the registration still has the push's token;
+    /// returns how many devices the pass has left, or `nil` when the registration was not removed.
+    @discardableResult
+    public func removeRegistration(for push: PendingPush) async throws -> Int? {
+        try await run {
+            try await database.transaction { db in
+                try await Self.lockPass(push.passID, on: db)
+                try await db.delete(from: "push_outbox").where("id", .equal, push.id.uuidString).run()
+                let removed = try await db.delete(from: "pass_registrations")
+                    .where("device_library_identifier", .equal, push.deviceLibraryIdentifier)
+                    .where("pass_id", .equal, push.passID.uuidString)
+                    .where("push_token", .equal, push.pushToken)
+                    .returning("pass_id").all()
+                guard !removed.isEmpty else { return nil }
+                return try await Self.registrationCount(passID: push.passID, on: db)
+            }
+        }
+    }
+}
+
+/// A delivery the dispatcher completed: its outbox row, the lease its claim holds, and for a push APNs accepted, the
+/// registration whose device it shows to be there.
+struct DeliveryCompletion: Sendable {
+    var id: UUID
+    var leasedUntil: Date
+    var seen: (passID: UUID, device: String, at: Date)?
+}
