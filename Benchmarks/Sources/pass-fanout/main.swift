@@ -6,13 +6,11 @@
 // APNs client to the same stand-in, with as many in flight, with no database.
 //
 // Usage: pass-fanout [devices]   (prints "fan-out <seconds>", "ceiling <seconds>" and their ratio)
-import Crypto
 import Foundation
 import Logging
 import SQLKit
 import Secrets
 import WalletPasses
-import WalletServer
 import WalletServerTesting
 import WalletServices
 import WalletStore
@@ -30,26 +28,36 @@ struct PassFanout {
         defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "pass-fanout")
         logger.logLevel = .warning
-        let database = try WalletDatabase.open(url: WalletServerConfiguration.sqliteURL(in: directory), logger: logger)
-        try await SchemaMigrator(database: database, logger: logger).migrate()
-        let repository = SQLWalletRepository(database: database)
+        var quiet = logger
+        quiet.logLevel = .error
+        let storage = try await WalletServerStorage.open(
+            configuration: WalletServerConfiguration(dataDirectory: directory, createsDevelopmentIdentity: false),
+            logger: quiet)
+        do {
+            try await measure(devices: devices, storage: storage, logger: logger)
+        } catch {
+            try? await storage.shutdown()
+            throw error
+        }
+        try await storage.shutdown()
+    }
+
+    /// Sets up the pass in `storage` on `devices` devices and prints the fan-out beside its ceiling.
+    nonisolated static func measure(devices: Int, storage: WalletServerStorage, logger: Logger) async throws {
+        var quiet = logger
+        quiet.logLevel = .error
+        let administration = WalletAdministration(storage: storage, logger: quiet)
         let identity = try DevelopmentIdentity.generate(passTypeIdentifier: "pass.dev.coffer.fanout")
 
-        let client = try await repository.createClient(name: "Fan-out")
-        let user = try await repository.createUser(clientID: client.id, externalReference: nil)
-        let passType = PassType(
-            passTypeIdentifier: "pass.dev.coffer.fanout", teamIdentifier: "DEVTEAM000", organizationName: "Fan-out",
-            signingKeyPath: "unused",
-            nfcPublicKey: P256.KeyAgreement.PrivateKey().publicKey.derRepresentation.base64EncodedString())
-        try await repository.createPassType(passType)
-        let tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "FANOUT-1")
-        try await repository.createTag(tag)
-        let package = try PassTemplate.demoTicket().package(for: passType, serialNumber: "FANOUT-1")
-        let pass = ApplePass(
-            tagID: tag.id, passTypeID: passType.id, serialNumber: "FANOUT-1", passContent: try package.archived())
-        try await repository.createPass(pass)
+        let (passType, _) = try await administration.importPassType(identity.signingIdentity)
+        let client = try await administration.createClient(name: "Fan-out")
+        try await administration.sharePassType(passTypeID: passType.id, clientID: client.id)
+        let user = try await administration.createUser(clientID: client.id)
+        let tag = try await administration.createTag(clientID: client.id, userID: user.id, referenceID: "FANOUT-1")
+        let pass = try await administration.createPass(
+            tagID: tag.id, passTypeID: passType.id, serialNumber: "FANOUT-1")
         // The registrations, in one transaction (N registrations through the web service would each sync).
-        try await database.transaction { db in
+        try await storage.database.transaction { db in
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             for chunk in stride(from: 0, to: devices, by: 500) {
                 var insert = db.insert(into: "pass_registrations")
@@ -88,12 +96,9 @@ struct PassFanout {
             try await direct.shutdown()
             let sentDirectly = standIn.received.count
 
-            let trace = PassEventRecorder(store: repository, devices: nil, logger: logger)
-            let dispatcher = PushDispatcher(
-                outbox: repository, client: APNsClient(configuration: configuration, logger: logger),
-                identity: { _ in identity.signingIdentity }, pollInterval: .seconds(3600), trace: trace,
-                logger: logger)
-            let updater = PassUpdater(store: repository, logger: logger, trace: trace) { dispatcher.wake() }
+            let trace = PassEventRecorder(storage: storage, logger: logger)
+            let dispatcher = PushDispatcher(storage: storage, apns: configuration, trace: trace, logger: logger)
+            let updater = PassUpdater(storage: storage, logger: logger, trace: trace) { dispatcher.wake() }
             let running = Task { try await dispatcher.run() }
             let start = ContinuousClock.now
             try await updater.update(passID: pass.id, PassChange(fields: ["seat": .text("Row 7")]))
@@ -111,7 +116,6 @@ struct PassFanout {
             print("ratio \(String(format: "%.2f", seconds(fanOut) / seconds(ceiling)))")
             print("refused \(refused)")
         }
-        try await database.shutdown()
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -23,7 +23,7 @@ public enum WalletServerApplication {
     /// on this machine are accepted only with `allowsLoopbackWebhooks`. With `rateBuckets`, the per-address budgets of
     /// device registrations, device logs and callbacks, and each API user's budget of pass changes (`changeLimit`), are
     /// shared by every replica (give `issuanceLimiter` a shared store too).
-    public static func makeRouter(
+    package static func makeRouter(
         repository: any WalletRepository, service: ProvisioningService, logger: Logger,
         issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
@@ -107,7 +107,7 @@ public enum WalletServerApplication {
     /// The application, listening on `host`:`port`, over a repository and service the caller owns, with each API
     /// token's issuances limited to `issuanceRateLimit`, connections idle for `idleTimeout` seconds closed, and
     /// requests counted in `metrics` (served at `GET /metrics` when `exposesMetrics`).
-    public static func buildApplication(
+    package static func buildApplication(
         repository: any WalletRepository, service: ProvisioningService, host: String, port: Int,
         issuanceRateLimit: RateLimit = .default, idleTimeout: TimeInterval? = 30,
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true,

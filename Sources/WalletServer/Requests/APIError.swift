@@ -5,20 +5,20 @@ import WalletServices
 
 /// An API error with the stable JSON shape every route answers with:
 /// `{"error": {"status": 404, "code": "not_found", "message": "…"}}`. Messages never echo a token or a key.
-public struct APIError: HTTPResponseError, Sendable {
+package struct APIError: HTTPResponseError, Sendable {
     /// The HTTP status.
-    public let status: HTTPResponse.Status
+    package let status: HTTPResponse.Status
     /// A stable machine-readable code.
-    public let code: String
+    package let code: String
     /// A sentence for people.
-    public let message: String
+    package let message: String
     /// Extra headers (for example `WWW-Authenticate` on 401).
-    public let headers: HTTPFields
+    package let headers: HTTPFields
     /// What ``PassLint`` found in a pass the request would make (`invalid_pass`); written as `error.findings`.
-    public let findings: [PassFinding]
+    package let findings: [PassFinding]
 
     /// Creates an error.
-    public init(
+    package init(
         _ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:],
         findings: [PassFinding] = []
     ) {
@@ -30,7 +30,7 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     /// The response body and headers.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(

@@ -10,19 +10,19 @@ import WalletServices
 ///
 /// Only a trusted proxy's `X-Forwarded-For` is read: any other client could name any address in it. A connection
 /// without an IP address (a Unix socket, an in-process client) counts as this machine.
-public struct ClientAddress: Sendable {
+package struct ClientAddress: Sendable {
     /// What stands for a peer without an IP address.
     static let local = "local"
 
     /// The peers whose `X-Forwarded-For` is believed.
-    public let trustedProxies: Set<String>
+    package let trustedProxies: Set<String>
     private let logger: Logger
     /// Whether a trusted proxy's request without `X-Forwarded-For` was reported (once per process and resolver).
     private let reportedMissingHeader = Locked(false)
 
     /// Creates a resolver that believes `X-Forwarded-For` only from `trustedProxies` (IP addresses); the first request
     /// a trusted proxy sends without it is reported to `logger`.
-    public init(
+    package init(
         trustedProxies: Set<String> = WalletServerConfiguration.defaultTrustedProxies,
         logger: Logger = Logger(label: "coffer.server")
     ) {
@@ -31,7 +31,7 @@ public struct ClientAddress: Sendable {
     }
 
     /// The address the request came from (at most 64 characters).
-    public func address(of request: Request, context: WalletRequestContext) -> String {
+    package func address(of request: Request, context: WalletRequestContext) -> String {
         var address = context.remoteAddress.map { $0.ipAddress ?? Self.local } ?? Self.local
         guard isTrusted(address) else { return address }
         let forwarded = request.headers[values: Self.xForwardedFor].joined(separator: ",").split(separator: ",")
@@ -45,14 +45,14 @@ public struct ClientAddress: Sendable {
 
     /// The budget the request is counted in for per-address limits: its address, or for IPv6 the address's /64 (one
     /// subscriber's whole allocation, whose interface identifiers cost nothing to vary).
-    public func limiterKey(of request: Request, context: WalletRequestContext) -> String {
+    package func limiterKey(of request: Request, context: WalletRequestContext) -> String {
         let address = address(of: request, context: context)
         guard address.contains(":"), let parsed = IPAddress(numeric: address) else { return address }
         return parsed.limiterKey
     }
 
     /// Whether the request came from this machine (a loopback peer, or one whose proxy says so).
-    public func isLocal(_ request: Request, context: WalletRequestContext) -> Bool {
+    package func isLocal(_ request: Request, context: WalletRequestContext) -> Bool {
         let address = address(of: request, context: context)
         return address == Self.local || NetworkHost.isLoopback(address)
     }

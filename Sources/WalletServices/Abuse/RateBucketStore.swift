@@ -3,7 +3,7 @@ import Foundation
 /// Request budgets every replica shares, so that N servers on one database allow what one does: the limits that
 /// protect money and other clients (issuance, device registrations and logs, pass changes) count here when the
 /// database is PostgreSQL (``RateLimiter/shared``). `SQLWalletRepository` implements it in `rate_buckets`.
-public protocol RateBucketStore: Sendable {
+package protocol RateBucketStore: Sendable {
     /// Counts one request in `bucket` under `limit` at `now` if the bucket has one left; `nil` when it did, else how
     /// long until it has.
     func takeFromRateBucket(_ bucket: Data, limit: RateLimit, now: Date) async throws -> Duration?

@@ -11,9 +11,9 @@ import Secrets
 /// bucket, so such buckets are dropped as the table grows: memory follows the keys that asked recently. Key a
 /// limiter by a secret's hash (`SHA256Digest`), never by the secret. Safe to call from any task; the clock is
 /// injected so that tests move time by hand.
-public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
+package final class RateLimiter<Key: Hashable & Sendable>: Sendable {
     /// What ``acquire(for:)`` decided.
-    public enum Decision: Hashable, Sendable {
+    package enum Decision: Hashable, Sendable {
         /// The request may go ahead; it was counted.
         case allowed
         /// The key's bucket is empty; one more request is allowed after `retryAfter`. Nothing was counted.
@@ -29,16 +29,16 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
 
     /// Where every replica's requests are counted together, under a name for this limit; `nil` for this process
     /// alone.
-    public let shared: (name: String, store: any RateBucketStore)?
+    package let shared: (name: String, store: any RateBucketStore)?
     /// The limit it enforces.
-    public let limit: RateLimit
+    package let limit: RateLimit
     private let clock: any CofferClock
     private let sweepThreshold: Int
     private let state: Locked<State>
 
     /// Creates a limiter for `limit`, reading the time from `clock` (the system's unless a test gives another);
     /// with `shared`, ``acquireAcrossReplicas(for:)`` counts in that store under that name.
-    public convenience init(
+    package convenience init(
         limit: RateLimit, clock: any CofferClock = SystemClock(),
         shared: (name: String, store: any RateBucketStore)? = nil
     ) {
@@ -59,7 +59,7 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Counts one request for `key` if its bucket has one left.
-    public func acquire(for key: Key) -> Decision {
+    package func acquire(for key: Key) -> Decision {
         guard !limit.isUnlimited else { return .allowed }
         let instant = clock.uptime
         let interval = Duration.seconds(60) / limit.perMinute
@@ -80,7 +80,7 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
     /// Counts one request for `key` in the bucket every replica shares (``shared``), or this process's without one.
     /// The store sees only the SHA-256 of the limit's name and the key. When the store cannot be reached the request
     /// is counted here instead: a database that went away never lifts the limit.
-    public func acquireAcrossReplicas(for key: Key) async -> Decision {
+    package func acquireAcrossReplicas(for key: Key) async -> Decision {
         guard let shared, !limit.isUnlimited else { return acquire(for: key) }
         let bucket = Data(SHA256.hash(data: Data("\(shared.name)\u{0}\(key)".utf8)))
         do {
@@ -94,5 +94,5 @@ public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
     }
 
     /// How many buckets are held (full ones not yet swept out included).
-    public var trackedBucketCount: Int { state.withLock { $0.fullAt.count } }
+    package var trackedBucketCount: Int { state.withLock { $0.fullAt.count } }
 }

@@ -10,23 +10,23 @@ import ServiceLifecycle
 ///
 /// A failed sweep (the database away) is logged and tried again at the next interval; the service stops at graceful
 /// shutdown, before the storage closes when it is listed after `StorageLifecycle`.
-public struct SessionPurger: Service {
+package struct SessionPurger: Service {
     /// What it deletes from.
-    public let repository: any WalletRepository
+    package let repository: any WalletRepository
     /// The time between sweeps.
-    public let interval: Duration
+    package let interval: Duration
     /// The most sessions one statement deletes.
-    public let batchSize: Int
+    package let batchSize: Int
     /// Where the deleted sessions are counted (`coffer_provisioning_sessions_expired_total`), if anywhere.
-    public let metrics: ServerMetrics?
+    package let metrics: ServerMetrics?
     /// How long passes' trace events are kept.
-    public let traceRetention: TimeInterval
+    package let traceRetention: TimeInterval
     let clock: any CofferClock
     let logger: Logger
 
     /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` rows a statement
     /// (trace events once older than `traceRetention`) and counting the sessions in `metrics`.
-    public init(
+    package init(
         repository: any WalletRepository, interval: Duration, batchSize: Int = 500,
         traceRetention: TimeInterval = WalletServerConfiguration.defaultTraceRetention,
         clock: any CofferClock = SystemClock(), metrics: ServerMetrics? = nil,
@@ -42,7 +42,7 @@ public struct SessionPurger: Service {
     }
 
     /// Sweeps every ``interval`` until graceful shutdown or cancellation.
-    public func run() async throws {
+    package func run() async throws {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
@@ -70,7 +70,7 @@ public struct SessionPurger: Service {
 
     /// Deletes every session expired now, a batch at a time; returns how many it deleted.
     @discardableResult
-    public func purge() async throws -> Int {
+    package func purge() async throws -> Int {
         let cutoff = clock.now
         var total = 0
         while true {

@@ -39,12 +39,12 @@ extension WalletAdministration {
 
     /// The management API's operations over the same records, changing passes without waking a push dispatcher
     /// (the server's sends what they queue when it next runs).
-    public func passManagement() -> PassManagement {
+    package func passManagement() -> PassManagement {
         PassManagement(repository: repository, updater: PassUpdater(store: repository, logger: logger))
     }
 
     /// The passes' traces, with `webServiceURL` the address their updates are fetched from.
-    public func passTrace(webServiceURL: String?) -> PassTrace {
+    package func passTrace(webServiceURL: String?) -> PassTrace {
         PassTrace(repository: repository, webServiceURL: webServiceURL)
     }
 }

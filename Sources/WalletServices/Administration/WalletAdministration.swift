@@ -48,7 +48,7 @@ public struct WalletAdministration: Sendable {
 
     /// Creates the administration over the records in `repository` and the signing keys in `secrets` (whose
     /// identities `identities` caches), writing the development root certificate to `developmentRootURL`.
-    public init(
+    package init(
         repository: any WalletRepository, secrets: any SecretsDataStoring, identities: SigningIdentityCache,
         developmentRootURL: URL, logger: Logger = Logger(label: "coffer.admin")
     ) {

@@ -7,32 +7,32 @@ import Foundation
 ///
 /// Its ``digest(settings:)`` names one signed archive: a kept archive with the same digest is what signing again
 /// would give, less the signing time.
-public struct PassArchiveVersion: Hashable, Sendable {
+package struct PassArchiveVersion: Hashable, Sendable {
     /// The pass.
-    public var passID: UUID
+    package var passID: UUID
     /// When the pass's record last changed (an issuance, a binding).
-    public var updatedAt: Date
+    package var updatedAt: Date
     /// When its content last changed (`Last-Modified`).
-    public var modifiedAt: Date
+    package var modifiedAt: Date
     /// Its update tag.
-    public var updateTag: Int64
+    package var updateTag: Int64
     /// The SHA-256 of its authentication token, once it has one.
-    public var authenticationTokenHash: Data?
+    package var authenticationTokenHash: Data?
     /// The issuer binding data a device returned, if bound.
-    public var issuerBindingData: String?
+    package var issuerBindingData: String?
     /// The device key hash a device returned, if bound.
-    public var keyHash: String?
+    package var keyHash: String?
     /// The account hash of the tag's user (`fidoProfile.accountHash`).
-    public var accountHash: String
+    package var accountHash: String
     /// Where the pass type's signing identity is kept (an import stores a renewed identity at a new path).
-    public var signingKeyPath: String
+    package var signingKeyPath: String
     /// The pass type's current NFC public key.
-    public var nfcPublicKey: String?
+    package var nfcPublicKey: String?
     /// The pass type's binding learn-more page.
-    public var bindingLearnMoreURL: String?
+    package var bindingLearnMoreURL: String?
 
     /// Creates a version from its parts.
-    public init(
+    package init(
         passID: UUID, updatedAt: Date, modifiedAt: Date, updateTag: Int64, authenticationTokenHash: Data?,
         issuerBindingData: String?, keyHash: String?, accountHash: String, signingKeyPath: String,
         nfcPublicKey: String?, bindingLearnMoreURL: String?
@@ -51,7 +51,7 @@ public struct PassArchiveVersion: Hashable, Sendable {
     }
 
     /// The SHA-256 of every part, each length-prefixed, and of the renderer's `settings`.
-    public func digest(settings: Data) -> Data {
+    package func digest(settings: Data) -> Data {
         var hash = SHA256()
         func add(_ bytes: Data?) {
             guard let bytes else {
@@ -80,16 +80,16 @@ public struct PassArchiveVersion: Hashable, Sendable {
 }
 
 /// A pass's archive version with the archive last signed for it, as kept.
-public struct KeptPassArchive: Sendable {
+package struct KeptPassArchive: Sendable {
     /// The pass's version now.
-    public var version: PassArchiveVersion
+    package var version: PassArchiveVersion
     /// The digest the kept archive was signed at, if one is kept.
-    public var keptDigest: Data?
+    package var keptDigest: Data?
     /// The kept archive (`.pkpass` bytes), if one is kept.
-    public var pkpass: Data?
+    package var pkpass: Data?
 
     /// Creates the record.
-    public init(version: PassArchiveVersion, keptDigest: Data?, pkpass: Data?) {
+    package init(version: PassArchiveVersion, keptDigest: Data?, pkpass: Data?) {
         self.version = version
         self.keptDigest = keptDigest
         self.pkpass = pkpass

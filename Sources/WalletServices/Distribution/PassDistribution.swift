@@ -8,33 +8,33 @@ import WalletPasses
 ///
 /// Every archive comes from ``PassRenderer/signedArchive(passID:signingTime:)``: a pass that has not changed since
 /// it was last signed costs no signature.
-public struct PassDistribution: Sendable {
+package struct PassDistribution: Sendable {
     /// How long a share link lasts when the request does not say: 7 days.
-    public static let defaultLinkLifetime = 7 * 86_400
+    package static let defaultLinkLifetime = 7 * 86_400
     /// The shortest and longest share link lifetimes accepted, in seconds: a minute to 30 days.
-    public static let linkLifetimes: ClosedRange<Int> = 60...(30 * 86_400)
+    package static let linkLifetimes: ClosedRange<Int> = 60...(30 * 86_400)
     /// The most working share links one pass may have at once.
-    public static let maximumLinksPerPass = 100
+    package static let maximumLinksPerPass = 100
     /// The path share links are served under, followed by the token.
-    public static let sharePath = "/wallet/pass/"
+    package static let sharePath = "/wallet/pass/"
 
     /// A share link just made: the only time its token exists outside the recipient's hands.
-    public struct CreatedShareLink: Hashable, Sendable, CustomStringConvertible {
+    package struct CreatedShareLink: Hashable, Sendable, CustomStringConvertible {
         /// The stored link.
-        public var link: ShareLink
+        package var link: ShareLink
         /// The link's public URL, token included.
-        public var url: String
+        package var url: String
 
         /// The link without its token: `<redacted>`.
-        public var description: String { "CreatedShareLink(id: \(link.id), url: <redacted>)" }
+        package var description: String { "CreatedShareLink(id: \(link.id), url: <redacted>)" }
     }
 
     /// A pass's signed archive and the name to save it under.
-    public struct Archive: Sendable {
+    package struct Archive: Sendable {
         /// The `.pkpass` bytes.
-        public var pkpass: Data
+        package var pkpass: Data
         /// `<serial number>.pkpass`, with every character but letters, digits, `.`, `-` and `_` replaced by `_`.
-        public var fileName: String
+        package var fileName: String
     }
 
     let repository: any WalletRepository
@@ -48,7 +48,7 @@ public struct PassDistribution: Sendable {
 
     /// Creates the service; downloads go in their passes' traces through `trace` (by default a recorder over
     /// `repository`).
-    public init(
+    package init(
         repository: any WalletRepository, renderer: PassRenderer, publicBaseURL: @escaping @Sendable () -> String,
         clock: any CofferClock = SystemClock(), trace: PassEventRecorder? = nil,
         logger: Logger = Logger(label: "coffer.distribution")
@@ -62,7 +62,7 @@ public struct PassDistribution: Sendable {
     }
 
     /// The signed archive of the pass of the client's tag whose `attribute` is `value`.
-    public func archive(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Archive {
+    package func archive(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> Archive {
         let target = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value)
         guard let pkpass = try await renderer.signedArchive(passID: target.passID, signingTime: clock.now) else {
             throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass")
@@ -76,7 +76,7 @@ public struct PassDistribution: Sendable {
     ///
     /// - Throws: ``PassManagementFailure/invalidRequest(_:)`` for a lifetime out of bounds,
     ///   ``PassManagementFailure/conflict(_:)`` when the pass has ``maximumLinksPerPass`` working links.
-    public func createShareLink(
+    package func createShareLink(
         clientID: UUID, attribute: TagIDAttribute, value: String, lifetime: Int?, singleUse: Bool
     ) async throws -> CreatedShareLink {
         let seconds = lifetime ?? Self.defaultLinkLifetime
@@ -101,7 +101,7 @@ public struct PassDistribution: Sendable {
     }
 
     /// The share links the client made for the pass of its tag, newest first (never their tokens).
-    public func shareLinks(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> [ShareLink] {
+    package func shareLinks(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> [ShareLink] {
         let passID = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value).passID
         return try await repository.shareLinks(passID: passID, clientID: clientID)
     }
@@ -116,7 +116,7 @@ public struct PassDistribution: Sendable {
     /// - Throws: ``PassManagementFailure/notFound(_:)`` when there is no such link,
     ///   ``PassManagementFailure/invalidRequest(_:)`` for `rotatingToken` when passes carry no token (no https
     ///   public URL).
-    public func revokeShareLink(
+    package func revokeShareLink(
         id: UUID, clientID: UUID, attribute: TagIDAttribute, value: String, rotatingToken: Bool = false
     ) async throws {
         let passID = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value).passID
@@ -140,14 +140,14 @@ public struct PassDistribution: Sendable {
 
     /// The pass a share link serves, if `token` is well formed and its link still works; `nil` otherwise, whichever
     /// the reason. Looking does not use the link.
-    public func sharedPass(token: String) async throws -> SharedPass? {
+    package func sharedPass(token: String) async throws -> SharedPass? {
         guard WebLinkService.isWellFormed(token: token) else { return nil }
         return try await repository.sharedPass(tokenHash: SecretToken.hash(token), now: clock.now)
     }
 
     /// The archive a share link serves, signed (or kept) first and then the link used, so that a single-use link is
     /// spent only on a download that happened; `nil` when the link no longer works (another download spent it).
-    public func download(_ shared: SharedPass) async throws -> Archive? {
+    package func download(_ shared: SharedPass) async throws -> Archive? {
         guard let pkpass = try await renderer.signedArchive(passID: shared.link.passID, signingTime: clock.now),
             try await repository.useShareLink(id: shared.link.id, now: clock.now)
         else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where share links are kept (the `share_links` table), by the SHA-256 of their token. ``WalletRepository``
 /// includes it.
-public protocol ShareLinkStore: Sendable {
+package protocol ShareLinkStore: Sendable {
     /// Stores `link` unless its pass has `maximumLinks` links that still work at `now`; returns whether it did. The
     /// pass's expired links are deleted first, in the same transaction.
     func createShareLink(_ link: ShareLink, maximumLinks: Int, now: Date) async throws -> Bool
@@ -24,16 +24,16 @@ public protocol ShareLinkStore: Sendable {
 }
 
 /// What a share link's page and download need, read in one query.
-public struct SharedPass: Hashable, Sendable {
+package struct SharedPass: Hashable, Sendable {
     /// The link.
-    public var link: ShareLink
+    package var link: ShareLink
     /// The pass's serial number (the download's file name).
-    public var serialNumber: String
+    package var serialNumber: String
     /// The pass type's organization name (shown on the page).
-    public var organizationName: String
+    package var organizationName: String
 
     /// Creates the record.
-    public init(link: ShareLink, serialNumber: String, organizationName: String) {
+    package init(link: ShareLink, serialNumber: String, organizationName: String) {
         self.link = link
         self.serialNumber = serialNumber
         self.organizationName = organizationName

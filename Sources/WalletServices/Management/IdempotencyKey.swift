@@ -2,15 +2,15 @@ import Foundation
 
 /// A client's `Idempotency-Key`: 1–255 printable ASCII characters. A create retried with the same key and the same
 /// request within ``lifetime`` answers what the first one answered and creates nothing.
-public struct IdempotencyKey: Hashable, Sendable, CustomStringConvertible {
+package struct IdempotencyKey: Hashable, Sendable, CustomStringConvertible {
     /// The key as the client sent it.
-    public let value: String
+    package let value: String
 
     /// How long a key is remembered.
-    public static let lifetime: TimeInterval = 24 * 60 * 60
+    package static let lifetime: TimeInterval = 24 * 60 * 60
 
     /// The key, or `nil` when `value` is empty, longer than 255 characters or not printable ASCII.
-    public init?(_ value: String) {
+    package init?(_ value: String) {
         guard (1...255).contains(value.utf8.count), value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
             return nil
         }
@@ -18,34 +18,34 @@ public struct IdempotencyKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The key itself (it is the client's choice, not a secret).
-    public var description: String { value }
+    package var description: String { value }
 }
 
 /// A key claimed for one request: the key and the fingerprint of the request it was first used with.
-public struct IdempotencyClaim: Hashable, Sendable {
+package struct IdempotencyClaim: Hashable, Sendable {
     /// The key.
-    public let key: IdempotencyKey
+    package let key: IdempotencyKey
     /// The SHA-256 of the request (``PassCreationRequest/fingerprint``).
-    public let requestHash: Data
+    package let requestHash: Data
 
     /// Creates a claim.
-    public init(key: IdempotencyKey, requestHash: Data) {
+    package init(key: IdempotencyKey, requestHash: Data) {
         self.key = key
         self.requestHash = requestHash
     }
 }
 
 /// What a create answered: the status and the exact body, stored with its idempotency key to be answered again.
-public struct StoredResponse: Hashable, Sendable {
+package struct StoredResponse: Hashable, Sendable {
     /// The HTTP status.
-    public let status: Int
+    package let status: Int
     /// The JSON body.
-    public let body: Data
+    package let body: Data
     /// Whether this is a stored answer to an earlier request with the same key (nothing was created now).
-    public let replayed: Bool
+    package let replayed: Bool
 
     /// Creates a response.
-    public init(status: Int, body: Data, replayed: Bool) {
+    package init(status: Int, body: Data, replayed: Bool) {
         self.status = status
         self.body = body
         self.replayed = replayed

@@ -4,9 +4,9 @@ import WalletPasses
 
 /// What the management API answers about a tag's pass: its identifiers, its content's mutable parts, and where it
 /// stands with devices.
-public struct ManagedPassState: Codable, Hashable, Sendable {
+package struct ManagedPassState: Codable, Hashable, Sendable {
     /// Where a pass stands with account binding.
-    public enum BindingState: String, Codable, Hashable, Sendable, CaseIterable {
+    package enum BindingState: String, Codable, Hashable, Sendable, CaseIterable {
         /// No issuer data was ever signed for it.
         case unbound
         /// Issuer data was signed, but no device has bound it yet.
@@ -16,18 +16,18 @@ public struct ManagedPassState: Codable, Hashable, Sendable {
     }
 
     /// The tag's identifiers.
-    public struct Tag: Codable, Hashable, Sendable {
+    package struct Tag: Codable, Hashable, Sendable {
         /// The tag's own identifier.
-        public var id: UUID
+        package var id: UUID
         /// The client's reference, if any.
-        public var referenceID: String?
+        package var referenceID: String?
         /// Pronto's tag identifier, if any.
-        public var prontoTagID: String?
+        package var prontoTagID: String?
         /// The subscription identifier, if any.
-        public var subscriptionID: String?
+        package var subscriptionID: String?
 
         /// Creates the identifiers of a tag.
-        public init(id: UUID, referenceID: String?, prontoTagID: String?, subscriptionID: String?) {
+        package init(id: UUID, referenceID: String?, prontoTagID: String?, subscriptionID: String?) {
             (self.id, self.referenceID, self.prontoTagID, self.subscriptionID) = (
                 id, referenceID, prontoTagID, subscriptionID
             )
@@ -42,32 +42,32 @@ public struct ManagedPassState: Codable, Hashable, Sendable {
     }
 
     /// The tag the pass belongs to.
-    public var tag: Tag
+    package var tag: Tag
     /// The pass's own identifier.
-    public var passID: UUID
+    package var passID: UUID
     /// The pass type identifier it is signed for (`pass.com.example.ticket`).
-    public var passTypeIdentifier: String
+    package var passTypeIdentifier: String
     /// Its serial number.
-    public var serialNumber: String
+    package var serialNumber: String
     /// Every field of `pass.json` (header, primary, secondary, auxiliary and back fields), key to value.
-    public var fields: [String: PassField.Value]
+    package var fields: [String: PassField.Value]
     /// Whether the pass is voided.
-    public var voided: Bool
+    package var voided: Bool
     /// When the pass expires, if it does.
-    public var expirationDate: Date?
+    package var expirationDate: Date?
     /// When the pass is relevant, if it is.
-    public var relevantDate: Date?
+    package var relevantDate: Date?
     /// Where it stands with account binding.
-    public var bindingState: BindingState
+    package var bindingState: BindingState
     /// How many devices are registered for its updates.
-    public var registrations: Int
+    package var registrations: Int
     /// When it last changed.
-    public var updatedAt: Date
+    package var updatedAt: Date
     /// The web service's update tag of its last change (opaque, grows with every change).
-    public var updateTag: String
+    package var updateTag: String
 
     /// Creates a state.
-    public init(
+    package init(
         tag: Tag, passID: UUID, passTypeIdentifier: String, serialNumber: String,
         fields: [String: PassField.Value], voided: Bool, expirationDate: Date?, relevantDate: Date?,
         bindingState: BindingState, registrations: Int, updatedAt: Date, updateTag: String
@@ -101,7 +101,7 @@ public struct ManagedPassState: Codable, Hashable, Sendable {
     }
 
     /// Writes every key, absent dates as `null`, so that a client sees the whole shape every time.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(tag, forKey: .tag)
         try container.encode(passID, forKey: .passID)
@@ -118,7 +118,7 @@ public struct ManagedPassState: Codable, Hashable, Sendable {
     }
 
     /// The state's JSON as the API answers it: sorted keys, ISO-8601 dates in UTC with milliseconds.
-    public func encoded() throws -> Data { try Self.encoder.encode(self) }
+    package func encoded() throws -> Data { try Self.encoder.encode(self) }
 
     /// The pass's mutable parts, read from its `pass.json`.
     package static func content(of pass: Pass) -> (
@@ -141,7 +141,7 @@ public struct ManagedPassState: Codable, Hashable, Sendable {
     }()
 
     /// A JSON decoder for states (tests and clients written in Swift).
-    public static func makeDecoder() -> JSONDecoder {
+    package static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)

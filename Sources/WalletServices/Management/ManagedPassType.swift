@@ -2,20 +2,20 @@ import Foundation
 
 /// A pass type as the management API shows it to a client it is shared with (`GET /api/v2/pass_types`): what to name
 /// in `pass_type_id`, and the NFC public key its passes carry (what the client's NFC readers are set up for).
-public struct ManagedPassType: Codable, Hashable, Sendable {
+package struct ManagedPassType: Codable, Hashable, Sendable {
     /// The pass type's identifier: what `pass_type_id` names.
-    public var id: UUID
+    package var id: UUID
     /// The Pass Type ID, e.g. `pass.com.example.ticket`.
-    public var passTypeIdentifier: String
+    package var passTypeIdentifier: String
     /// The Apple team.
-    public var teamIdentifier: String
+    package var teamIdentifier: String
     /// The organization name users see.
-    public var organizationName: String
+    package var organizationName: String
     /// The current NFC public key (Base64 SubjectPublicKeyInfo, P-256), `nil` when the pass type has none.
-    public var nfcPublicKey: String?
+    package var nfcPublicKey: String?
 
     /// The management API's view of `passType`.
-    public init(_ passType: PassType) {
+    package init(_ passType: PassType) {
         id = passType.id
         passTypeIdentifier = passType.passTypeIdentifier
         teamIdentifier = passType.teamIdentifier
@@ -32,7 +32,7 @@ public struct ManagedPassType: Codable, Hashable, Sendable {
     }
 
     /// Always writes `nfc_public_key`, `null` when there is none, so every object has the same keys.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(passTypeIdentifier, forKey: .passTypeIdentifier)

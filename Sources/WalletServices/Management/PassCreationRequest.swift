@@ -3,26 +3,26 @@ import Foundation
 import WalletPasses
 
 /// `POST /api/v2/passes`: a new tag (with its user) and its pass, made from a pass type's template and field values.
-public struct PassCreationRequest: Hashable, Sendable {
+package struct PassCreationRequest: Hashable, Sendable {
     /// The client's reference for the tag.
-    public var referenceID: String?
+    package var referenceID: String?
     /// Pronto's tag identifier.
-    public var prontoTagID: String?
+    package var prontoTagID: String?
     /// A subscription identifier.
-    public var subscriptionID: String?
+    package var subscriptionID: String?
     /// The client's reference for the user: the oldest user with it is the tag's owner, or a new one is made.
-    public var userReference: String?
+    package var userReference: String?
     /// The pass type (the only one there is when `nil`).
-    public var passTypeID: UUID?
+    package var passTypeID: UUID?
     /// New values of the template's fields, by key.
-    public var fields: [String: PassField.Value]
+    package var fields: [String: PassField.Value]
     /// When the pass becomes relevant.
-    public var relevantDate: Date?
+    package var relevantDate: Date?
     /// When the pass expires.
-    public var expirationDate: Date?
+    package var expirationDate: Date?
 
     /// Creates a request.
-    public init(
+    package init(
         referenceID: String? = nil, prontoTagID: String? = nil, subscriptionID: String? = nil,
         userReference: String? = nil, passTypeID: UUID? = nil, fields: [String: PassField.Value] = [:],
         relevantDate: Date? = nil, expirationDate: Date? = nil
@@ -44,7 +44,7 @@ public struct PassCreationRequest: Hashable, Sendable {
     ]
 
     /// Reads a request body: a JSON object with only the known keys, each of its type.
-    public init(json body: Data) throws(PassManagementFailure) {
+    package init(json body: Data) throws(PassManagementFailure) {
         let object = try ManagementJSON.object(body, keys: Self.keys)
         referenceID = try ManagementJSON.identifier(object, "reference_id")
         prontoTagID = try ManagementJSON.identifier(object, "pronto_tag_id")
@@ -64,7 +64,7 @@ public struct PassCreationRequest: Hashable, Sendable {
 
     /// The SHA-256 of the request's meaning (not its spelling): two bodies that differ only in whitespace, key order
     /// or number notation hash alike. An idempotency key's stored request is compared by it.
-    public var fingerprint: Data {
+    package var fingerprint: Data {
         var text = ""
         func add(_ name: String, _ value: String?) {
             // Length-prefixed, so that no value can run into the next.

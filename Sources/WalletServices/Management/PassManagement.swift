@@ -6,18 +6,18 @@ import WalletPasses
 /// (idempotently), read a pass's state, change it (through ``PassUpdater``, which re-signs, bumps its update tag and
 /// pushes to its devices), and list a client's passes. Every call is scoped to one client: another client's tag is
 /// ``PassManagementFailure/notFound(_:)``, exactly like a tag that does not exist.
-public struct PassManagement: Sendable {
+package struct PassManagement: Sendable {
     /// The storage.
-    public let repository: any WalletRepository
+    package let repository: any WalletRepository
     /// Applies changes to passes.
-    public let updater: PassUpdater
+    package let updater: PassUpdater
     private let clock: any CofferClock
 
     /// The most passes one page lists.
-    public static let maximumPageSize = 200
+    package static let maximumPageSize = 200
 
     /// Creates the service.
-    public init(
+    package init(
         repository: any WalletRepository, updater: PassUpdater,
         clock: any CofferClock = SystemClock()
     ) {
@@ -31,7 +31,7 @@ public struct PassManagement: Sendable {
     ///
     /// With an idempotency key, a retry of the same request within a day answers the first answer again and makes
     /// nothing; the same key with another request is ``PassManagementFailure/idempotencyKeyReused``.
-    public func create(_ request: PassCreationRequest, clientID: UUID, idempotencyKey: IdempotencyKey?) async throws
+    package func create(_ request: PassCreationRequest, clientID: UUID, idempotencyKey: IdempotencyKey?) async throws
         -> StoredResponse
     {
         let passType = try await passType(request.passTypeID, clientID: clientID)
@@ -84,7 +84,7 @@ public struct PassManagement: Sendable {
     }
 
     /// The state of the pass of the client's tag whose `attribute` is `value`.
-    public func state(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
+    package func state(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
         guard let state = try await repository.managedPassState(clientID: clientID, attribute: attribute, value: value)
         else { throw PassManagementFailure.notFound("a tag '\(value)' (\(attribute.rawValue)) with a pass") }
         return state
@@ -92,7 +92,7 @@ public struct PassManagement: Sendable {
 
     /// Changes the pass of the client's tag whose `attribute` is `value` (only fields its `pass.json` has), re-signs
     /// it, bumps its update tag and pushes to its devices; answers the new state.
-    public func update(clientID: UUID, attribute: TagIDAttribute, value: String, change: PassChange) async throws
+    package func update(clientID: UUID, attribute: TagIDAttribute, value: String, change: PassChange) async throws
         -> ManagedPassState
     {
         guard !change.isEmpty else { throw PassManagementFailure.invalidRequest("the change changes nothing") }
@@ -102,18 +102,18 @@ public struct PassManagement: Sendable {
     }
 
     /// Voids the pass (``update(clientID:attribute:value:change:)`` with `voided`).
-    public func void(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
+    package func void(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
         try await update(clientID: clientID, attribute: attribute, value: value, change: .init(voided: true))
     }
 
     /// Expires the pass now (``update(clientID:attribute:value:change:)`` with an expiration date of now).
-    public func expire(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
+    package func expire(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> ManagedPassState {
         try await update(
             clientID: clientID, attribute: attribute, value: value, change: .init(expirationDate: clock.now))
     }
 
     /// A page of up to `limit` (1–``maximumPageSize``) of the client's passes after `cursor`.
-    public func list(clientID: UUID, limit: Int, cursor: String?) async throws -> ManagedPassPage {
+    package func list(clientID: UUID, limit: Int, cursor: String?) async throws -> ManagedPassPage {
         guard (1...Self.maximumPageSize).contains(limit) else {
             throw PassManagementFailure.invalidRequest("'limit' must be 1–\(Self.maximumPageSize)")
         }
@@ -132,7 +132,7 @@ public struct PassManagement: Sendable {
     }
 
     /// The pass types shared with the client: what it may issue under, with each one's current NFC public key.
-    public func passTypes(clientID: UUID) async throws -> [ManagedPassType] {
+    package func passTypes(clientID: UUID) async throws -> [ManagedPassType] {
         try await repository.passTypes(sharedWith: clientID).map(ManagedPassType.init)
     }
 

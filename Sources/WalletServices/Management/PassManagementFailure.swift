@@ -2,7 +2,7 @@ import Foundation
 import WalletPasses
 
 /// Why the management API refused a request, as cases a caller can switch on; each message says what to change.
-public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConvertible {
+package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The tag, the pass or the pass type does not exist for this client.
     case notFound(String)
     /// The request is malformed or names something the pass cannot have (an unknown field).
@@ -17,7 +17,7 @@ public enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConver
     case invalidPass([PassFinding])
 
     /// A sentence for people; never a token.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let what): return "\(what) does not exist for this client"
         case .invalidRequest(let reason): return reason

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the management API stores and reads: idempotent creation, pass types' templates, and passes' states.
 /// ``WalletRepository`` includes it; `SQLWalletRepository` implements it.
-public protocol PassManagementRepository: Sendable {
+package protocol PassManagementRepository: Sendable {
     /// The template archive stored for a pass type, or `nil` when it has none (or does not exist).
     func passTemplate(passTypeID: UUID) async throws -> Data?
 
@@ -32,24 +32,24 @@ public protocol PassManagementRepository: Sendable {
 }
 
 /// A tag and its pass, ready to store: everything but the owner, who is found (or made) by ``userReference``.
-public struct ManagedPassCreation: Sendable {
+package struct ManagedPassCreation: Sendable {
     /// The client.
-    public let clientID: UUID
+    package let clientID: UUID
     /// The tag's identifier.
-    public let tagID: UUID
+    package let tagID: UUID
     /// The client's reference for the tag.
-    public let referenceID: String?
+    package let referenceID: String?
     /// Pronto's tag identifier.
-    public let prontoTagID: String?
+    package let prontoTagID: String?
     /// A subscription identifier.
-    public let subscriptionID: String?
+    package let subscriptionID: String?
     /// The client's reference for the owner.
-    public let userReference: String?
+    package let userReference: String?
     /// The pass (for the tag ``tagID``).
-    public let pass: ApplePass
+    package let pass: ApplePass
 
     /// Creates a creation.
-    public init(
+    package init(
         clientID: UUID, tagID: UUID, referenceID: String?, prontoTagID: String?, subscriptionID: String?,
         userReference: String?, pass: ApplePass
     ) {

@@ -3,20 +3,20 @@ import Foundation
 /// Where a page of a client's passes ends, handed to the client as an opaque string: the tag's creation time and
 /// identifier, the order passes are listed in (oldest tag first, ties by identifier), so a page never repeats or
 /// skips a pass however many are created meanwhile.
-public struct PassPageCursor: Hashable, Sendable {
+package struct PassPageCursor: Hashable, Sendable {
     /// The last listed tag's creation time, in milliseconds since 1970.
-    public let createdAt: Int64
+    package let createdAt: Int64
     /// The last listed tag's identifier.
-    public let tagID: UUID
+    package let tagID: UUID
 
     /// Creates a cursor after the tag created at `createdAt` (milliseconds) with `tagID`.
-    public init(createdAt: Int64, tagID: UUID) {
+    package init(createdAt: Int64, tagID: UUID) {
         self.createdAt = createdAt
         self.tagID = tagID
     }
 
     /// Reads a cursor a page handed out; `nil` when `text` is not one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard (1...128).contains(text.utf8.count), text.utf8.allSatisfy(Self.alphabet.contains) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
@@ -34,20 +34,20 @@ public struct PassPageCursor: Hashable, Sendable {
     private static let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The cursor as the client sees it: URL-safe Base64 without padding.
-    public var text: String {
+    package var text: String {
         SecretToken.base64URL(Data("p1:\(createdAt):\(tagID.uuidString)".utf8))
     }
 }
 
 /// A page of a client's passes, and the cursor of the next one (`nil` on the last page).
-public struct ManagedPassPage: Encodable, Hashable, Sendable {
+package struct ManagedPassPage: Encodable, Hashable, Sendable {
     /// The passes, oldest tag first.
-    public let passes: [ManagedPassState]
+    package let passes: [ManagedPassState]
     /// The cursor of the next page, or `nil` when this is the last.
-    public let nextCursor: String?
+    package let nextCursor: String?
 
     /// Creates a page.
-    public init(passes: [ManagedPassState], nextCursor: String?) {
+    package init(passes: [ManagedPassState], nextCursor: String?) {
         self.passes = passes
         self.nextCursor = nextCursor
     }
@@ -58,7 +58,7 @@ public struct ManagedPassPage: Encodable, Hashable, Sendable {
     }
 
     /// Writes `next_cursor` as `null` on the last page rather than leaving it out.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(passes, forKey: .passes)
         try container.encode(nextCursor, forKey: .nextCursor)

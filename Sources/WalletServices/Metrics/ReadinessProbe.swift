@@ -8,9 +8,9 @@ import WalletPasses
 /// The database check is the pass types' list (a small table); each identity comes from the server's
 /// ``SigningIdentityCache``, so a check after the first costs a read of that list. The reasons say what to fix and
 /// name pass types by identifier and key path, never a key, token or password.
-public struct ReadinessProbe: Sendable {
+package struct ReadinessProbe: Sendable {
     /// What ``check()`` found.
-    public enum Outcome: Hashable, Sendable {
+    package enum Outcome: Hashable, Sendable {
         /// The database answered and every signing identity loaded.
         case ready
         /// Something the server needs is missing; each reason says what and what to do.
@@ -18,21 +18,21 @@ public struct ReadinessProbe: Sendable {
     }
 
     /// What the pass types are read from.
-    public let repository: any WalletRepository
+    package let repository: any WalletRepository
     /// Where the signing identities are loaded from.
-    public let identities: SigningIdentityCache
+    package let identities: SigningIdentityCache
     /// How long the database, and then each identity, may take before the server counts as not ready.
-    public let timeout: Duration
+    package let timeout: Duration
 
     /// Creates a probe over the server's repository and identity cache.
-    public init(repository: any WalletRepository, identities: SigningIdentityCache, timeout: Duration = .seconds(2)) {
+    package init(repository: any WalletRepository, identities: SigningIdentityCache, timeout: Duration = .seconds(2)) {
         self.repository = repository
         self.identities = identities
         self.timeout = timeout
     }
 
     /// Checks the database, then each pass type's signing identity.
-    public func check() async -> Outcome {
+    package func check() async -> Outcome {
         let repository = repository
         let passTypes: [PassType]
         switch await Self.answer(within: timeout, { try await repository.passTypes() }) {

@@ -3,22 +3,22 @@ import Foundation
 /// What issuing binding data needs about one pass, read in one query: its tag and pass identifiers, the pass type it
 /// is signed for and the tag's user. Unlike ``ProvisioningTarget`` it leaves out the pass's content, which an
 /// issuance neither reads nor changes.
-public struct IssuanceTarget: Hashable, Sendable {
+package struct IssuanceTarget: Hashable, Sendable {
     /// The tag's identifier.
-    public var tagID: UUID
+    package var tagID: UUID
     /// The pass's identifier.
-    public var passID: UUID
+    package var passID: UUID
     /// The pass's serial number.
-    public var serialNumber: String
+    package var serialNumber: String
     /// The pass type it is signed for.
-    public var passType: PassType
+    package var passType: PassType
     /// The tag's user, whose account hash binds the pass.
-    public var user: User
+    package var user: User
     /// Whether the tag's client may issue under the pass type (an administrator granted it).
-    public var clientMayIssue: Bool
+    package var clientMayIssue: Bool
 
     /// Creates a target.
-    public init(
+    package init(
         tagID: UUID, passID: UUID, serialNumber: String, passType: PassType, user: User, clientMayIssue: Bool
     ) {
         self.tagID = tagID

@@ -203,21 +203,21 @@ public struct ApplePass: Codable, Hashable, Sendable, Identifiable {
 
 /// A provisioning session the server issued with issuer data; the device's callback must name one that exists,
 /// has not expired, and has not been used.
-public struct ProvisioningSession: Codable, Hashable, Sendable {
+package struct ProvisioningSession: Codable, Hashable, Sendable {
     /// The random session identifier sent as `sessionIdentifier`. The database stores only its SHA-256; a session
     /// read back carries the identifier it was looked up with.
-    public var id: String
+    package var id: String
     /// The pass being provisioned.
-    public var passID: UUID
+    package var passID: UUID
     /// When it was issued.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it stops being accepted.
-    public var expiresAt: Date
+    package var expiresAt: Date
     /// When a callback used it, if one did.
-    public var usedAt: Date?
+    package var usedAt: Date?
 
     /// Creates a session.
-    public init(id: String, passID: UUID, createdAt: Date, expiresAt: Date, usedAt: Date? = nil) {
+    package init(id: String, passID: UUID, createdAt: Date, expiresAt: Date, usedAt: Date? = nil) {
         self.id = id
         self.passID = passID
         self.createdAt = createdAt

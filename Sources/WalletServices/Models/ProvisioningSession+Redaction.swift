@@ -2,16 +2,16 @@ import Foundation
 
 extension ProvisioningSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The session without its identifier, which completes a binding for whoever holds it: `<redacted>`.
-    public var description: String {
+    package var description: String {
         "ProvisioningSession(id: <redacted>, passID: \(passID), createdAt: \(createdAt), expiresAt: \(expiresAt), "
             + "usedAt: \(usedAt.map { "\($0)" } ?? "nil"))"
     }
 
     /// The same text as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// What `dump` and debuggers show: every property, the identifier `<redacted>`.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(
             self,
             children: [

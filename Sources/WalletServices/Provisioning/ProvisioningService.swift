@@ -5,18 +5,18 @@ import WalletPasses
 
 /// The in-app provisioning flow, independent of HTTP: issuer data for a tag, then the device's callback that
 /// binds the pass and returns it re-signed.
-public struct ProvisioningService: Sendable {
+package struct ProvisioningService: Sendable {
     /// The longest `issuerBindingData` or `keyHash` the callback accepts, in hexadecimal characters (bytes).
-    public static let maximumBindingHexLength = 8192
+    package static let maximumBindingHexLength = 8192
 
     /// What the issuer-data endpoint answers.
-    public struct IssuerDataResponse: Codable, Hashable, Sendable {
+    package struct IssuerDataResponse: Codable, Hashable, Sendable {
         /// Base64 of the exact binding-data bytes that were signed.
-        public let issuerData: String
+        package let issuerData: String
         /// Base64 of the DER CMS signature over them.
-        public let signature: String
+        package let signature: String
         /// The tag's identifier.
-        public let tagID: String
+        package let tagID: String
 
         private enum CodingKeys: String, CodingKey {
             case issuerData = "issuer_data"
@@ -26,7 +26,7 @@ public struct ProvisioningService: Sendable {
     }
 
     /// Why a provisioning step was refused.
-    public enum Failure: Error, Hashable, Sendable {
+    package enum Failure: Error, Hashable, Sendable {
         /// The tag, its pass, or the session does not exist for this caller (or is used or expired).
         case notFound(String)
         /// The request is malformed.
@@ -40,23 +40,23 @@ public struct ProvisioningService: Sendable {
     let repository: any WalletRepository
     package let identities: SigningIdentityCache
     /// The relying party identifier in `fidoProfile` (the issuer's host).
-    public let relyingPartyIdentifier: String
+    package let relyingPartyIdentifier: String
     /// The URL devices post the binding to.
-    public var callbackURL: String { callbackAddress() }
+    package var callbackURL: String { callbackAddress() }
     private let callbackAddress: @Sendable () -> String
     /// How long a session is accepted after its issuer data was made.
-    public let sessionLifetime: TimeInterval
+    package let sessionLifetime: TimeInterval
     package let clock: any CofferClock
     let logger: Logger
     /// Where signing and database times and sessions issued and consumed are counted.
     let metrics: ServerMetrics
     /// Makes the bound pass the callback returns, as the web service serves it later.
-    public let renderer: PassRenderer
+    package let renderer: PassRenderer
     /// Where issuances and bindings go in their passes' traces; the web service and the distribution share it.
-    public let trace: PassEventRecorder
+    package let trace: PassEventRecorder
 
     /// Creates the service.
-    public init(
+    package init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.provisioning"),
@@ -92,7 +92,7 @@ public struct ProvisioningService: Sendable {
     /// Signs binding data for the pass of the client's tag whose `attribute` is `tagID`, records it on the pass,
     /// and opens a provisioning session, ending the pass's sessions still open: only the newest issuer data can
     /// complete a binding.
-    public func issuerData(for apiUser: APIUser, tagID: String, attribute: TagIDAttribute) async throws
+    package func issuerData(for apiUser: APIUser, tagID: String, attribute: TagIDAttribute) async throws
         -> IssuerDataResponse
     {
         guard !tagID.isEmpty, tagID.count <= 256 else {
@@ -151,7 +151,7 @@ public struct ProvisioningService: Sendable {
     /// Completes a binding: consumes the session, stores the device's binding (giving the pass a new authentication
     /// token, dropping its registrations and spending its landing links), and returns the pass re-signed with
     /// `issuerBindingData` and `fidoProfile` (including the key hash).
-    public func completeBinding(sessionIdentifier: String, issuerBindingData: String, keyHash: String) async throws
+    package func completeBinding(sessionIdentifier: String, issuerBindingData: String, keyHash: String) async throws
         -> Data
     {
         for (name, value) in [("issuerBindingData", issuerBindingData), ("keyHash", keyHash)] {

@@ -23,7 +23,7 @@ public actor SigningIdentityCache {
     private let store: any SecretsDataStoring
     private var entries: [String: Entry] = [:]
     /// How long a loaded identity is used before it is read from the store again.
-    public let reloadInterval: Duration
+    package let reloadInterval: Duration
 
     /// Creates a cache over `store`.
     public init(store: any SecretsDataStoring, reloadInterval: Duration = .seconds(10)) {
@@ -54,7 +54,7 @@ public actor SigningIdentityCache {
     }
 
     /// Drops the identity kept for `path`, so that the next use reads the store.
-    public func forget(path: String) {
+    package func forget(path: String) {
         entries[path] = nil
     }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// hour (`ExpiredProviderToken`) and throttles providers that make new ones more often than every 20 minutes
 /// (`TooManyProviderTokenUpdates`). ``bearer()`` makes a token the first time and renews it when due; ``renew(after:)``
 /// drops a token APNs called expired. The token is a credential: it is never logged.
-public final class APNsAuthenticationToken: Sendable {
+package final class APNsAuthenticationToken: Sendable {
     /// How old a token gets before the next request makes a new one.
-    public static let renewalAge: TimeInterval = 50 * 60
+    package static let renewalAge: TimeInterval = 50 * 60
 
     private struct Issued {
         let token: String
@@ -19,19 +19,19 @@ public final class APNsAuthenticationToken: Sendable {
     }
 
     /// The key that signs the tokens.
-    public let key: APNsSigningKey
+    package let key: APNsSigningKey
     private let clock: any CofferClock
     private let issued = Locked<Issued?>(nil)
 
     /// Creates a token source signing with `key`, reading the time from `clock`.
-    public init(key: APNsSigningKey, clock: any CofferClock = SystemClock()) {
+    package init(key: APNsSigningKey, clock: any CofferClock = SystemClock()) {
         self.key = key
         self.clock = clock
     }
 
     /// The token to send now (as `authorization: bearer <token>`), made anew when none was made yet or the last one
     /// is ``renewalAge`` old.
-    public func bearer() throws -> String {
+    package func bearer() throws -> String {
         let now = clock.now
         return try issued.withLock { issued in
             if let current = issued, now.timeIntervalSince(current.issuedAt) < Self.renewalAge,
@@ -47,14 +47,14 @@ public final class APNsAuthenticationToken: Sendable {
 
     /// Drops `token` if it is still the current one, so that the next ``bearer()`` makes a new one (after APNs
     /// answered `ExpiredProviderToken`).
-    public func renew(after token: String) {
+    package func renew(after token: String) {
         issued.withLock { issued in
             if issued?.token == token { issued = nil }
         }
     }
 
     /// A token signed by `key`, issued at `issuedAt` (whole seconds since 1970).
-    public static func make(key: APNsSigningKey, issuedAt: Date) throws -> String {
+    package static func make(key: APNsSigningKey, issuedAt: Date) throws -> String {
         let header = #"{"alg":"ES256","kid":"\#(key.keyID)"}"#
         let claims = #"{"iss":"\#(key.teamID)","iat":\#(Int64(issuedAt.timeIntervalSince1970.rounded(.down)))}"#
         let signingInput = SecretToken.base64URL(Data(header.utf8)) + "." + SecretToken.base64URL(Data(claims.utf8))

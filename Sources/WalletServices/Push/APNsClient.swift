@@ -53,7 +53,7 @@ public final class APNsClient: Sendable {
     }
 
     /// Whether `pushToken` looks like an APNs device token: an even number of hex digits, 16 to 128 bytes.
-    public static func isValidPushToken(_ pushToken: String) -> Bool {
+    package static func isValidPushToken(_ pushToken: String) -> Bool {
         pushToken.utf8.count >= 32 && Hex.isValid(pushToken, maximumLength: 256)
     }
 
@@ -66,7 +66,7 @@ public final class APNsClient: Sendable {
 
     /// Sends one push as ``send(pushToken:topic:identity:)`` does, and returns with its outcome the `apns-id` APNs
     /// gave it, if APNs answered.
-    public func deliver(pushToken: String, topic: String, identity: SigningIdentity?) async
+    package func deliver(pushToken: String, topic: String, identity: SigningIdentity?) async
         -> (outcome: APNsPushOutcome, apnsID: String?)
     {
         guard Self.isValidPushToken(pushToken) else {

@@ -24,30 +24,30 @@ import WalletPasses
 /// It runs as a ServiceLifecycle `Service` until graceful shutdown, then closes its ``APNsClient``. Run it once.
 public struct PushDispatcher: Service {
     /// Where pushes wait.
-    public let outbox: any PushOutbox
+    package let outbox: any PushOutbox
     /// What sends them.
     public let client: APNsClient
     /// The time between rounds when nothing wakes the dispatcher.
     public let pollInterval: Duration
     /// How long a claimed push is kept from other claims; longer than a push can take.
-    public let lease: TimeInterval
+    package let lease: TimeInterval
     /// How many times a push is sent before it is given up.
-    public let maximumAttempts: Int
+    package let maximumAttempts: Int
     /// The first retry's delay; each further attempt doubles it, up to ``maximumDelay``.
-    public let baseDelay: TimeInterval
+    package let baseDelay: TimeInterval
     /// The longest delay between two attempts.
-    public let maximumDelay: TimeInterval
+    package let maximumDelay: TimeInterval
     /// What posts webhook deliveries, if the dispatcher sends them.
-    public let webhooks: WebhookSender?
+    package let webhooks: WebhookSender?
     /// How many webhooks are sent at once.
-    public let webhookWorkers: Int
+    package let webhookWorkers: Int
     /// How many deliveries one webhook endpoint may have in flight at once, on every replica together: a slow
     /// endpoint holds at most this many workers, for at most the sender's timeout each.
-    public static let webhooksPerEndpoint = 2
+    package static let webhooksPerEndpoint = 2
     /// How many deliveries one client's endpoints together may have in flight at once, on every replica together.
-    public static let webhooksPerClient = 4
+    package static let webhooksPerClient = 4
     /// How long a webhook is retried before it is kept as failed: a day.
-    public static let webhookLifetime: TimeInterval = 86_400
+    package static let webhookLifetime: TimeInterval = 86_400
     private let identity: @Sendable (UUID) async throws -> SigningIdentity
     private let metrics: PushMetrics?
     /// Where each push's result goes in its pass's trace, if anywhere.
@@ -59,7 +59,7 @@ public struct PushDispatcher: Service {
 
     /// Creates a dispatcher from `outbox` through `client`. `identity` gives a pass type's signing identity by the
     /// pass type's ID (used under certificate authentication only).
-    public init(
+    package init(
         outbox: any PushOutbox, client: APNsClient,
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
@@ -163,7 +163,7 @@ public struct PushDispatcher: Service {
     ///
     /// - Throws: the outbox's error when a claim fails (the deliveries already sent are recorded first).
     @discardableResult
-    public func drain() async throws -> Int {
+    package func drain() async throws -> Int {
         let lanes = (pushes: pushLane, webhooks: webhookLane)
         async let pushes = lanes.pushes.drain()
         async let webhooks = lanes.webhooks?.drain() ?? 0

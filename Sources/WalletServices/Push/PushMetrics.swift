@@ -4,7 +4,7 @@ import Prometheus
 /// `coffer_apns_pushes_total{outcome="delivered"|"unregistered"|"retried"|"rejected"|"abandoned"}`.
 ///
 /// Labels carry outcomes only, never a pass, device or token.
-public struct PushMetrics: Sendable {
+package struct PushMetrics: Sendable {
     let delivered: Prometheus.Counter
     let unregistered: Prometheus.Counter
     let retried: Prometheus.Counter
@@ -12,10 +12,10 @@ public struct PushMetrics: Sendable {
     let abandoned: Prometheus.Counter
 
     /// The metric's name.
-    public static let name = "coffer_apns_pushes_total"
+    package static let name = "coffer_apns_pushes_total"
 
     /// Creates (or shares, when they exist) the counters in `metrics`' registry.
-    public init(metrics: ServerMetrics) {
+    package init(metrics: ServerMetrics) {
         func counter(_ outcome: String) -> Prometheus.Counter {
             metrics.registry.makeCounter(
                 descriptor: .init(

@@ -1,26 +1,26 @@
 import Foundation
 
 /// One push waiting in the durable outbox: a device to tell that one of its passes changed.
-public struct PendingPush: Sendable, Hashable, Identifiable {
+package struct PendingPush: Sendable, Hashable, Identifiable {
     /// The outbox row.
-    public var id: UUID
+    package var id: UUID
     /// The pass that changed.
-    public var passID: UUID
+    package var passID: UUID
     /// The pass's pass type (whose certificate authenticates the push under certificate authentication).
-    public var passTypeID: UUID
+    package var passTypeID: UUID
     /// The pass type identifier: the push's `apns-topic`.
-    public var passTypeIdentifier: String
+    package var passTypeIdentifier: String
     /// The device the push goes to.
-    public var deviceLibraryIdentifier: String
+    package var deviceLibraryIdentifier: String
     /// The device's APNs push token. A credential of sorts: never logged.
-    public var pushToken: String
+    package var pushToken: String
     /// How many times sending it failed before.
-    public var attempts: Int
+    package var attempts: Int
     /// Until when this claim holds the push's lease: recording a result checks that the lease is still this one.
-    public var leasedUntil: Date
+    package var leasedUntil: Date
 
     /// Creates a pending push.
-    public init(
+    package init(
         id: UUID, passID: UUID, passTypeID: UUID, passTypeIdentifier: String, deviceLibraryIdentifier: String,
         pushToken: String, attempts: Int, leasedUntil: Date
     ) {
@@ -41,7 +41,7 @@ public struct PendingPush: Sendable, Hashable, Identifiable {
 ///
 /// `SQLWalletRepository` implements it for SQLite and PostgreSQL (`push_outbox`), so that pushes survive a restart
 /// and replicas on one database share the work without sending a push twice at once.
-public protocol PushOutbox: Sendable {
+package protocol PushOutbox: Sendable {
     /// Leases and returns at most `limit` pushes due at `now` (their next attempt is due and no unexpired lease
     /// holds them), oldest first: for `leaseFor` seconds no other claim returns them.
     func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush]

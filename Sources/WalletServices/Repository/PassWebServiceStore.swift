@@ -2,7 +2,7 @@ import Foundation
 
 /// What the PassKit web service and pass updates store: the passes' authentication, Wallet's device registrations,
 /// update tags, personalizations and device logs. `SQLWalletRepository` implements it.
-public protocol PassWebServiceStore: Sendable {
+package protocol PassWebServiceStore: Sendable {
     /// The pass of `passTypeIdentifier` with `serialNumber`, as the web service authenticates and serves it.
     func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass?
     /// The pass's authentication salt, or `nil` when it has none yet.
@@ -56,7 +56,7 @@ public protocol PassWebServiceStore: Sendable {
 extension PassWebServiceStore {
     /// Replaces the pass's content with `content` (`nil`: keeps it) as
     /// ``applyChange(passID:now:rewritingContent:)`` does.
-    public func applyChange(passID: UUID, content: Data?, now: Date) async throws
+    package func applyChange(passID: UUID, content: Data?, now: Date) async throws
         -> (pass: ApplePass, queuedPushes: Int)
     {
         let rewrite: (@Sendable (Data) throws -> Data)? = content.map { content in { @Sendable _ in content } }
@@ -65,16 +65,16 @@ extension PassWebServiceStore {
 }
 
 /// A pass as the web service sees it: enough to authenticate a device and answer `If-Modified-Since`.
-public struct WebServicePass: Hashable, Sendable {
+package struct WebServicePass: Hashable, Sendable {
     /// The pass's identifier.
-    public var passID: UUID
+    package var passID: UUID
     /// The SHA-256 of its `authenticationToken`, once it was given one.
-    public var authenticationTokenHash: Data?
+    package var authenticationTokenHash: Data?
     /// When what devices fetch last changed.
-    public var modifiedAt: Date
+    package var modifiedAt: Date
 
     /// Creates the record.
-    public init(passID: UUID, authenticationTokenHash: Data?, modifiedAt: Date) {
+    package init(passID: UUID, authenticationTokenHash: Data?, modifiedAt: Date) {
         self.passID = passID
         self.authenticationTokenHash = authenticationTokenHash
         self.modifiedAt = modifiedAt
@@ -82,7 +82,7 @@ public struct WebServicePass: Hashable, Sendable {
 }
 
 /// What a device's registration for a pass came to.
-public enum DeviceRegistration: Hashable, Sendable {
+package enum DeviceRegistration: Hashable, Sendable {
     /// The device was not registered for the pass; now it is, one of `registeredDevices` (1: the pass's first). At
     /// the device cap, it took the place of `evicted`, a registration no device had answered for.
     case created(registeredDevices: Int, evicted: String?)

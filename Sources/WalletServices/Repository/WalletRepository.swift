@@ -5,7 +5,7 @@ import Foundation
 /// ``PassWebServiceStore``, what the management API stores in ``PassManagementRepository``, and the web flow's landing
 /// links in ``LandingLinkStore``, share links in ``ShareLinkStore``, passes' traces in ``PassTraceStore`` and webhook
 /// endpoints in ``WebhookEndpointStore``.
-public protocol WalletRepository:
+package protocol WalletRepository:
     PassWebServiceStore, PassManagementRepository, LandingLinkStore, ShareLinkStore, PassTraceStore,
     WebhookEndpointStore
 {

@@ -3,9 +3,9 @@ import Foundation
 import Secrets
 
 /// Random tokens and identifiers, and the hashes stored in their place.
-public enum SecretToken {
+package enum SecretToken {
     /// A new API token: 32 random bytes, URL-safe Base64 without padding (43 characters).
-    public static func makeAPIToken() -> String {
+    package static func makeAPIToken() -> String {
         base64URL(SecureRandom.bytes(count: 32))
     }
 
@@ -16,12 +16,12 @@ public enum SecretToken {
     }
 
     /// The SHA-256 of a token: what is stored and looked up, so the token itself is never kept.
-    public static func hash(_ token: String) -> Data {
+    package static func hash(_ token: String) -> Data {
         Data(SHA256.hash(data: Data(token.utf8)))
     }
 
     /// Compares two byte strings in time that depends only on their lengths.
-    public static func constantTimeEquals(_ lhs: Data, _ rhs: Data) -> Bool {
+    package static func constantTimeEquals(_ lhs: Data, _ rhs: Data) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
         for (left, right) in zip(lhs, rhs) { difference |= left ^ right }

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Wallet writes lines such as `Get pass task (pass type P, serial number S, if-modified-since …; with web service
 /// url U) encountered error: Authentication failure` and `Web service error for P (U): … serial number 'S' …`.
-public enum DeviceLogReading {
+package enum DeviceLogReading {
     /// The pass type identifier and serial number the message names, if it names both.
-    public static func passReference(in message: String) -> (passTypeIdentifier: String, serialNumber: String)? {
+    package static func passReference(in message: String) -> (passTypeIdentifier: String, serialNumber: String)? {
         guard let serial = value(after: "serial number ", in: message) else { return nil }
         if let passType = value(after: "pass type ", in: message) { return (passType, serial) }
         if let passType = value(after: "Web service error for ", in: message) { return (passType, serial) }
@@ -44,7 +44,7 @@ public enum DeviceLogReading {
     ]
 
     /// The known cause `message` reports, if it reports one.
-    public static func cause(of message: String) -> String? {
+    package static func cause(of message: String) -> String? {
         let lowered = message.lowercased()
         return causes.first { entry in entry.phrases.contains { lowered.contains($0) } }?.cause
     }

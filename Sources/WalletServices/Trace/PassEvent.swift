@@ -69,22 +69,22 @@ public struct PassEvent: Hashable, Sendable, Identifiable {
 }
 
 /// An event to record: a ``PassEvent`` before the trace gives it its place.
-public struct NewPassEvent: Hashable, Sendable {
+package struct NewPassEvent: Hashable, Sendable {
     /// The pass.
-    public var passID: UUID
+    package var passID: UUID
     /// When it happened.
-    public var occurredAt: Date
+    package var occurredAt: Date
     /// What happened.
-    public var kind: PassEvent.Kind
+    package var kind: PassEvent.Kind
     /// The device, as a keyed hash.
-    public var device: String?
+    package var device: String?
     /// The details.
-    public var details: [String: JSONValue]
+    package var details: [String: JSONValue]
     /// What the event's webhook carries beside ``details`` and the trace does not keep (the details a user entered).
-    public var webhookDetails: [String: JSONValue]
+    package var webhookDetails: [String: JSONValue]
 
     /// Creates an event to record.
-    public init(
+    package init(
         passID: UUID, occurredAt: Date, kind: PassEvent.Kind, device: String? = nil,
         details: [String: JSONValue] = [:], webhookDetails: [String: JSONValue] = [:]
     ) {
@@ -97,7 +97,7 @@ public struct NewPassEvent: Hashable, Sendable {
     }
 
     /// The webhook event type the event is delivered as, if it is one an issuer's backend is told about.
-    public var webhookType: WebhookEventType? {
+    package var webhookType: WebhookEventType? {
         switch kind {
         case .bound: .passBound
         case .personalized: .passPersonalized

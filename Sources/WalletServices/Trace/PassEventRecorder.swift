@@ -11,9 +11,9 @@ import WalletPasses
 /// ``maximumPending`` at once; concurrent events share one transaction either way.
 public final class PassEventRecorder: Sendable {
     /// The most background events waiting to be stored; beyond it new ones are dropped (and counted in the log).
-    public static let maximumPending = 10_000
+    package static let maximumPending = 10_000
     /// How long a repeat of a background event is not stored again: a second.
-    public static let repeatWindow: TimeInterval = 1
+    package static let repeatWindow: TimeInterval = 1
 
     let store: any PassTraceStore
     let clock: any CofferClock
@@ -26,7 +26,7 @@ public final class PassEventRecorder: Sendable {
 
     /// Creates a recorder over `store`; device identifiers are kept as `devices`' keyed digests (as a digest under a
     /// key of this process when there is no web service, whose devices could not authenticate anyway).
-    public init(
+    package init(
         store: any PassTraceStore, devices: PassAuthenticationTokens?, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.trace")
     ) {
@@ -37,20 +37,20 @@ public final class PassEventRecorder: Sendable {
     }
 
     /// What the trace keeps of a device's library identifier (``PassAuthenticationTokens/deviceDigest(_:)``).
-    public func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
+    package func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
         devices?.deviceDigest(deviceLibraryIdentifier) ?? DeviceIdentifierDigest.logValue(deviceLibraryIdentifier)
     }
 
     /// What a webhook to `clientID`'s endpoints carries of a device the trace keeps as `traceDigest`: a digest of
     /// both, the same for one client's every delivery and different for every other client, so that two issuers
     /// cannot link one phone by comparing what their webhooks say.
-    public static func webhookDeviceDigest(_ traceDigest: String, clientID: UUID) -> String {
+    package static func webhookDeviceDigest(_ traceDigest: String, clientID: UUID) -> String {
         let message = Data("coffer webhook device\u{0}\(clientID.uuidString)\u{0}\(traceDigest)".utf8)
         return String(SHA256.hash(data: message).hexString.prefix(16))
     }
 
     /// An event of `kind` for the pass, now, with what only its webhook carries in `webhookDetails`.
-    public func event(
+    package func event(
         _ kind: PassEvent.Kind, passID: UUID, device: String? = nil, details: [String: JSONValue] = [:],
         webhookDetails: [String: JSONValue] = [:]
     ) -> NewPassEvent {
@@ -60,18 +60,18 @@ public final class PassEventRecorder: Sendable {
     }
 
     /// Stores `events` and returns once they are stored (or failed, which is logged).
-    public func record(_ events: NewPassEvent...) async {
+    package func record(_ events: NewPassEvent...) async {
         await record(events)
     }
 
     /// Calls `wake` after events that queue webhook deliveries are stored (the push dispatcher's wake-up).
-    public func onDeliveriesQueued(_ wake: @escaping @Sendable () -> Void) {
+    package func onDeliveriesQueued(_ wake: @escaping @Sendable () -> Void) {
         deliveriesQueued.withLock { $0 = wake }
     }
 
     /// Stores `events`, with the webhook deliveries they make, and returns once they are stored (or failed, which is
     /// logged).
-    public func record(_ events: [NewPassEvent]) async {
+    package func record(_ events: [NewPassEvent]) async {
         guard !events.isEmpty else { return }
         do {
             try await store.recordPassEvents(events)
@@ -88,7 +88,7 @@ public final class PassEventRecorder: Sendable {
 
     /// Stores device logs (`POST /v1/log`, which anyone may call) in their passes' traces, each pass at most
     /// ``PassTrace/deviceLogsPerPass`` a day and each message once; returns once they are stored (or failed).
-    public func recordDeviceLogs(_ events: [NewPassEvent]) async {
+    package func recordDeviceLogs(_ events: [NewPassEvent]) async {
         guard !events.isEmpty else { return }
         do {
             _ = try await store.recordDeviceLogEvents(
@@ -104,7 +104,7 @@ public final class PassEventRecorder: Sendable {
     /// Stores `events` in the background, unless ``maximumPending`` events are waiting already. An event the same as
     /// one noted less than ``repeatWindow`` before (the same kind, pass, device and details: a device fetching again
     /// and again) is kept only once.
-    public func note(_ events: [NewPassEvent]) {
+    package func note(_ events: [NewPassEvent]) {
         let events = events.filter(isNew)
         guard !events.isEmpty else { return }
         let admitted = pending.withLock { state -> Bool in

@@ -4,15 +4,15 @@ import WalletPasses
 
 /// A pass's trace as its issuer reads it: the events, oldest first, a page at a time, and a diagnosis of why the pass
 /// may not update on devices, one finding per known cause.
-public struct PassTrace: Sendable {
+package struct PassTrace: Sendable {
     /// A known cause of a pass not updating, found in its trace.
-    public struct Finding: Hashable, Sendable, Encodable {
+    package struct Finding: Hashable, Sendable, Encodable {
         /// A stable code a program can switch on.
-        public var code: String
+        package var code: String
         /// What happened and what to do, in a sentence or two.
-        public var message: String
+        package var message: String
         /// The event that shows it, if one does.
-        public var eventID: Int64?
+        package var eventID: Int64?
 
         enum CodingKeys: String, CodingKey {
             case code, message
@@ -21,18 +21,18 @@ public struct PassTrace: Sendable {
     }
 
     /// The most events one page holds.
-    public static let maximumPageSize = 500
+    package static let maximumPageSize = 500
     /// How many of the newest events the diagnosis reads, device logs apart.
-    public static let diagnosedEvents = 2_000
+    package static let diagnosedEvents = 2_000
     /// How many device logs one pass keeps in a day (``deviceLogWindow``), each message once: they come from an
     /// unauthenticated route, so they can neither crowd the trace nor push real events out of the diagnosis.
-    public static let deviceLogsPerPass = 20
+    package static let deviceLogsPerPass = 20
     /// The window ``deviceLogsPerPass`` counts in: a day.
-    public static let deviceLogWindow: TimeInterval = 86_400
+    package static let deviceLogWindow: TimeInterval = 86_400
     /// How long after APNs accepted a push the diagnosis expects a fetch.
-    public static let fetchGrace: TimeInterval = 120
+    package static let fetchGrace: TimeInterval = 120
     /// APNs reasons that mean the pass type's push credentials (certificate, key or topic) are at fault.
-    public static let credentialReasons: Set<String> = [
+    package static let credentialReasons: Set<String> = [
         "TopicDisallowed", "BadCertificate", "BadCertificateEnvironment", "InvalidProviderToken",
         "MissingProviderToken", "BadTopic", "MissingTopic", "Forbidden",
     ]
@@ -43,7 +43,7 @@ public struct PassTrace: Sendable {
     let clock: any CofferClock
 
     /// Creates the reader for passes that carry `webServiceURL` (`nil`: none).
-    public init(repository: any WalletRepository, webServiceURL: String?, clock: any CofferClock = SystemClock()) {
+    package init(repository: any WalletRepository, webServiceURL: String?, clock: any CofferClock = SystemClock()) {
         self.repository = repository
         self.webServiceURL = webServiceURL
         self.clock = clock
@@ -51,7 +51,7 @@ public struct PassTrace: Sendable {
 
     /// Up to `limit` (1–``maximumPageSize``) of the pass's events after the event `cursor` names, oldest first,
     /// with the cursor of the next page when there may be one.
-    public func events(passID: UUID, cursor: String?, limit: Int) async throws
+    package func events(passID: UUID, cursor: String?, limit: Int) async throws
         -> (events: [PassEvent], nextCursor: String?)
     {
         var after: Int64?
@@ -69,7 +69,7 @@ public struct PassTrace: Sendable {
     }
 
     /// What the pass's newest events and its registrations say now about why it may not update.
-    public func diagnosis(passID: UUID) async throws -> [Finding] {
+    package func diagnosis(passID: UUID) async throws -> [Finding] {
         // Device logs are read apart, so that however many there are, the real events stay in view.
         let events = try await repository.latestPassEvents(
             passID: passID, limit: Self.diagnosedEvents, deviceLogs: false)
@@ -206,5 +206,5 @@ public struct PassTrace: Sendable {
     }
 
     /// `date` as RFC 3339 in UTC, to the second.
-    public static func time(_ date: Date) -> String { date.formatted(.iso8601) }
+    package static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 }

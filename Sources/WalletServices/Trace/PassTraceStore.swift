@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where passes' traces are kept (the `pass_events` table). ``WalletRepository`` includes it.
-public protocol PassTraceStore: Sendable {
+package protocol PassTraceStore: Sendable {
     /// Stores `events`, in one transaction, with a webhook delivery for each endpoint of the pass's client that takes
     /// an event's ``NewPassEvent/webhookType``; concurrent callers' events are committed together.
     func recordPassEvents(_ events: [NewPassEvent]) async throws

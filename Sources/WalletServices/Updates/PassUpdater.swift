@@ -16,7 +16,7 @@ public struct PassUpdater: Sendable {
     let pushesQueued: @Sendable () -> Void
 
     /// Creates an updater; each change goes in its pass's trace through `trace` (by default a recorder over `store`).
-    public init(
+    package init(
         store: any WalletRepository, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.updates"), trace: PassEventRecorder? = nil,
         pushesQueued: @escaping @Sendable () -> Void = {}

@@ -2,20 +2,20 @@ import Foundation
 
 /// A landing link as stored: the SHA-256 of its token (never the token), the pass it adds and the client it belongs
 /// to, and when it stops working.
-public struct LandingLink: Hashable, Sendable {
+package struct LandingLink: Hashable, Sendable {
     /// SHA-256 of the link's token (``SecretToken/hash(_:)``).
-    public var tokenHash: Data
+    package var tokenHash: Data
     /// The pass the page adds to Wallet.
-    public var passID: UUID
+    package var passID: UUID
     /// The client whose API user made the link; issuer data is scoped to it.
-    public var clientID: UUID
+    package var clientID: UUID
     /// When it was made.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it stops working.
-    public var expiresAt: Date
+    package var expiresAt: Date
 
     /// Creates a landing link record.
-    public init(tokenHash: Data, passID: UUID, clientID: UUID, createdAt: Date, expiresAt: Date) {
+    package init(tokenHash: Data, passID: UUID, clientID: UUID, createdAt: Date, expiresAt: Date) {
         self.tokenHash = tokenHash
         self.passID = passID
         self.clientID = clientID
@@ -27,18 +27,18 @@ public struct LandingLink: Hashable, Sendable {
 /// What the landing page needs about a link that still works, read in one query: the link, how the client's tag is
 /// looked up (the first of its reference, Pronto and subscription identifiers that it has), and the name shown on the
 /// page.
-public struct LandingTarget: Hashable, Sendable {
+package struct LandingTarget: Hashable, Sendable {
     /// The link.
-    public var link: LandingLink
+    package var link: LandingLink
     /// The attribute ``tagValue`` is the tag's value of.
-    public var tagAttribute: TagIDAttribute
+    package var tagAttribute: TagIDAttribute
     /// The tag's value of ``tagAttribute``, as the issuer-data endpoint takes it.
-    public var tagValue: String
+    package var tagValue: String
     /// The pass type's organization name (shown on the page).
-    public var organizationName: String
+    package var organizationName: String
 
     /// Creates a target.
-    public init(link: LandingLink, tagAttribute: TagIDAttribute, tagValue: String, organizationName: String) {
+    package init(link: LandingLink, tagAttribute: TagIDAttribute, tagValue: String, organizationName: String) {
         self.link = link
         self.tagAttribute = tagAttribute
         self.tagValue = tagValue
@@ -49,7 +49,7 @@ public struct LandingTarget: Hashable, Sendable {
 /// Where landing links are kept (the `landing_links` table), by the SHA-256 of their token.
 ///
 /// ``WalletRepository`` includes it.
-public protocol LandingLinkStore: Sendable {
+package protocol LandingLinkStore: Sendable {
     /// Stores a landing link.
     func createLandingLink(_ link: LandingLink) async throws
     /// The link whose token hashes to `tokenHash`, if it exists and has not expired at `now`, with its tag's lookup

@@ -8,36 +8,36 @@ import Secrets
 ///
 /// Every web link is made by ``ProvisioningService/issuerData(for:tagID:attribute:)``: the same scoping to the
 /// client, the same session (only the newest one can complete a binding) and the same callback as the in-app flow.
-public struct WebLinkService: Sendable {
+package struct WebLinkService: Sendable {
     /// Where Wallet's web flow starts; the fragment carries the issuer data and its signature.
-    public static let walletSessionURL = "https://wallet.apple.com/securePassSession"
+    package static let walletSessionURL = "https://wallet.apple.com/securePassSession"
     /// How long a landing link lasts when the request does not say: 12 hours. A link is also spent once the pass it
     /// adds is bound, whichever comes first.
-    public static let defaultLandingLifetime: TimeInterval = 12 * 3_600
+    package static let defaultLandingLifetime: TimeInterval = 12 * 3_600
     /// The shortest and longest landing link lifetimes accepted, in seconds: a minute to 7 days.
-    public static let landingLifetimes: ClosedRange<Int> = 60...(7 * 86_400)
+    package static let landingLifetimes: ClosedRange<Int> = 60...(7 * 86_400)
     /// The path landing pages are served under, followed by the token.
-    public static let landingPath = "/wallet/add/"
+    package static let landingPath = "/wallet/add/"
 
     /// A link that opens Apple Wallet with fresh issuer data.
-    public struct WebLink: Hashable, Sendable {
+    package struct WebLink: Hashable, Sendable {
         /// `https://wallet.apple.com/securePassSession#<base64 issuer data>&<base64 signature>`.
-        public var url: String
+        package var url: String
         /// The tag's identifier.
-        public var tagID: String
+        package var tagID: String
         /// When the issuer data's session stops being accepted (the device accepts the data for 300 s at most).
-        public var expiresAt: Date
+        package var expiresAt: Date
     }
 
     /// A landing link just made: the only time its token exists outside the recipient's hands.
-    public struct CreatedLandingLink: Hashable, Sendable, CustomStringConvertible {
+    package struct CreatedLandingLink: Hashable, Sendable, CustomStringConvertible {
         /// The page's public URL, token included.
-        public var url: String
+        package var url: String
         /// When it stops working.
-        public var expiresAt: Date
+        package var expiresAt: Date
 
         /// The link without its token: `<redacted>`.
-        public var description: String { "CreatedLandingLink(url: <redacted>, expiresAt: \(expiresAt))" }
+        package var description: String { "CreatedLandingLink(url: <redacted>, expiresAt: \(expiresAt))" }
     }
 
     let provisioning: ProvisioningService
@@ -45,19 +45,19 @@ public struct WebLinkService: Sendable {
 
     /// Creates the service over the provisioning service that signs issuer data and the repository that keeps the
     /// landing links.
-    public init(provisioning: ProvisioningService, repository: any WalletRepository) {
+    package init(provisioning: ProvisioningService, repository: any WalletRepository) {
         self.provisioning = provisioning
         self.repository = repository
     }
 
     /// The URL Wallet opens for issuer data `response`: its two Base64 strings, exactly as the issuer-data endpoint
     /// returns them, joined by `&` in the fragment.
-    public static func walletURL(for response: ProvisioningService.IssuerDataResponse) -> String {
+    package static func walletURL(for response: ProvisioningService.IssuerDataResponse) -> String {
         "\(walletSessionURL)#\(response.issuerData)&\(response.signature)"
     }
 
     /// Signs fresh issuer data for the client's tag (as the issuer-data endpoint does) and returns it as a web link.
-    public func webLink(for apiUser: APIUser, tagID: String, attribute: TagIDAttribute) async throws -> WebLink {
+    package func webLink(for apiUser: APIUser, tagID: String, attribute: TagIDAttribute) async throws -> WebLink {
         // Read before signing, so the expiry given is never later than the session's own.
         let started = provisioning.clock.now
         let response = try await provisioning.issuerData(for: apiUser, tagID: tagID, attribute: attribute)
@@ -72,7 +72,7 @@ public struct WebLinkService: Sendable {
     ///
     /// - Throws: ``ProvisioningService/Failure/notFound(_:)`` when the client has no pass for the tag,
     ///   ``ProvisioningService/Failure/invalidRequest(_:)`` for a tag or lifetime out of bounds.
-    public func createLandingLink(
+    package func createLandingLink(
         for apiUser: APIUser, tagID: String, attribute: TagIDAttribute, lifetime: Int? = nil
     ) async throws -> CreatedLandingLink {
         guard !tagID.isEmpty, tagID.count <= 256 else {
@@ -106,13 +106,13 @@ public struct WebLinkService: Sendable {
 
     /// The landing link `token` names, if it is well formed, exists and has not expired; `nil` otherwise, whichever
     /// the reason.
-    public func landingTarget(token: String) async throws -> LandingTarget? {
+    package func landingTarget(token: String) async throws -> LandingTarget? {
         guard Self.isWellFormed(token: token) else { return nil }
         return try await repository.landingTarget(tokenHash: SecretToken.hash(token), now: provisioning.clock.now)
     }
 
     /// A fresh web link for a landing link's pass: issuer data signed now, scoped to the link's client.
-    public func webLink(for target: LandingTarget) async throws -> WebLink {
+    package func webLink(for target: LandingTarget) async throws -> WebLink {
         // The link stands for the API user who made it: only its client's identifier is used (for scoping, and in
         // the log line).
         let owner = APIUser(
@@ -121,7 +121,7 @@ public struct WebLinkService: Sendable {
     }
 
     /// The server's public URL without a trailing slash: the callback URL less its path.
-    public var publicBaseURL: String {
+    package var publicBaseURL: String {
         let callback = provisioning.callbackURL
         let path = "/api/v2/in_app_provisioning/callback"
         if callback.hasSuffix(path) { return String(callback.dropLast(path.count)) }

@@ -8,16 +8,16 @@ import Secrets
 /// store (``secretPath``), as URL-safe Base64 (43 characters). The database holds the salt and the token's SHA-256:
 /// with the database alone nobody can make a token, and every re-signed pass carries the same token again. A pass
 /// gets a new token by getting a new salt.
-public struct PassAuthenticationTokens: Sendable {
+package struct PassAuthenticationTokens: Sendable {
     /// Where the server key lives in the secret store (shared by replicas when the store is in PostgreSQL).
-    public static let secretPath = "wallet/web-service/authentication-key"
+    package static let secretPath = "wallet/web-service/authentication-key"
 
     private let key: SymmetricKey
     /// What seals the archives kept for fetches, under a key derived from this one.
     let archiveSeal: KeptArchiveSeal
 
     /// Creates the tokens from a 32-byte key.
-    public init(key: SymmetricKey) {
+    package init(key: SymmetricKey) {
         self.key = key
         archiveSeal = KeptArchiveSeal(webServiceKey: key)
     }
@@ -30,7 +30,7 @@ public struct PassAuthenticationTokens: Sendable {
     /// silent replacement.
     ///
     /// - Throws: ``WalletServerError/secretUnusable(_:)`` saying what to restore.
-    public static func load(from store: any SecretsDataStoring, lockingWith lock: any WebServiceKeyLock) async throws
+    package static func load(from store: any SecretsDataStoring, lockingWith lock: any WebServiceKeyLock) async throws
         -> PassAuthenticationTokens
     {
         try await lock.withWebServiceKeyLock { passesCarryTokens in
@@ -60,32 +60,32 @@ public struct PassAuthenticationTokens: Sendable {
     }
 
     /// A pass's salt with the hash of the token it makes: what the database keeps of a pass's token.
-    public struct Assignment: Hashable, Sendable {
+    package struct Assignment: Hashable, Sendable {
         /// The random salt the token is made from.
-        public var salt: String
+        package var salt: String
         /// The SHA-256 of the token.
-        public var tokenHash: Data
+        package var tokenHash: Data
 
         /// Creates an assignment.
-        public init(salt: String, tokenHash: Data) {
+        package init(salt: String, tokenHash: Data) {
             self.salt = salt
             self.tokenHash = tokenHash
         }
     }
 
     /// A new random salt.
-    public static func makeSalt() -> String { SecureRandom.hex(byteCount: 16) }
+    package static func makeSalt() -> String { SecureRandom.hex(byteCount: 16) }
 
     /// A new token for the pass `passID` (a new salt), with what the database keeps of it: a rebound pass gets one,
     /// so that whoever held it before can no longer fetch, register or unregister.
-    public func newToken(passID: UUID) -> (token: String, assignment: Assignment) {
+    package func newToken(passID: UUID) -> (token: String, assignment: Assignment) {
         let salt = Self.makeSalt()
         let token = token(passID: passID, salt: salt)
         return (token, Assignment(salt: salt, tokenHash: SecretToken.hash(token)))
     }
 
     /// The token of the pass `passID` with `salt`.
-    public func token(passID: UUID, salt: String) -> String {
+    package func token(passID: UUID, salt: String) -> String {
         let message = Data("coffer pass authentication\u{0}\(passID.uuidString)\u{0}\(salt)".utf8)
         let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)
         return SecretToken.base64URL(Data(mac))
@@ -93,7 +93,7 @@ public struct PassAuthenticationTokens: Sendable {
 
     /// What a pass's trace keeps of a device's library identifier: the first 16 hexadecimal digits of its HMAC under
     /// the server key, the same on every replica and across restarts, and no way back to the identifier.
-    public func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
+    package func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
         let message = Data("coffer device\u{0}\(deviceLibraryIdentifier)".utf8)
         return String(HMAC<SHA256>.authenticationCode(for: message, using: key).hexString.prefix(16))
     }
@@ -101,7 +101,7 @@ public struct PassAuthenticationTokens: Sendable {
     /// The token of a pass, giving the pass a salt (and storing its token's hash) first when it has none.
     ///
     /// Only a pass's first token writes: every later one (each callback and fetch) reads the salt.
-    public func token(passID: UUID, in store: any PassWebServiceStore) async throws -> String {
+    package func token(passID: UUID, in store: any PassWebServiceStore) async throws -> String {
         if let salt = try await store.authenticationSalt(passID: passID) { return token(passID: passID, salt: salt) }
         let candidate = Self.makeSalt()
         let salt = try await store.authenticationSalt(
@@ -112,7 +112,7 @@ public struct PassAuthenticationTokens: Sendable {
 
     /// Whether the `Authorization` header `authorization` (`ApplePass <token>`) carries the token whose SHA-256 is
     /// `storedHash`, compared in constant time.
-    public static func authorizes(_ authorization: String?, storedHash: Data?) -> Bool {
+    package static func authorizes(_ authorization: String?, storedHash: Data?) -> Bool {
         guard let storedHash, let authorization else { return false }
         let prefix = "ApplePass "
         guard authorization.hasPrefix(prefix) else { return false }

@@ -7,17 +7,17 @@ import WalletPasses
 ///
 /// The device's callback and the web service's fetch both render through it, so that a pass keeps its binding
 /// (`fidoProfile`, `issuerBindingData`, `nfc`) and its token across every update.
-public struct PassRenderer: Sendable {
+package struct PassRenderer: Sendable {
     /// Where devices reach the web service and how their tokens are made: both `nil` when passes carry no web
     /// service (the public URL is not https).
-    public struct WebService: Sendable {
+    package struct WebService: Sendable {
         /// The `webServiceURL` written into passes (an https URL, e.g. `https://host/passkit`).
-        public var url: String
+        package var url: String
         /// The passes' authentication tokens.
-        public var tokens: PassAuthenticationTokens
+        package var tokens: PassAuthenticationTokens
 
         /// Creates the settings; `url` must be https (Wallet ignores any other).
-        public init(url: String, tokens: PassAuthenticationTokens) throws {
+        package init(url: String, tokens: PassAuthenticationTokens) throws {
             guard Pass.isHTTPSURL(url) else {
                 throw WalletServerError.invalidConfiguration(
                     "the web service URL '\(url)' must be https: Wallet registers passes only with an https service")
@@ -28,23 +28,23 @@ public struct PassRenderer: Sendable {
     }
 
     /// The name of the file that makes a pass personalizable (rewards enrollment).
-    public static let personalizationFile = "personalization.json"
+    package static let personalizationFile = "personalization.json"
     /// The prefix of the field keys that personalization fills: a field keyed `personalization.fullName` shows the
     /// `fullName` the user entered.
-    public static let personalizationFieldPrefix = "personalization."
+    package static let personalizationFieldPrefix = "personalization."
 
     let store: any PassWebServiceStore
     let identities: SigningIdentityCache
     /// The relying party identifier in `fidoProfile`.
     let relyingPartyIdentifier: String
     /// The web service settings, if passes carry one.
-    public let webService: WebService?
+    package let webService: WebService?
     /// What every archive this renderer signs depends on besides the pass: the web service URL and the relying party.
     let settingsDigest: Data
     private let flights = SigningFlights()
 
     /// Creates a renderer.
-    public init(
+    package init(
         store: any PassWebServiceStore, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         webService: WebService?
     ) {
@@ -57,7 +57,7 @@ public struct PassRenderer: Sendable {
 
     /// The pass's package as a device gets it, unsigned, carrying `authenticationToken` when given (a token just
     /// made for a rebound pass), else the pass's own.
-    public func package(for target: ProvisioningTarget, authenticationToken: String? = nil) async throws
+    package func package(for target: ProvisioningTarget, authenticationToken: String? = nil) async throws
         -> PassPackage
     {
         let record = target.pass
@@ -97,7 +97,7 @@ public struct PassRenderer: Sendable {
     /// when nothing it is made from changed since (``PassArchiveVersion``), else one signed now and kept; `nil` when
     /// there is no such pass. Concurrent callers that find no kept archive share one signing. Archives that carry a
     /// token are kept sealed (``KeptArchiveSeal``).
-    public func signedArchive(passID: UUID, signingTime: Date) async throws -> Data? {
+    package func signedArchive(passID: UUID, signingTime: Date) async throws -> Data? {
         guard let kept = try await store.keptPassArchive(passID: passID) else { return nil }
         let digest = kept.version.digest(settings: settingsDigest)
         let seal = webService?.tokens.archiveSeal
@@ -119,7 +119,7 @@ public struct PassRenderer: Sendable {
     }
 
     /// The pass as a device gets it, signed by its pass type's identity (`.pkpass` bytes).
-    public func pkpass(for target: ProvisioningTarget, signingTime: Date) async throws -> Data {
+    package func pkpass(for target: ProvisioningTarget, signingTime: Date) async throws -> Data {
         let package = try await package(for: target)
         let identity = try await identities.identity(for: target.passType)
         return try PassSigner(identity: identity).sign(package, signingTime: signingTime).pkpass()

@@ -8,9 +8,9 @@ import WalletPasses
 ///
 /// Every request about a pass carries its `authenticationToken` (`Authorization: ApplePass <token>`), checked
 /// against the stored hash in constant time; an unknown pass and a wrong token are refused alike.
-public struct PassWebService: Sendable {
+package struct PassWebService: Sendable {
     /// Why a request was refused.
-    public enum Failure: Error, Hashable, Sendable {
+    package enum Failure: Error, Hashable, Sendable {
         /// No pass with this identifier and a matching token (or no token at all).
         case unauthorized
         /// The pass cannot do this (it is not personalizable, or was personalized already).
@@ -22,7 +22,7 @@ public struct PassWebService: Sendable {
     }
 
     /// What a fetch of the latest pass answers.
-    public enum LatestPass: Sendable {
+    package enum LatestPass: Sendable {
         /// The pass has not changed since the device's `If-Modified-Since`.
         case notModified(lastModified: Date)
         /// The signed pass and its `Last-Modified`.
@@ -30,18 +30,18 @@ public struct PassWebService: Sendable {
     }
 
     /// The personalization details Wallet may ask a user for (`requiredPersonalizationInfo`'s keys).
-    public static let personalizationKeys: Set<String> = [
+    package static let personalizationKeys: Set<String> = [
         "emailAddress", "familyName", "fullName", "givenName", "ISOCountryCode", "phoneNumber", "postalCode",
     ]
     /// The most messages one `POST /v1/log` stores, the most UTF-8 bytes of a message kept (longer ones are cut), and
     /// how many messages the server keeps in all.
-    public static let logLimits = (messagesPerRequest: 100, messageBytes: 1024, kept: 10_000)
+    package static let logLimits = (messagesPerRequest: 100, messageBytes: 1024, kept: 10_000)
     /// How many devices may register for one pass, unless the server is told otherwise.
-    public static let defaultMaximumDevicesPerPass = 20
+    package static let defaultMaximumDevicesPerPass = 20
     /// How long a registration's device may go unseen (no registration, no push APNs accepted) before a new device
     /// of a pass at its cap takes its place: three days. Made-up devices, whose push tokens APNs never accepts,
     /// cannot hold a pass's cap for longer.
-    public static let staleRegistrationAge: TimeInterval = 3 * 86_400
+    package static let staleRegistrationAge: TimeInterval = 3 * 86_400
 
     let repository: any WalletRepository
     let renderer: PassRenderer
@@ -50,11 +50,11 @@ public struct PassWebService: Sendable {
     /// Where what devices do goes in their passes' traces.
     let trace: PassEventRecorder
     /// How many devices may register for one pass; a registration beyond it is refused and nothing is stored.
-    public let maximumDevicesPerPass: Int
+    package let maximumDevicesPerPass: Int
 
     /// Creates the service over the provisioning service's renderer; what devices do goes in their passes' traces
     /// through `trace` (by default a recorder over `repository`).
-    public init(
+    package init(
         repository: any WalletRepository, renderer: PassRenderer, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.passkit"),
         maximumDevicesPerPass: Int = Self.defaultMaximumDevicesPerPass,
@@ -74,7 +74,7 @@ public struct PassWebService: Sendable {
     ///
     /// - Throws: ``Failure/tooManyDevices(limit:)`` when the pass has ``maximumDevicesPerPass`` other devices, each
     ///   seen within ``staleRegistrationAge``.
-    public func register(
+    package func register(
         deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, pushToken: String,
         authorization: String?
     ) async throws -> Bool {
@@ -125,7 +125,7 @@ public struct PassWebService: Sendable {
     }
 
     /// Ends a device's registration for a pass.
-    public func unregister(
+    package func unregister(
         deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, authorization: String?
     ) async throws {
         try Self.checkDevice(deviceLibraryIdentifier)
@@ -148,7 +148,7 @@ public struct PassWebService: Sendable {
     /// The serial numbers of the device's passes of the type changed after `passesUpdatedSince` (an update tag
     /// this service gave; absent, empty or unreadable means all), with the tag to ask from next time; `nil` when
     /// there are none.
-    public func updatedSerialNumbers(
+    package func updatedSerialNumbers(
         deviceLibraryIdentifier: String, passTypeIdentifier: String, passesUpdatedSince: String?
     ) async throws -> (serialNumbers: [String], lastUpdated: String)? {
         try Self.checkDevice(deviceLibraryIdentifier)
@@ -169,7 +169,7 @@ public struct PassWebService: Sendable {
 
     /// The latest version of a pass, or `notModified` when it has not changed since `ifModifiedSince` (whole
     /// seconds, as HTTP dates are).
-    public func latestPass(
+    package func latestPass(
         passTypeIdentifier: String, serialNumber: String, authorization: String?, ifModifiedSince: Date?
     ) async throws -> LatestPass {
         let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
@@ -188,7 +188,7 @@ public struct PassWebService: Sendable {
 
     /// Stores and logs what a device reported (at most ``logLimits`` messages), each with its control characters
     /// escaped and cut to ``logLimits``' bytes: a message can forge no log line and hide nothing past its limit.
-    public func log(_ messages: [String]) async throws {
+    package func log(_ messages: [String]) async throws {
         guard messages.count <= Self.logLimits.messagesPerRequest else {
             throw Failure.invalidRequest("at most \(Self.logLimits.messagesPerRequest) log messages at once")
         }
@@ -226,7 +226,7 @@ public struct PassWebService: Sendable {
     ///
     /// Wallet sends no `authenticationToken` with this request; when one is sent it must be right. A pass is
     /// personalized once, and only a token of ``PersonalizationToken``'s shape is ever signed.
-    public func personalize(
+    package func personalize(
         passTypeIdentifier: String, serialNumber: String, personalizationToken: String,
         details: [String: String], authorization: String?
     ) async throws -> Data {

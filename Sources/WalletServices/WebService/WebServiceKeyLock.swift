@@ -1,6 +1,6 @@
 /// The lock under which the web service's server key is read or made, shared by every server on one database
 /// (``PassAuthenticationTokens/load(from:lockingWith:)``).
-public protocol WebServiceKeyLock: Sendable {
+package protocol WebServiceKeyLock: Sendable {
     /// Runs `body` while no other server can, handing it a check of whether any pass already carries a token.
     func withWebServiceKeyLock<Result: Sendable>(
         _ body:

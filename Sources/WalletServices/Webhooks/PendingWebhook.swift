@@ -2,31 +2,31 @@ import Foundation
 import WalletPasses
 
 /// One webhook delivery in the outbox: an event, signed when it is sent, for one endpoint.
-public struct PendingWebhook: Sendable, Hashable, Identifiable {
+package struct PendingWebhook: Sendable, Hashable, Identifiable {
     /// The outbox row.
-    public var id: UUID
+    package var id: UUID
     /// The pass the event is about.
-    public var passID: UUID
+    package var passID: UUID
     /// The endpoint it goes to.
-    public var endpointID: UUID
+    package var endpointID: UUID
     /// The endpoint's URL.
-    public var url: String
+    package var url: String
     /// The event's identifier (`evt_…`), the same in every attempt: receivers de-duplicate by it.
-    public var eventID: String
+    package var eventID: String
     /// The event's type.
-    public var eventType: WebhookEventType
+    package var eventType: WebhookEventType
     /// The JSON body.
-    public var payload: Data
+    package var payload: Data
     /// How many times sending it failed before.
-    public var attempts: Int
+    package var attempts: Int
     /// When it was queued: it is sent for a day at most.
-    public var createdAt: Date
+    package var createdAt: Date
     /// Until when this claim holds its lease.
-    public var leasedUntil: Date
+    package var leasedUntil: Date
 
     /// The payload as a delivery given up keeps it: what the event carried only for the issuer (`data.details`, the
     /// values a user entered when personalizing) reduced to its keys, since it is never sent again.
-    public var keptPayload: Data {
+    package var keptPayload: Data {
         guard case .object(var body)? = try? JSONValue(parsing: payload), case .object(var data)? = body["data"],
             case .object(let details)? = data["details"]
         else { return payload }
@@ -36,7 +36,7 @@ public struct PendingWebhook: Sendable, Hashable, Identifiable {
     }
 
     /// Creates a pending delivery.
-    public init(
+    package init(
         id: UUID, passID: UUID, endpointID: UUID, url: String, eventID: String, eventType: WebhookEventType,
         payload: Data, attempts: Int, createdAt: Date, leasedUntil: Date
     ) {

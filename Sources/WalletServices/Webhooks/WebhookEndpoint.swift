@@ -2,20 +2,20 @@ import Foundation
 
 /// Where a client's backend takes webhook events: an https URL, the event types it wants, and (in the secret store,
 /// never in the database) the secret its deliveries are signed with.
-public struct WebhookEndpoint: Hashable, Sendable, Identifiable {
+package struct WebhookEndpoint: Hashable, Sendable, Identifiable {
     /// The endpoint's identifier.
-    public var id: UUID
+    package var id: UUID
     /// The client it belongs to.
-    public var clientID: UUID
+    package var clientID: UUID
     /// Where deliveries are posted.
-    public var url: String
+    package var url: String
     /// The event types it takes.
-    public var eventTypes: Set<WebhookEventType>
+    package var eventTypes: Set<WebhookEventType>
     /// When it was made.
-    public var createdAt: Date
+    package var createdAt: Date
 
     /// Creates an endpoint record.
-    public init(
+    package init(
         id: UUID = UUID(), clientID: UUID, url: String, eventTypes: Set<WebhookEventType>, createdAt: Date
     ) {
         self.id = id
@@ -26,8 +26,8 @@ public struct WebhookEndpoint: Hashable, Sendable, Identifiable {
     }
 
     /// Where the endpoint's signing secret is kept in the secret store.
-    public var secretPath: String { Self.secretPath(id: id) }
+    package var secretPath: String { Self.secretPath(id: id) }
 
     /// Where the signing secret of the endpoint `id` is kept in the secret store.
-    public static func secretPath(id: UUID) -> String { "wallet/webhooks/\(id.uuidString.lowercased())" }
+    package static func secretPath(id: UUID) -> String { "wallet/webhooks/\(id.uuidString.lowercased())" }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where webhook endpoints are kept (the `webhook_endpoints` table); their deliveries wait in the ``PushOutbox``.
 /// ``WalletRepository`` includes it.
-public protocol WebhookEndpointStore: Sendable {
+package protocol WebhookEndpointStore: Sendable {
     /// Stores `endpoint` unless its client has `maximum` endpoints; returns whether it did.
     func createWebhookEndpoint(_ endpoint: WebhookEndpoint, maximum: Int) async throws -> Bool
     /// The client's endpoints, oldest first.

@@ -5,21 +5,21 @@ import Secrets
 
 /// A client's webhook endpoints: made with a signing secret shown once (kept in the secret store, never in the
 /// database), listed without it, and deleted with it and the deliveries still waiting.
-public struct WebhookEndpoints: Sendable {
+package struct WebhookEndpoints: Sendable {
     /// The most endpoints one client may have.
-    public static let maximumPerClient = 10
+    package static let maximumPerClient = 10
     /// The longest endpoint URL accepted.
-    public static let maximumURLLength = 2048
+    package static let maximumURLLength = 2048
 
     /// An endpoint just made, with its signing secret: the only time the secret is shown.
-    public struct Created: Sendable, CustomStringConvertible {
+    package struct Created: Sendable, CustomStringConvertible {
         /// The stored endpoint.
-        public var endpoint: WebhookEndpoint
+        package var endpoint: WebhookEndpoint
         /// The secret deliveries are signed with (`whsec_` and 43 URL-safe Base64 characters).
-        public var secret: String
+        package var secret: String
 
         /// The endpoint without its secret: `<redacted>`.
-        public var description: String { "Created(endpoint: \(endpoint.id), secret: <redacted>)" }
+        package var description: String { "Created(endpoint: \(endpoint.id), secret: <redacted>)" }
     }
 
     let repository: any WalletRepository
@@ -30,7 +30,7 @@ public struct WebhookEndpoints: Sendable {
     let logger: Logger
 
     /// Creates the service over `repository`, keeping secrets in `secrets`.
-    public init(
+    package init(
         repository: any WalletRepository, secrets: any SecretsDataStoring, allowsLoopback: Bool = false,
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.webhooks")
     ) {
@@ -45,7 +45,7 @@ public struct WebhookEndpoints: Sendable {
     ///
     /// - Throws: ``PassManagementFailure/invalidRequest(_:)`` for a URL that is not https (or names an internal
     ///   address) or an empty list of types, ``PassManagementFailure/conflict(_:)`` past ``maximumPerClient``.
-    public func create(clientID: UUID, url: String, eventTypes: Set<WebhookEventType>?) async throws -> Created {
+    package func create(clientID: UUID, url: String, eventTypes: Set<WebhookEventType>?) async throws -> Created {
         try validate(url)
         let types = eventTypes ?? Set(WebhookEventType.allCases)
         guard !types.isEmpty else { throw PassManagementFailure.invalidRequest("'event_types' must name one type") }
@@ -72,14 +72,14 @@ public struct WebhookEndpoints: Sendable {
     }
 
     /// The client's endpoints, oldest first (never their secrets).
-    public func list(clientID: UUID) async throws -> [WebhookEndpoint] {
+    package func list(clientID: UUID) async throws -> [WebhookEndpoint] {
         try await repository.webhookEndpoints(clientID: clientID)
     }
 
     /// Deletes the client's endpoint `id`, its secret and its waiting deliveries.
     ///
     /// - Throws: ``PassManagementFailure/notFound(_:)`` when the client has no such endpoint.
-    public func delete(id: UUID, clientID: UUID) async throws {
+    package func delete(id: UUID, clientID: UUID) async throws {
         guard try await repository.deleteWebhookEndpoint(id: id, clientID: clientID) else {
             throw PassManagementFailure.notFound("a webhook endpoint \(id)")
         }

@@ -13,9 +13,9 @@ import Secrets
 /// endpoint whose name resolves to this machine or an internal network gets nothing); redirects are not followed,
 /// answers are read to 64 KiB at most, and an attempt that has not finished, body included, within ``timeout`` is
 /// cancelled and counts as failed.
-public final class WebhookSender: Sendable {
+package final class WebhookSender: Sendable {
     /// What became of one attempt.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The endpoint answered 2xx.
         case delivered
         /// It did not (another status, no answer, an internal address, or the secret could not be read), and why.
@@ -23,9 +23,9 @@ public final class WebhookSender: Sendable {
     }
 
     /// How long one attempt may take, from resolving the host to the answer's last byte.
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
     /// Whether endpoints on this machine get deliveries (tests and local development only).
-    public let allowsLoopback: Bool
+    package let allowsLoopback: Bool
     private let secrets: any SecretsDataStoring
     private let clock: any CofferClock
     /// Where endpoints' host names are resolved: threads of the webhooks' own, so that a resolver that answers
@@ -39,7 +39,7 @@ public final class WebhookSender: Sendable {
 
     /// Creates a sender that reads endpoints' secrets from `secrets`; `allowsLoopback` lets deliveries reach this
     /// machine's own addresses.
-    public init(
+    package init(
         secrets: any SecretsDataStoring, timeout: TimeInterval = 10, allowsLoopback: Bool = false,
         clock: any CofferClock = SystemClock()
     ) {
@@ -50,7 +50,7 @@ public final class WebhookSender: Sendable {
     }
 
     /// Posts `delivery` to its endpoint, signed now.
-    public func send(_ delivery: PendingWebhook) async -> Outcome {
+    package func send(_ delivery: PendingWebhook) async -> Outcome {
         let secret: String
         do {
             let store = secrets

@@ -29,10 +29,10 @@ public struct SchemaMigrator: Sendable {
     }
 
     /// The newest schema version this server knows.
-    public static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
+    package static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
 
     /// The versions already applied.
-    public func appliedVersions() async throws -> [Int] {
+    package func appliedVersions() async throws -> [Int] {
         // The table is made under the lock when missing; the read (and its no-op create, which makes a SQLite reader
         // connection load the schema a migration changed) goes to any connection.
         try await lockedTransaction { _ in }

@@ -3,7 +3,7 @@ import WalletServices
 
 extension WalletDatabase: WebServiceKeyLock {
     /// Runs `body` in a transaction that holds PostgreSQL's advisory lock 7260112, or SQLite's write lock.
-    public func withWebServiceKeyLock<Result: Sendable>(
+    package func withWebServiceKeyLock<Result: Sendable>(
         _ body:
             @escaping @Sendable (_ passesCarryTokens: @escaping @Sendable () async throws -> Bool) async throws
             -> Result

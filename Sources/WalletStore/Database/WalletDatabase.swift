@@ -14,7 +14,7 @@ import WalletServices
 /// connection (SQLiteNIO asserts in debug builds if connections outlive the process's use of them).
 public final class WalletDatabase: Sendable {
     /// Which engine the database runs on.
-    public enum Engine: String, Sendable {
+    package enum Engine: String, Sendable {
         /// SQLite, in a file or in memory.
         case sqlite
         /// PostgreSQL.
@@ -22,9 +22,9 @@ public final class WalletDatabase: Sendable {
     }
 
     /// The engine.
-    public let engine: Engine
+    package let engine: Engine
     /// The SQL interface every repository uses.
-    public let sql: any SQLDatabase
+    package let sql: any SQLDatabase
     /// What error messages must not show: the URL's password.
     let credentials: [String]
     private let shutdownPool: @Sendable () async throws -> Void

@@ -17,7 +17,7 @@ extension SQLWalletRepository {
     /// written to the row in the same transaction, so no one ever sees a claimed key without its answer. Before the
     /// claim, the key is deleted if it is older than ``IdempotencyKey/lifetime``: an expired key is a new one.
     /// ``SessionPurger`` deletes the other expired keys (``deleteExpiredIdempotencyKeys(before:limit:)``).
-    public func createManagedPass(
+    package func createManagedPass(
         _ creation: ManagedPassCreation, claim: IdempotencyClaim?, now: Date,
         encode: @escaping @Sendable (ManagedPassState) throws -> Data
     ) async throws -> StoredResponse {
@@ -110,7 +110,7 @@ extension SQLWalletRepository {
     }
 
     /// Forgets idempotency keys created at or before `cutoff`, up to `limit` of them; returns how many.
-    public func deleteExpiredIdempotencyKeys(before cutoff: Date, limit: Int) async throws -> Int {
+    package func deleteExpiredIdempotencyKeys(before cutoff: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         let rows = try await run {
             try await sql.raw(

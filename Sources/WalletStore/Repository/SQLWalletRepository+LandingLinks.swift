@@ -4,13 +4,13 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// Stores a landing link (its token's hash, never the token).
-    public func createLandingLink(_ link: LandingLink) async throws {
+    package func createLandingLink(_ link: LandingLink) async throws {
         try await insert(LandingLinkRow(link))
     }
 
     /// The link whose token hashes to `tokenHash` and has not expired at `now`, joined with its pass's tag (of the
     /// link's own client) and pass type, in one query.
-    public func landingTarget(tokenHash: Data, now: Date) async throws -> LandingTarget? {
+    package func landingTarget(tokenHash: Data, now: Date) async throws -> LandingTarget? {
         let query = sql.select()
             .prefixedColumns(of: LandingLinkRow.self).prefixedColumns(of: TagRow.self)
             .prefixedColumns(of: PassTypeRow.self)
@@ -40,7 +40,7 @@ extension SQLWalletRepository {
     }
 
     /// Deletes up to `limit` links that expired at or before `now`; returns how many it deleted.
-    public func deleteExpiredLandingLinks(now: Date, limit: Int) async throws -> Int {
+    package func deleteExpiredLandingLinks(now: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         let cutoff = Self.ms(now)
         let rows = try await run {

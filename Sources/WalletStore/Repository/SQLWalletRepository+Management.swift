@@ -5,7 +5,7 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// The template archive stored for a pass type, or `nil` when it has none (or does not exist).
-    public func passTemplate(passTypeID: UUID) async throws -> Data? {
+    package func passTemplate(passTypeID: UUID) async throws -> Data? {
         try await run {
             try await sql.select().column("template").from(PassTypeRow.table)
                 .where(PassTypeRow.column(.id), .equal, SQLBind(passTypeID.uuidString))
@@ -14,7 +14,7 @@ extension SQLWalletRepository {
     }
 
     /// The state of the pass of the client's tag whose `attribute` is `value`, read in one query.
-    public func managedPassState(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
+    package func managedPassState(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
         -> ManagedPassState?
     {
         try await run {
@@ -27,7 +27,7 @@ extension SQLWalletRepository {
 
     /// Up to `limit` states of the client's passes after `cursor`, oldest tag first (ties by the tag's identifier),
     /// read in one query.
-    public func managedPasses(clientID: UUID, after cursor: PassPageCursor?, limit: Int) async throws
+    package func managedPasses(clientID: UUID, after cursor: PassPageCursor?, limit: Int) async throws
         -> [(state: ManagedPassState, cursor: PassPageCursor)]
     {
         try await run {

@@ -4,7 +4,7 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// Stores `key` and makes it its pass type's current one, in one transaction.
-    public func addNFCKey(_ key: PassTypeNFCKey) async throws {
+    package func addNFCKey(_ key: PassTypeNFCKey) async throws {
         try await run {
             try await database.transaction { db in
                 try await db.insert([PassTypeNFCKeyRow(key)]).run()
@@ -15,7 +15,7 @@ extension SQLWalletRepository {
     }
 
     /// The pass type's NFC keys, newest (the current one) first.
-    public func nfcKeys(passTypeID: UUID) async throws -> [PassTypeNFCKey] {
+    package func nfcKeys(passTypeID: UUID) async throws -> [PassTypeNFCKey] {
         try await run {
             try await sql.select().columns(of: PassTypeNFCKeyRow.self).from(PassTypeNFCKeyRow.table)
                 .where(PassTypeNFCKeyRow.column(.passTypeID), .equal, SQLBind(passTypeID.uuidString))

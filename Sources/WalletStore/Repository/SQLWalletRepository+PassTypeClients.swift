@@ -4,7 +4,7 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// Lets the client issue passes under the pass type; granting it twice changes nothing.
-    public func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws {
+    package func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws {
         try await run {
             try await sql.insert([PassTypeClientRow(passTypeID: passTypeID, clientID: clientID, createdAt: now)])
                 .ignoringConflicts(with: PassTypeClientRow.primaryKey.map(\.stringValue))
@@ -13,7 +13,7 @@ extension SQLWalletRepository {
     }
 
     /// Stops the client from issuing under the pass type; returns whether it could.
-    public func revokePassType(passTypeID: UUID, clientID: UUID) async throws -> Bool {
+    package func revokePassType(passTypeID: UUID, clientID: UUID) async throws -> Bool {
         try await run {
             try await database.transaction { db in
                 let revoked = try await db.delete(from: "pass_type_clients")
@@ -34,7 +34,7 @@ extension SQLWalletRepository {
     }
 
     /// Whether the client may issue passes under the pass type.
-    public func isPassTypeGranted(passTypeID: UUID, clientID: UUID) async throws -> Bool {
+    package func isPassTypeGranted(passTypeID: UUID, clientID: UUID) async throws -> Bool {
         try await run {
             try await sql.select().column("client_id").from("pass_type_clients")
                 .where("pass_type_id", .equal, passTypeID.uuidString).where("client_id", .equal, clientID.uuidString)
@@ -43,7 +43,7 @@ extension SQLWalletRepository {
     }
 
     /// The pass types shared with the client, oldest first, in one query.
-    public func passTypes(sharedWith clientID: UUID) async throws -> [PassType] {
+    package func passTypes(sharedWith clientID: UUID) async throws -> [PassType] {
         try await run {
             try await sql.select().columns(of: PassTypeRow.self).from(PassTypeRow.table)
                 .join(

@@ -5,7 +5,7 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
-    public func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
+    package func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
         let statement = webServicePassLookup.bound(to: [passTypeIdentifier, serialNumber])
         let found = Locked<(any SQLRow)?>(nil)
         try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = row } } }
@@ -13,12 +13,12 @@ extension SQLWalletRepository {
     }
 
     /// The pass's salt, if it has one.
-    public func authenticationSalt(passID: UUID) async throws -> String? {
+    package func authenticationSalt(passID: UUID) async throws -> String? {
         try await run { try await Self.authentication(passID: passID, on: sql) }?.authenticationSalt
     }
 
     /// The salt the pass has, or `salt` once stored: the first salt stored wins.
-    public func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String {
+    package func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String {
         try await run {
             try await sql.update(PassRow.table)
                 .set(model: PassAuthenticationRow(salt: salt, tokenHash: tokenHash))
@@ -42,7 +42,7 @@ extension SQLWalletRepository {
     /// Registers the device for the pass with its push token for this pass alone, unless the pass already has
     /// `maximumDevices` other devices. The pass's row is held (PostgreSQL) or the database written (SQLite) for the
     /// transaction, so concurrent registrations of one pass count one after the other.
-    public func register(
+    package func register(
         deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int,
         evictingUnseenSince unseenSince: Date = .distantPast
     ) async throws -> DeviceRegistration {
@@ -94,7 +94,7 @@ extension SQLWalletRepository {
 
     /// Ends the registration and drops its pending pushes, holding the pass's row like a registration; returns how
     /// many devices are left, or `nil` when the device was not registered.
-    public func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int? {
+    package func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int? {
         try await run {
             try await database.transaction { db in
                 try await Self.lockPass(passID, on: db)
@@ -128,7 +128,7 @@ extension SQLWalletRepository {
     }
 
     /// The device's passes of the pass type whose update tag is above `since`.
-    public func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
+    package func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
         async throws -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
     {
         var query = UpdatedPassRow.selecting(in: sql.select())
@@ -145,7 +145,7 @@ extension SQLWalletRepository {
     }
 
     /// How many devices are registered for the pass.
-    public func registrationCount(passID: UUID) async throws -> Int {
+    package func registrationCount(passID: UUID) async throws -> Int {
         try await run { try await Self.registrationCount(passID: passID, on: sql) }
     }
 
@@ -159,7 +159,7 @@ extension SQLWalletRepository {
     }
 
     /// Stores device log messages and deletes all but the newest `keeping`.
-    public func recordDeviceLogs(_ messages: [String], now: Date, keeping: Int) async throws {
+    package func recordDeviceLogs(_ messages: [String], now: Date, keeping: Int) async throws {
         guard !messages.isEmpty else { return }
         try await run {
             try await database.transaction { db in
@@ -175,7 +175,7 @@ extension SQLWalletRepository {
     }
 
     /// The newest device log messages, newest first.
-    public func deviceLogs(limit: Int) async throws -> [(receivedAt: Date, message: String)] {
+    package func deviceLogs(limit: Int) async throws -> [(receivedAt: Date, message: String)] {
         try await run {
             try await sql.select().columns(of: DeviceLogRow.self).from(DeviceLogRow.table)
                 .orderBy(DeviceLogRow.column(.receivedAt), SQLDirection.descending).limit(limit).all(
@@ -184,7 +184,7 @@ extension SQLWalletRepository {
     }
 
     /// The pass's personalization fields, if any.
-    public func personalization(passID: UUID) async throws -> Data? {
+    package func personalization(passID: UUID) async throws -> Data? {
         try await run {
             try await sql.select().columns(of: PassPersonalizationRow.self).from(PassPersonalizationRow.table)
                 .where(PassPersonalizationRow.column(.passID), .equal, SQLBind(passID.uuidString))
@@ -193,7 +193,7 @@ extension SQLWalletRepository {
     }
 
     /// Stores the first personalization of a pass and changes the pass (new `Last-Modified`, tag and pushes).
-    public func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool {
+    package func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool {
         try await run {
             try await database.transaction { db in
                 let existing = try await db.select().column("pass_id").from("pass_personalizations")
@@ -207,7 +207,7 @@ extension SQLWalletRepository {
     }
 
     /// Changes the pass and queues its pushes, in one transaction.
-    public func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
+    package func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
         async throws -> (pass: ApplePass, queuedPushes: Int)
     {
         try await run {
@@ -271,13 +271,13 @@ extension SQLWalletRepository {
 
 extension SQLWalletRepository {
     /// What the pass's signed archive depends on, with the archive kept for it, in one query.
-    public func keptPassArchive(passID: UUID) async throws -> KeptPassArchive? {
+    package func keptPassArchive(passID: UUID) async throws -> KeptPassArchive? {
         let query = PassArchiveVersionRow.selecting(passID: passID, in: sql.select())
         return try await run { try await query.first(decoding: PassArchiveVersionRow.self) }?.model()
     }
 
     /// Keeps `pkpass` as the pass's signed archive at `digest`, in place of the one kept.
-    public func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws {
+    package func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws {
         let row = SignedPassArchiveRow(
             passID: passID.uuidString, version: digest, pkpass: pkpass, signedAt: Self.ms(now))
         try await run {

@@ -5,7 +5,7 @@ import WalletServices
 extension SQLWalletRepository: PushOutbox {
     /// Leases the due pushes: one statement takes each row only if no unexpired lease holds it, so replicas that
     /// claim at once never get the same push.
-    public func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush] {
+    package func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush] {
         guard limit > 0 else { return [] }
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
@@ -66,7 +66,7 @@ extension SQLWalletRepository: PushOutbox {
 
     /// Deletes a delivered push, if this claim still holds its lease; returns whether it did.
     @discardableResult
-    public func completePush(_ push: PendingPush, now: Date) async throws -> Bool {
+    package func completePush(_ push: PendingPush, now: Date) async throws -> Bool {
         try await completeDelivery(
             DeliveryCompletion(
                 id: push.id, leasedUntil: push.leasedUntil,
@@ -76,7 +76,7 @@ extension SQLWalletRepository: PushOutbox {
     /// Schedules a push again, one attempt more, unleased, if this claim still holds its lease; returns whether it
     /// did (a replica that claimed it after the lease ran out owns it now).
     @discardableResult
-    public func retryPush(_ push: PendingPush, at: Date) async throws -> Bool {
+    package func retryPush(_ push: PendingPush, at: Date) async throws -> Bool {
         try await retryDelivery(id: push.id, leasedUntil: push.leasedUntil, at: at, error: nil)
     }
 
@@ -136,14 +136,14 @@ extension SQLWalletRepository: PushOutbox {
 
     /// Drops a push that will not be sent, if this claim still holds its lease.
     @discardableResult
-    public func abandonPush(_ push: PendingPush) async throws -> Bool {
+    package func abandonPush(_ push: PendingPush) async throws -> Bool {
         try await completeDelivery(DeliveryCompletion(id: push.id, leasedUntil: push.leasedUntil, seen: nil))
     }
 
     /// Removes the registration the push was for (and the push) when the registration still has the push's token;
     /// returns how many devices the pass has left, or `nil` when the registration was not removed.
     @discardableResult
-    public func removeRegistration(for push: PendingPush) async throws -> Int? {
+    package func removeRegistration(for push: PendingPush) async throws -> Int? {
         try await run {
             try await database.transaction { db in
                 try await Self.lockPass(push.passID, on: db)

@@ -6,7 +6,7 @@ extension SQLWalletRepository: RateBucketStore {
     /// The generic cell rate algorithm of ``RateLimiter``, in one statement: the bucket's full-again time moves one
     /// interval later unless it lies more than `burst - 1` intervals ahead, under the row's lock, so concurrent
     /// replicas count one after the other.
-    public func takeFromRateBucket(_ bucket: Data, limit: RateLimit, now: Date) async throws -> Duration? {
+    package func takeFromRateBucket(_ bucket: Data, limit: RateLimit, now: Date) async throws -> Duration? {
         guard !limit.isUnlimited else { return nil }
         let nowMS = Self.ms(now)
         let interval = Int64(60_000 / Double(limit.perMinute))
@@ -29,7 +29,7 @@ extension SQLWalletRepository: RateBucketStore {
     }
 
     /// Deletes up to `limit` buckets full again at `now`.
-    public func deleteFullRateBuckets(now: Date, limit: Int) async throws -> Int {
+    package func deleteFullRateBuckets(now: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         return try await run {
             try await sql.raw(

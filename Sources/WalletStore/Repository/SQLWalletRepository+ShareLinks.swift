@@ -5,7 +5,7 @@ import WalletServices
 extension SQLWalletRepository {
     /// Stores the link unless its pass has `maximumLinks` working ones, after deleting the pass's expired links, in one
     /// transaction that holds the pass's row (so concurrent creations count one after the other).
-    public func createShareLink(_ link: ShareLink, maximumLinks: Int, now: Date) async throws -> Bool {
+    package func createShareLink(_ link: ShareLink, maximumLinks: Int, now: Date) async throws -> Bool {
         try await run {
             try await database.transaction { db in
                 try await Self.lockPass(link.passID, on: db)
@@ -26,14 +26,14 @@ extension SQLWalletRepository {
     }
 
     /// The pass's links the client made, newest first.
-    public func shareLinks(passID: UUID, clientID: UUID) async throws -> [ShareLink] {
+    package func shareLinks(passID: UUID, clientID: UUID) async throws -> [ShareLink] {
         try await select(
             ShareLinkRow.self, where: [.passID: passID.uuidString, .clientID: clientID.uuidString], orderBy: .createdAt
         ).reversed().map { try $0.model() }
     }
 
     /// Deletes the client's link of the pass.
-    public func deleteShareLink(id: UUID, passID: UUID, clientID: UUID) async throws -> Bool {
+    package func deleteShareLink(id: UUID, passID: UUID, clientID: UUID) async throws -> Bool {
         try await run {
             try await sql.delete(from: ShareLinkRow.table)
                 .where("id", .equal, id.uuidString).where("pass_id", .equal, passID.uuidString)
@@ -44,7 +44,7 @@ extension SQLWalletRepository {
 
     /// Gives the pass a new token (its salt and the token's hash) and ends what its holders had
     /// (``endHolders(ofPasses:on:)``), with its kept archive, in one transaction holding the pass's row.
-    public func rotateAuthentication(passID: UUID, assignment: PassAuthenticationTokens.Assignment) async throws {
+    package func rotateAuthentication(passID: UUID, assignment: PassAuthenticationTokens.Assignment) async throws {
         try await run {
             try await database.transaction { db in
                 try await Self.lockPass(passID, on: db)
@@ -60,7 +60,7 @@ extension SQLWalletRepository {
 
     /// The working link whose token hashes to `tokenHash`, joined with its pass's tag (of the link's own client) and
     /// pass type, in one query.
-    public func sharedPass(tokenHash: Data, now: Date) async throws -> SharedPass? {
+    package func sharedPass(tokenHash: Data, now: Date) async throws -> SharedPass? {
         let query = sql.select()
             .prefixedColumns(of: ShareLinkRow.self)
             .column(PassRow.column(.serialNumber), as: "serial_number")
@@ -83,7 +83,7 @@ extension SQLWalletRepository {
     }
 
     /// Marks the link used, in one `UPDATE` that only a working link passes.
-    public func useShareLink(id: UUID, now: Date) async throws -> Bool {
+    package func useShareLink(id: UUID, now: Date) async throws -> Bool {
         try await run {
             try await sql.update(ShareLinkRow.table).set("used_at", to: Self.ms(now))
                 .where("id", .equal, id.uuidString).where(Self.working(at: now))
@@ -92,7 +92,7 @@ extension SQLWalletRepository {
     }
 
     /// Deletes up to `limit` links that expired at or before `now`.
-    public func deleteExpiredShareLinks(now: Date, limit: Int) async throws -> Int {
+    package func deleteExpiredShareLinks(now: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         let cutoff = Self.ms(now)
         return try await run {

@@ -4,7 +4,7 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// Stores events through the trace's group commit: concurrent callers share one transaction.
-    public func recordPassEvents(_ events: [NewPassEvent]) async throws {
+    package func recordPassEvents(_ events: [NewPassEvent]) async throws {
         guard !events.isEmpty else { return }
         try await run { try await traceWrites.submit(events) }
     }
@@ -47,7 +47,7 @@ extension SQLWalletRepository {
     }
 
     /// Up to `limit` of the pass's events after `after`, oldest first.
-    public func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent] {
+    package func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent] {
         var query = sql.select().columns(of: PassEventRow.self).from(PassEventRow.table)
             .where(PassEventRow.column(.passID), .equal, SQLBind(passID.uuidString))
         if let after { query = query.where(PassEventRow.column(.id), .greaterThan, SQLBind(after)) }
@@ -56,7 +56,7 @@ extension SQLWalletRepository {
     }
 
     /// The pass's newest `limit` events, newest first.
-    public func latestPassEvents(passID: UUID, limit: Int) async throws -> [PassEvent] {
+    package func latestPassEvents(passID: UUID, limit: Int) async throws -> [PassEvent] {
         let query = sql.select().columns(of: PassEventRow.self).from(PassEventRow.table)
             .where(PassEventRow.column(.passID), .equal, SQLBind(passID.uuidString))
             .orderBy(PassEventRow.column(.id), SQLDirection.descending).limit(limit)
@@ -64,7 +64,7 @@ extension SQLWalletRepository {
     }
 
     /// The pass's newest `limit` device logs, or events of every other kind, newest first.
-    public func latestPassEvents(passID: UUID, limit: Int, deviceLogs: Bool) async throws -> [PassEvent] {
+    package func latestPassEvents(passID: UUID, limit: Int, deviceLogs: Bool) async throws -> [PassEvent] {
         let query = sql.select().columns(of: PassEventRow.self).from(PassEventRow.table)
             .where(PassEventRow.column(.passID), .equal, SQLBind(passID.uuidString))
             .where(
@@ -76,7 +76,7 @@ extension SQLWalletRepository {
 
     /// Stores each new device log of `events` (its pass under `perPass` since `since`, its details not seen there),
     /// in one transaction that holds each pass's row; returns how many it stored.
-    public func recordDeviceLogEvents(_ events: [NewPassEvent], perPass: Int, since: Date) async throws -> Int {
+    package func recordDeviceLogEvents(_ events: [NewPassEvent], perPass: Int, since: Date) async throws -> Int {
         let byPass = Dictionary(grouping: events.filter { $0.kind == .deviceLog }, by: \.passID)
         guard !byPass.isEmpty else { return 0 }
         return try await run {
@@ -102,7 +102,7 @@ extension SQLWalletRepository {
     }
 
     /// Deletes up to `limit` events older than `cutoff`.
-    public func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int {
+    package func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         let cutoffMS = Self.ms(cutoff)
         return try await run {

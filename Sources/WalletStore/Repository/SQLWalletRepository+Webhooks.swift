@@ -9,7 +9,7 @@ extension SQLWalletRepository {
     /// Stores the endpoint unless its client has `maximum`, in one transaction that holds the client's row locked
     /// while it counts (PostgreSQL; SQLite runs one write transaction at a time), so that concurrent creations count
     /// one after the other on either engine.
-    public func createWebhookEndpoint(_ endpoint: WebhookEndpoint, maximum: Int) async throws -> Bool {
+    package func createWebhookEndpoint(_ endpoint: WebhookEndpoint, maximum: Int) async throws -> Bool {
         try await run {
             do {
                 return try await insertCapped(endpoint, maximum: maximum)
@@ -38,13 +38,13 @@ extension SQLWalletRepository {
     }
 
     /// The client's endpoints, oldest first.
-    public func webhookEndpoints(clientID: UUID) async throws -> [WebhookEndpoint] {
+    package func webhookEndpoints(clientID: UUID) async throws -> [WebhookEndpoint] {
         try await select(WebhookEndpointRow.self, where: [.clientID: clientID.uuidString], orderBy: .createdAt)
             .map { try $0.model() }
     }
 
     /// Deletes the client's endpoint and its waiting deliveries, in one transaction.
-    public func deleteWebhookEndpoint(id: UUID, clientID: UUID) async throws -> Bool {
+    package func deleteWebhookEndpoint(id: UUID, clientID: UUID) async throws -> Bool {
         try await run {
             try await database.transaction { db in
                 let removed = try await db.delete(from: WebhookEndpointRow.table)
@@ -126,7 +126,7 @@ extension SQLWalletRepository {
     /// (each one's first due, then the second…), and deliveries under unexpired leases, on any replica, count against
     /// `perEndpoint` and `perClient`. One statement takes each row only if no unexpired lease holds it, so replicas
     /// that claim at once never get the same delivery.
-    public func claimDueWebhooks(
+    package func claimDueWebhooks(
         now: Date, limit: Int, perEndpoint: Int, perClient: Int, leaseFor: TimeInterval
     ) async throws -> [PendingWebhook] {
         guard limit > 0, perEndpoint > 0, perClient > 0 else { return [] }
@@ -167,13 +167,13 @@ extension SQLWalletRepository {
 
     /// Deletes a delivered webhook, if this claim still holds its lease.
     @discardableResult
-    public func completeWebhook(_ delivery: PendingWebhook) async throws -> Bool {
+    package func completeWebhook(_ delivery: PendingWebhook) async throws -> Bool {
         try await completeDelivery(DeliveryCompletion(id: delivery.id, leasedUntil: delivery.leasedUntil, seen: nil))
     }
 
     /// Schedules a webhook again at `at`, one attempt more, with why it failed, if this claim still holds its lease.
     @discardableResult
-    public func retryWebhook(_ delivery: PendingWebhook, at: Date, error: String) async throws -> Bool {
+    package func retryWebhook(_ delivery: PendingWebhook, at: Date, error: String) async throws -> Bool {
         try await retryDelivery(
             id: delivery.id, leasedUntil: delivery.leasedUntil, at: at, error: String(error.prefix(500)))
     }
@@ -182,7 +182,7 @@ extension SQLWalletRepository {
     /// ``failedWebhookDeliveries(passID:limit:)``) with its payload as ``PendingWebhook/keptPayload`` keeps it, if
     /// this claim still holds its lease.
     @discardableResult
-    public func failWebhook(_ delivery: PendingWebhook, now: Date, error: String) async throws -> Bool {
+    package func failWebhook(_ delivery: PendingWebhook, now: Date, error: String) async throws -> Bool {
         try await run {
             try await sql.update(PushOutboxRow.table)
                 .set("failed_at", to: Self.ms(now)).set("leased_until", to: SQLLiteral.null)
@@ -195,7 +195,7 @@ extension SQLWalletRepository {
     }
 
     /// The pass's webhook deliveries kept as failed, newest first.
-    public func failedWebhookDeliveries(passID: UUID, limit: Int) async throws -> [PendingWebhook] {
+    package func failedWebhookDeliveries(passID: UUID, limit: Int) async throws -> [PendingWebhook] {
         let rows = try await run {
             try await sql.raw(
                 """
@@ -211,7 +211,7 @@ extension SQLWalletRepository {
     }
 
     /// Deletes up to `limit` deliveries that failed before `cutoff`.
-    public func deleteFailedWebhookDeliveries(before cutoff: Date, limit: Int) async throws -> Int {
+    package func deleteFailedWebhookDeliveries(before cutoff: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         return try await run {
             try await sql.raw(

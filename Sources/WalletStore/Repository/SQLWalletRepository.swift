@@ -23,7 +23,7 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// How long an authenticated API user is trusted without reading the database again: the longest time a user
     /// revoked elsewhere (by `coffer admin` or another server on the same database) can still authenticate here.
-    public var authenticationLifetime: Duration { recentlyAuthenticated.lifetime }
+    package var authenticationLifetime: Duration { recentlyAuthenticated.lifetime }
 
     /// Creates a repository; run ``SchemaMigrator/migrate()`` on the database first.
     ///
@@ -57,14 +57,14 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Every client, oldest first.
-    public func clients() async throws -> [Client] {
+    package func clients() async throws -> [Client] {
         try await select(ClientRow.self, orderBy: .createdAt).map { try $0.model() }
     }
 
     // MARK: API users
 
     /// Creates an API user and returns it with its token; only the token's hash is stored.
-    public func createAPIUser(clientID: UUID, name: String) async throws -> (apiUser: APIUser, token: String) {
+    package func createAPIUser(clientID: UUID, name: String) async throws -> (apiUser: APIUser, token: String) {
         guard try await client(id: clientID) != nil else { throw WalletServerError.notFound("client \(clientID)") }
         let token = SecretToken.makeAPIToken()
         let user = APIUser(clientID: clientID, name: name, tokenHash: SecretToken.hash(token))
@@ -75,7 +75,7 @@ public struct SQLWalletRepository: WalletRepository {
     /// The active (not revoked) API user whose token this is.
     ///
     /// A user who authenticated less than ``authenticationLifetime`` ago is answered from memory.
-    public func apiUser(token: String) async throws -> APIUser? {
+    package func apiUser(token: String) async throws -> APIUser? {
         let hash = SecretToken.hash(token)
         if let user = recentlyAuthenticated.user(tokenHash: hash) { return user }
         guard let user = try await select(APIUserRow.self, where: [.tokenHash: hash]).first?.model() else {
@@ -88,14 +88,14 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// The client's API users (revoked ones included), oldest first.
-    public func apiUsers(clientID: UUID) async throws -> [APIUser] {
+    package func apiUsers(clientID: UUID) async throws -> [APIUser] {
         try await select(APIUserRow.self, where: [.clientID: clientID.uuidString], orderBy: .createdAt).map {
             try $0.model()
         }
     }
 
     /// Revokes an API user; returns whether an active one was revoked.
-    public func revokeAPIUser(id: UUID) async throws -> Bool {
+    package func revokeAPIUser(id: UUID) async throws -> Bool {
         defer { recentlyAuthenticated.forget(userID: id) }
         return try await database.transaction { db in
             let active = try await db.select().column("id").from("api_users").where("id", .equal, id.uuidString)
@@ -123,7 +123,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// The client's users, oldest first.
-    public func users(clientID: UUID) async throws -> [User] {
+    package func users(clientID: UUID) async throws -> [User] {
         try await select(UserRow.self, where: [.clientID: clientID.uuidString], orderBy: .createdAt).map {
             try $0.model()
         }
@@ -137,7 +137,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Changes a pass type's organization name, signing identity path and binding learn-more page.
-    public func updatePassType(_ passType: PassType) async throws {
+    package func updatePassType(_ passType: PassType) async throws {
         try await run {
             try await sql.update("pass_types")
                 .set("organization_name", to: passType.organizationName)
@@ -154,7 +154,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Every pass type.
-    public func passTypes() async throws -> [PassType] {
+    package func passTypes() async throws -> [PassType] {
         try await select(PassTypeRow.self, orderBy: .createdAt).map { try $0.model() }
     }
 
@@ -169,7 +169,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Stores tags with their passes in one transaction (a few multi-row statements): all of them or none.
-    public func createTags(_ tags: [(tag: ClientTag, pass: ApplePass)]) async throws {
+    package func createTags(_ tags: [(tag: ClientTag, pass: ApplePass)]) async throws {
         for (userID, clientID) in Dictionary(tags.map { ($0.tag.userID, $0.tag.clientID) }, uniquingKeysWith: { $1 }) {
             guard let user = try await user(id: userID), user.clientID == clientID else {
                 throw WalletServerError.notFound("user \(userID) of client \(clientID)")
@@ -207,7 +207,7 @@ public struct SQLWalletRepository: WalletRepository {
     // MARK: Provisioning targets
 
     /// The pass of the client's tag whose `attribute` is `value`, with its tag, user and pass type, read together.
-    public func provisioningTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
+    package func provisioningTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
         -> ProvisioningTarget?
     {
         try await provisioningTarget(
@@ -215,12 +215,12 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// The pass with `passID`, with its tag, user and pass type, read together.
-    public func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget? {
+    package func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget? {
         try await provisioningTarget(where: [PassRow.column(.id): passID.uuidString])
     }
 
     /// What an issuance needs about the pass of the client's tag whose `attribute` is `value`, read in one query.
-    public func issuanceTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
+    package func issuanceTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
         -> IssuanceTarget?
     {
         let conditions: KeyValuePairs = [
@@ -301,7 +301,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
-    public func updatePass(_ pass: ApplePass) async throws {
+    package func updatePass(_ pass: ApplePass) async throws {
         let mutable = Set(PassRow.mutableColumns.map(\.stringValue))
         var update = sql.update(PassRow.table)
         for (column, value) in try SQLQueryEncoder(nilEncodingStrategy: .asNil).encode(PassRow(pass))
@@ -313,7 +313,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Stores what a device's callback bound (and its new token, when given), and spends the pass's landing links.
-    public func recordBinding(_ pass: ApplePass, authentication: PassAuthenticationTokens.Assignment? = nil)
+    package func recordBinding(_ pass: ApplePass, authentication: PassAuthenticationTokens.Assignment? = nil)
         async throws
     {
         _ = try await run { try await writes.submit(.binding(pass, authentication)) }
@@ -322,20 +322,20 @@ public struct SQLWalletRepository: WalletRepository {
     // MARK: Sessions
 
     /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).
-    public func createSession(_ session: ProvisioningSession) async throws {
+    package func createSession(_ session: ProvisioningSession) async throws {
         try await insert(SessionRow(session))
     }
 
     /// Stores the pass's new binding data (only the columns an issuance owns), ends the pass's open sessions and
     /// opens the new one, atomically, and returns once that is durable. Writes that arrive while others are being
     /// committed are committed together, in one transaction and one sync.
-    public func recordIssuance(_ issuance: Issuance) async throws {
+    package func recordIssuance(_ issuance: Issuance) async throws {
         _ = try await run { try await writes.submit(.issuance(issuance)) }
     }
 
     /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
     /// when it cannot be used (so a replayed or unknown session is refused). It is looked up by the hash of `id`.
-    public func consumeSession(id: String, now: Date) async throws -> ProvisioningSession? {
+    package func consumeSession(id: String, now: Date) async throws -> ProvisioningSession? {
         // One statement is the gate (see `commitConsumptions`): only the caller whose UPDATE changes the row gets it
         // back, however many race.
         try await run { try await writes.submit(.consumption(sessionID: id, now: now)) }
@@ -343,7 +343,7 @@ public struct SQLWalletRepository: WalletRepository {
 
     /// Deletes up to `limit` sessions that expired at or before `now` (used or not: no callback can use them);
     /// returns how many it deleted.
-    public func deleteExpiredSessions(now: Date, limit: Int) async throws -> Int {
+    package func deleteExpiredSessions(now: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         let cutoff = Self.ms(now)
         // A bounded batch keeps each write transaction short; the same statement on SQLite and PostgreSQL.

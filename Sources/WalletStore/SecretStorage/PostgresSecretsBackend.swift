@@ -47,7 +47,7 @@ public final class PostgresSecretsBackend: SecretsBackend {
     }
 
     /// Where the store is, for messages: the database and its host (never the password).
-    public var location: String { storage.location }
+    package var location: String { storage.location }
 
     /// Closes the store's connections; afterwards every call throws `SecretsError.unavailable`.
     public func close() async {

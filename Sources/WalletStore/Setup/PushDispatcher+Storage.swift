@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import WalletPasses
 import WalletServices
-import WalletStore
 
 extension PushDispatcher {
     /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, and each pass
