@@ -36,15 +36,57 @@ public enum WalletServerApplication {
             metrics: metrics, exposesMetrics: exposesMetrics,
             readiness: readiness ?? ReadinessProbe(repository: repository, identities: service.identities),
             clientAddress: clientAddress, operationsToken: operationsToken)
-        let methods = ["/health": [HTTPRequest.Method.get]]
-            .merging(operations.methods) { $0 + $1 }
-            .merging(ProvisioningController.methods(under: "/api/v2/in_app_provisioning")) { $0 + $1 }
-            .merging(PassWebServiceController.methods(under: PassWebServiceController.mountPath)) { $0 + $1 }
-            .merging(ManagementController.methods(under: "/api/v2/passes")) { $0 + $1 }
-            .merging([ManagementController.passTypesPath: [.get]]) { $0 + $1 }
-            .merging(WebFlowController.methods) { $0 + $1 }
-            .merging(SharedPassController.methods) { $0 + $1 }
-            .merging(WebhookEndpointsController.methods) { $0 + $1 }
+        let provisioning = ProvisioningController(
+            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
+            clientAddress: clientAddress, rateBuckets: rateBuckets)
+        let webService = PassWebServiceController(
+            service: PassWebService(
+                repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
+                maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
+            clientAddress: clientAddress, rateBuckets: rateBuckets)
+        let webFlow = WebFlowController(
+            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
+            clientAddress: clientAddress)
+        let management = PassManagement(
+            repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
+        let webLinks = WebLinkService(provisioning: service, repository: repository)
+        let distribution = PassDistribution(
+            repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },
+            clock: service.clock, trace: service.trace, logger: logger)
+        let sharedPasses = SharedPassController(
+            distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics)
+        let managementController = ManagementController(
+            management: management, distribution: distribution,
+            trace: PassTrace(
+                repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock),
+            changeLimiter: RateLimiter<UUID>(
+                limit: changeLimit, shared: rateBuckets.map { (name: "pass-changes", store: $0) }))
+        let webhookEndpoints = WebhookEndpointsController(
+            endpoints: webhookSecrets.map {
+                WebhookEndpoints(
+                    repository: repository, secrets: $0, allowsLoopback: allowsLoopbackWebhooks, clock: service.clock,
+                    logger: logger)
+            }, repository: repository)
+        let addRoutes = { (router: Router<WalletRequestContext>) in
+            router.get("/health") { _, _ -> Response in
+                Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+            }
+            operations.addRoutes(to: router)
+            provisioning.addRoutes(to: router.group("api/v2/in_app_provisioning"))
+            webService.addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
+            webFlow.addRoutes(to: router)
+            sharedPasses.addRoutes(to: router)
+            managementController.addRoutes(to: router.group("api/v2/passes"))
+            managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
+            webhookEndpoints.addRoutes(to: router.group(RouterPath(WebhookEndpointsController.path)))
+        }
+        // Middleware applies to the routes added after it, and two of them need the route table: it is read from
+        // the same routes on a router of its own first.
+        let table = Router(context: WalletRequestContext.self)
+        addRoutes(table)
+        let methods = Dictionary(grouping: table.routes) { $0.path.description }.mapValues { $0.map(\.method) }
         let router = Router(context: WalletRequestContext.self)
         if exposesMetrics {
             // First, so that it counts what the client gets, after the other middleware turned errors into answers.
@@ -52,55 +94,7 @@ public enum WalletServerApplication {
         }
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: UnmatchedRequestMiddleware(methods: methods))
-        router.get("/health") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
-        }
-        operations.addRoutes(to: router)
-        ProvisioningController(
-            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
-            clientAddress: clientAddress, rateBuckets: rateBuckets
-        )
-        .addRoutes(to: router.group("api/v2/in_app_provisioning"))
-        PassWebServiceController(
-            service: PassWebService(
-                repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
-                maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
-            clientAddress: clientAddress, rateBuckets: rateBuckets
-        )
-        .addRoutes(to: router.group(RouterPath(PassWebServiceController.mountPath)))
-        WebFlowController(
-            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
-            clientAddress: clientAddress
-        )
-        .addRoutes(to: router)
-        let management = PassManagement(
-            repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
-        let webLinks = WebLinkService(provisioning: service, repository: repository)
-        let distribution = PassDistribution(
-            repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },
-            clock: service.clock, trace: service.trace, logger: logger)
-        SharedPassController(
-            distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics
-        )
-        .addRoutes(to: router)
-        let managementController = ManagementController(
-            management: management, distribution: distribution,
-            trace: PassTrace(
-                repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock),
-            changeLimiter: RateLimiter<UUID>(
-                limit: changeLimit, shared: rateBuckets.map { (name: "pass-changes", store: $0) }))
-        managementController.addRoutes(to: router.group("api/v2/passes"))
-        managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
-        WebhookEndpointsController(
-            endpoints: webhookSecrets.map {
-                WebhookEndpoints(
-                    repository: repository, secrets: $0, allowsLoopback: allowsLoopbackWebhooks, clock: service.clock,
-                    logger: logger)
-            }, repository: repository
-        )
-        .addRoutes(to: router.group(RouterPath(WebhookEndpointsController.path)))
+        addRoutes(router)
         return router
     }
 

@@ -45,16 +45,6 @@ struct ManagementController: Sendable {
     /// The path of the pass types' list.
     static let passTypesPath = "/api/v2/pass_types"
 
-    /// The methods each of ``addRoutes(to:)``'s route patterns answers, when the group is at `prefix`.
-    static func methods(under prefix: String) -> [String: [HTTPRequest.Method]] {
-        [
-            prefix: [.get, .post], "\(prefix)/{tag_id}": [.get, .patch], "\(prefix)/{tag_id}/void": [.post],
-            "\(prefix)/{tag_id}/expire": [.post], "\(prefix)/{tag_id}/pkpass": [.get],
-            "\(prefix)/{tag_id}/share_links": [.get, .post], "\(prefix)/{tag_id}/share_links/{link_id}": [.delete],
-            "\(prefix)/{tag_id}/events": [.get],
-        ]
-    }
-
     @Sendable func create(request: Request, context: WalletRequestContext) async throws -> Response {
         let clientID = try await authenticate(request, costs: true)
         var key: IdempotencyKey?

@@ -47,11 +47,6 @@ struct OperationsController: Sendable {
         return SecretToken.constantTimeEquals(SecretToken.hash(token), operationsTokenHash)
     }
 
-    /// The methods each of ``addRoutes(to:)``'s paths answers.
-    var methods: [String: [HTTPRequest.Method]] {
-        exposesMetrics ? ["/metrics": [.get], "/ready": [.get]] : ["/ready": [.get]]
-    }
-
     /// Every metric, in Prometheus text format.
     func scrape() -> Response {
         Response(

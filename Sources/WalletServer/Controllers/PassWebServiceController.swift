@@ -62,17 +62,6 @@ struct PassWebServiceController: Sendable {
         group.post("v1/log", use: log)
     }
 
-    /// The methods each of ``addRoutes(to:)``'s paths answers, with the router's `{name}` placeholders.
-    static func methods(under prefix: String) -> [String: [HTTPRequest.Method]] {
-        [
-            "\(prefix)/v1/devices/{device}/registrations/{passType}/{serial}": [.post, .delete],
-            "\(prefix)/v1/devices/{device}/registrations/{passType}": [.get],
-            "\(prefix)/v1/passes/{passType}/{serial}": [.get],
-            "\(prefix)/v1/passes/{passType}/{serial}/personalize": [.post],
-            "\(prefix)/v1/log": [.post],
-        ]
-    }
-
     @Sendable func register(request: Request, context: WalletRequestContext) async throws -> Response {
         try await limit(request, context, with: registrationLimiter, what: "registrations")
         let body = try await JSONBody.decode(Registration.self, from: request, limit: 4096)

@@ -64,11 +64,6 @@ struct ProvisioningController: Sendable {
         group.post("callback", use: callback)
     }
 
-    /// The methods each of ``addRoutes(to:)``'s paths answers, when the group is at `prefix`.
-    static func methods(under prefix: String) -> [String: [HTTPRequest.Method]] {
-        ["\(prefix)/issuer_data": [.post], "\(prefix)/callback": [.post]]
-    }
-
     @Sendable func issuerData(request: Request, context: WalletRequestContext) async throws -> Response {
         let apiUser = try await Self.issuer(of: request, repository: repository, limiter: limiter, metrics: metrics)
         let body = try await JSONBody.decode(IssuerDataRequest.self, from: request)

@@ -14,9 +14,6 @@ struct SharedPassController: Sendable {
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
 
-    /// The methods each of ``addRoutes(to:)``'s paths answers.
-    static let methods: [String: [HTTPRequest.Method]] = ["/wallet/pass/{token}": [.get, .post]]
-
     func addRoutes(to router: Router<WalletRequestContext>) {
         router.get("wallet/pass/:token", use: sharedPass)
         router.post("wallet/pass/:token", use: download)

@@ -65,12 +65,6 @@ struct WebFlowController: Sendable {
         }
     }
 
-    /// The methods each of ``addRoutes(to:)``'s paths answers.
-    static let methods: [String: [HTTPRequest.Method]] = [
-        "/api/v2/in_app_provisioning/web_link": [.post], "/api/v2/in_app_provisioning/landing_links": [.post],
-        "/wallet/add/{token}": [.get], "/wallet/add/{token}/session": [.post],
-    ]
-
     func addRoutes(to router: Router<WalletRequestContext>) {
         let api = router.group("api/v2/in_app_provisioning")
         api.post("web_link", use: webLink)

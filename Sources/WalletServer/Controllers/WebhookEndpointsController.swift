@@ -14,9 +14,6 @@ struct WebhookEndpointsController: Sendable {
     /// The path of the endpoints' list.
     static let path = "/api/v2/webhook_endpoints"
 
-    /// The methods each of ``addRoutes(to:)``'s paths answers.
-    static let methods: [String: [HTTPRequest.Method]] = [path: [.get, .post], path + "/{endpoint_id}": [.delete]]
-
     func addRoutes(to group: RouterGroup<WalletRequestContext>) {
         group.post(use: create)
         group.get(use: list)
