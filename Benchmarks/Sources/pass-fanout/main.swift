@@ -97,7 +97,7 @@ struct PassFanout {
             let sentDirectly = standIn.received.count
 
             let trace = PassEventRecorder(storage: storage, logger: logger)
-            let dispatcher = PushDispatcher(storage: storage, apns: configuration, trace: trace, logger: logger)
+            let dispatcher = DeliveryDispatcher(storage: storage, apns: configuration, trace: trace, logger: logger)
             let updater = PassUpdater(storage: storage, logger: logger, trace: trace) { dispatcher.wake() }
             let running = Task { try await dispatcher.run() }
             let start = ContinuousClock.now

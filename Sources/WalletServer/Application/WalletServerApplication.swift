@@ -162,11 +162,17 @@ public enum WalletServerApplication {
             try? await storage.shutdown()
             throw error
         }
+        // Whoever queues deliveries (the trace's webhooks, the updater's pushes) rings the one outbox the dispatcher
+        // drains.
+        let outbox = OutboxWakeUp()
+        let trace = PassEventRecorder(
+            store: storage.repository, devices: webService?.tokens, outbox: outbox, logger: logger)
         let service = ProvisioningService(
             repository: storage.repository, identities: storage.identities,
             relyingPartyIdentifier: configuration.relyingPartyIdentifier,
             callbackAddress: { listening.withLock { $0.callbackURL } },
-            sessionLifetime: configuration.sessionLifetime, logger: logger, metrics: metrics, webService: webService)
+            sessionLifetime: configuration.sessionLifetime, logger: logger, metrics: metrics, webService: webService,
+            trace: trace)
         logger.info(
             "provisioning server configured",
             metadata: [
@@ -192,13 +198,12 @@ public enum WalletServerApplication {
                     interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())),
                     traceRetention: configuration.traceRetention, metrics: metrics, logger: logger))
         }
-        services.append(TraceFlusher(trace: service.trace))
-        // Pass updates queue pushes and wake the dispatcher, which closes its APNs connections when it stops.
-        let pushes = PushDispatcher(
-            storage: storage, apns: configuration.apns, metrics: metrics, trace: service.trace,
-            allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks, logger: logger)
-        service.trace.onDeliveriesQueued { pushes.wake() }
-        services.append(pushes)
+        services.append(TraceFlusher(trace: trace))
+        // The dispatcher closes its APNs connections when it stops.
+        services.append(
+            DeliveryDispatcher(
+                storage: storage, apns: configuration.apns, metrics: metrics, trace: trace,
+                allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks, wakeUp: outbox, logger: logger))
         return Application(
             router: makeRouter(
                 repository: storage.repository, service: service, logger: logger,
@@ -208,7 +213,7 @@ public enum WalletServerApplication {
                 exposesMetrics: configuration.exposesMetrics,
                 readiness: ReadinessProbe(repository: storage.repository, identities: storage.identities),
                 updater: PassUpdater(
-                    store: storage.repository, logger: logger, trace: service.trace, pushesQueued: { pushes.wake() }),
+                    store: storage.repository, logger: logger, trace: trace, pushesQueued: outbox.ring),
                 clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies, logger: logger),
                 maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken,
                 webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,

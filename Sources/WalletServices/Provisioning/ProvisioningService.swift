@@ -60,25 +60,28 @@ package struct ProvisioningService: Sendable {
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.provisioning"),
-        metrics: ServerMetrics = ServerMetrics(), webService: PassRenderer.WebService? = nil
+        metrics: ServerMetrics = ServerMetrics(), webService: PassRenderer.WebService? = nil,
+        trace: PassEventRecorder? = nil
     ) {
         self.init(
             repository: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
             callbackAddress: { callbackURL }, sessionLifetime: sessionLifetime, clock: clock, logger: logger,
-            metrics: metrics, webService: webService)
+            metrics: metrics, webService: webService, trace: trace)
     }
 
-    /// Creates the service with a callback URL known only once the server listens (on a port the system chose).
+    /// Creates the service with a callback URL known only once the server listens (on a port the system chose),
+    /// recording in `trace` (by default a recorder of its own over `repository` that rings no outbox).
     package init(
         repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
         callbackAddress: @escaping @Sendable () -> String, sessionLifetime: TimeInterval,
         clock: any CofferClock = SystemClock(), logger: Logger, metrics: ServerMetrics = ServerMetrics(),
-        webService: PassRenderer.WebService? = nil
+        webService: PassRenderer.WebService? = nil, trace: PassEventRecorder?
     ) {
         self.renderer = PassRenderer(
             store: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
             webService: webService)
-        self.trace = PassEventRecorder(store: repository, devices: webService?.tokens, clock: clock, logger: logger)
+        self.trace =
+            trace ?? PassEventRecorder(store: repository, devices: webService?.tokens, clock: clock, logger: logger)
         self.repository = repository
         self.identities = identities
         self.relyingPartyIdentifier = relyingPartyIdentifier

@@ -22,15 +22,18 @@ public final class PassEventRecorder: Sendable {
     private let pending = Locked((count: 0, dropped: 0))
     /// When each distinct event ``note(_:)`` stored was last noted.
     private let recent = Locked<[RepeatKey: Date]>([:])
-    private let deliveriesQueued = Locked<@Sendable () -> Void>({})
+    /// Rung after events that queue webhook deliveries are stored.
+    private let outbox: OutboxWakeUp?
 
-    /// Creates a recorder over `store`; device identifiers are kept as `devices`' keyed digests (as a digest under a
-    /// key of this process when there is no web service, whose devices could not authenticate anyway).
+    /// Creates a recorder over `store` that rings `outbox` after storing events that queue webhook deliveries; device
+    /// identifiers are kept as `devices`' keyed digests (as a digest under a key of this process when there is no web
+    /// service, whose devices could not authenticate anyway).
     package init(
-        store: any PassTraceStore, devices: PassAuthenticationTokens?, clock: any CofferClock = SystemClock(),
-        logger: Logger = Logger(label: "coffer.trace")
+        store: any PassTraceStore, devices: PassAuthenticationTokens?, outbox: OutboxWakeUp? = nil,
+        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.trace")
     ) {
         self.store = store
+        self.outbox = outbox
         self.devices = devices
         self.clock = clock
         self.logger = logger
@@ -64,18 +67,13 @@ public final class PassEventRecorder: Sendable {
         await record(events)
     }
 
-    /// Calls `wake` after events that queue webhook deliveries are stored (the push dispatcher's wake-up).
-    package func onDeliveriesQueued(_ wake: @escaping @Sendable () -> Void) {
-        deliveriesQueued.withLock { $0 = wake }
-    }
-
     /// Stores `events`, with the webhook deliveries they make, and returns once they are stored (or failed, which is
     /// logged).
     package func record(_ events: [NewPassEvent]) async {
         guard !events.isEmpty else { return }
         do {
             try await store.recordPassEvents(events)
-            if events.contains(where: { $0.webhookType != nil }) { deliveriesQueued.withLock { $0 }() }
+            if events.contains(where: { $0.webhookType != nil }) { outbox?.ring() }
         } catch {
             logger.warning(
                 "a pass trace event could not be stored",

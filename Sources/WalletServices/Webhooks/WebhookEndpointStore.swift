@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where webhook endpoints are kept (the `webhook_endpoints` table); their deliveries wait in the ``PushOutbox``.
+/// Where webhook endpoints are kept (the `webhook_endpoints` table); their deliveries wait in the ``DeliveryOutbox``.
 /// ``WalletRepository`` includes it.
 package protocol WebhookEndpointStore: Sendable {
     /// Stores `endpoint` unless its client has `maximum` endpoints; returns whether it did.

@@ -30,7 +30,7 @@ package final class WebhookSender: Sendable {
     private let clock: any CofferClock
     /// Where endpoints' host names are resolved: threads of the webhooks' own, so that a resolver that answers
     /// slowly (an issuer's DNS) delays only webhook deliveries, never the thread pool the rest of the server uses.
-    /// One client's endpoints hold at most ``PushDispatcher/webhooksPerClient`` of them.
+    /// One client's endpoints hold at most ``DeliveryDispatcher/webhooksPerClient`` of them.
     private static let resolvers: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 16)
         pool.start()

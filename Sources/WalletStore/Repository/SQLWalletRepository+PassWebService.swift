@@ -262,7 +262,7 @@ extension SQLWalletRepository {
         ).all(decodingColumn: "device_library_identifier", as: String.self)
         if !devices.isEmpty {
             try await db.insert(
-                devices.map { PushOutboxRow(passID: passID, deviceLibraryIdentifier: $0, now: now) }
+                devices.map { DeliveryOutboxRow(passID: passID, deviceLibraryIdentifier: $0, now: now) }
             ).run()
         }
         return (pass, devices.count)

@@ -51,7 +51,7 @@ extension SQLWalletRepository {
                     .where("id", .equal, id.uuidString).where("client_id", .equal, clientID.uuidString)
                     .returning("id").all()
                 guard !removed.isEmpty else { return false }
-                try await db.delete(from: PushOutboxRow.table).where("endpoint_id", .equal, id.uuidString).run()
+                try await db.delete(from: DeliveryOutboxRow.table).where("endpoint_id", .equal, id.uuidString).run()
                 return true
             }
         }
@@ -94,7 +94,7 @@ extension SQLWalletRepository {
             ]
             targets[passID, default: []].append((try row.decode(prefixed: WebhookEndpointRow.self).model(), pass))
         }
-        var deliveries: [PushOutboxRow] = []
+        var deliveries: [DeliveryOutboxRow] = []
         for (id, event) in events {
             guard let type = event.webhookType else { continue }
             for target in targets[event.passID.uuidString] ?? [] where target.endpoint.eventTypes.contains(type) {
@@ -112,7 +112,7 @@ extension SQLWalletRepository {
                     "created_at": .string(PassTrace.time(event.occurredAt)), "data": .object(data),
                 ])
                 deliveries.append(
-                    PushOutboxRow(
+                    DeliveryOutboxRow(
                         passID: event.passID, endpointID: target.endpoint.id, eventID: eventID, eventType: type,
                         payload: String(decoding: payload.serialized(), as: UTF8.self), sequence: id,
                         now: event.occurredAt))
@@ -157,7 +157,7 @@ extension SQLWalletRepository {
             guard !candidates.isEmpty else { return [] }
             let ids = try candidates.map { try $0.decode(column: "id", as: String.self) }
             let claimed = Set(
-                try await sql.update(PushOutboxRow.table).set("leased_until", to: until)
+                try await sql.update(DeliveryOutboxRow.table).set("leased_until", to: until)
                     .where(SQLIdentifier("id"), .in, SQLBind.group(ids)).where(Self.unleased(at: nowMS))
                     .returning("id").all(decodingColumn: "id", as: String.self))
             return try candidates.filter { claimed.contains(try $0.decode(column: "id", as: String.self)) }
@@ -184,7 +184,7 @@ extension SQLWalletRepository {
     @discardableResult
     package func failWebhook(_ delivery: PendingWebhook, now: Date, error: String) async throws -> Bool {
         try await run {
-            try await sql.update(PushOutboxRow.table)
+            try await sql.update(DeliveryOutboxRow.table)
                 .set("failed_at", to: Self.ms(now)).set("leased_until", to: SQLLiteral.null)
                 .set("payload", to: String(decoding: delivery.keptPayload, as: UTF8.self))
                 .set("last_error", to: String(error.prefix(500)))
@@ -236,9 +236,9 @@ extension SQLWalletRepository {
             throw WalletServerError.corruptRecord("webhook delivery \(id)'s event type '\(typeName)'")
         }
         return PendingWebhook(
-            id: try PushOutboxRow.uuid(id, .id),
-            passID: try PushOutboxRow.uuid(try row.decode(column: "pass_id", as: String.self), .passID),
-            endpointID: try PushOutboxRow.uuid(try row.decode(column: "endpoint_id", as: String.self), .endpointID),
+            id: try DeliveryOutboxRow.uuid(id, .id),
+            passID: try DeliveryOutboxRow.uuid(try row.decode(column: "pass_id", as: String.self), .passID),
+            endpointID: try DeliveryOutboxRow.uuid(try row.decode(column: "endpoint_id", as: String.self), .endpointID),
             url: try row.decode(column: "url", as: String.self),
             eventID: try row.decode(column: "event_id", as: String.self), eventType: type,
             payload: Data(try row.decode(column: "payload", as: String.self).utf8),

@@ -12,7 +12,7 @@ struct TableRowTests {
     static let rowTypes: [any TableRow.Type] = [
         ClientRow.self, APIUserRow.self, UserRow.self, PassTypeRow.self, TagRow.self, PassRow.self,
         PassAuthenticationRow.self, SessionRow.self, PassTypeNFCKeyRow.self, PassTypeClientRow.self,
-        LandingLinkRow.self, PassRegistrationRow.self, PushOutboxRow.self, PassPersonalizationRow.self,
+        LandingLinkRow.self, PassRegistrationRow.self, DeliveryOutboxRow.self, PassPersonalizationRow.self,
         DeviceLogRow.self, IdempotencyKeyRow.self, SignedPassArchiveRow.self, ShareLinkRow.self, PassEventRow.self,
         WebhookEndpointRow.self,
     ]

@@ -26,6 +26,8 @@ struct ProvisioningWorld {
     let tag: ClientTag
     let clock: ManualClock
     let service: ProvisioningService
+    /// What the service's trace rings after it queues webhook deliveries: give it to a dispatcher.
+    let outbox = OutboxWakeUp()
 
     /// The `webServiceURL` passes carry when the world has a web service.
     static let webServiceURL = "https://wallet.example.com/passkit"
@@ -61,14 +63,18 @@ struct ProvisioningWorld {
                 tagID: tag.id, passTypeID: passType.id, serialNumber: "PASS-001", passContent: try package.archived()))
         clock = ManualClock()
         let clock = clock
+        let renderedWebService =
+            webService
+            ? try PassRenderer.WebService(
+                url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)))
+            : nil
         service = ProvisioningService(
             repository: repository, identities: SigningIdentityCache(store: secrets),
             relyingPartyIdentifier: "wallet.example.com",
             callbackURL: "https://wallet.example.com/api/v2/in_app_provisioning/callback", clock: clock,
-            webService: webService
-                ? try PassRenderer.WebService(
-                    url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)))
-                : nil)
+            webService: renderedWebService,
+            trace: PassEventRecorder(
+                store: repository, devices: renderedWebService?.tokens, outbox: outbox, clock: clock))
     }
 
     /// Runs `body` with a fresh world over `engine`, shutting the world down afterwards, whether `body` throws or not.

@@ -69,7 +69,7 @@ struct PassTraceRoutesTests {
                 let client = APNsClient(
                     configuration: APNsConfiguration(
                         gateway: .custom(standIn.url), requestTimeout: 10, additionalTrustRoots: [standIn.trustRoot]))
-                let dispatcher = PushDispatcher(
+                let dispatcher = DeliveryDispatcher(
                     outbox: repository, client: client, identity: { _ in ProvisioningWorld.identity.signingIdentity },
                     pollInterval: .seconds(3600), trace: world.service.trace, clock: world.clock)
                 let updater = PassUpdater(

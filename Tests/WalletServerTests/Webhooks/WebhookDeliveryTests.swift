@@ -28,7 +28,7 @@ struct WebhookDeliveryTests {
         let apiToken: String
         let passToken: String
         let updater: PassUpdater
-        let dispatcher: PushDispatcher
+        let dispatcher: DeliveryDispatcher
         let receiver: WebhookReceiver
         let receiverURL: String
 
@@ -66,7 +66,7 @@ struct WebhookDeliveryTests {
             try await WebhookReceiver.with { receiver, url in
                 let repository = world.repository
                 let secrets = AggregateSecretsStore(backend: InMemoryBackend())
-                let dispatcher = PushDispatcher(
+                let dispatcher = DeliveryDispatcher(
                     outbox: repository,
                     client: APNsClient(
                         configuration: APNsConfiguration(gateway: .custom(URL(string: "https://127.0.0.1:9")!))),
@@ -182,7 +182,7 @@ struct WebhookDeliveryTests {
             // A second server on the same database, with its own connections and dispatcher.
             let replica = try await Engine.migrated(try WalletDatabase.open(url: fixture.world.databaseURL))
             try await replica.whileOpen { replica in
-                let other = PushDispatcher(
+                let other = DeliveryDispatcher(
                     outbox: SQLWalletRepository(database: replica), client: fixture.dispatcher.client,
                     identity: { _ in ProvisioningWorld.identity.signingIdentity }, pollInterval: .seconds(3600),
                     webhooks: fixture.dispatcher.webhooks, clock: fixture.world.clock)

@@ -85,15 +85,14 @@ struct WebhookFairnessTests {
     ) async throws {
         let repository = world.repository
         let secrets = AggregateSecretsStore(backend: InMemoryBackend())
-        let dispatcher = PushDispatcher(
+        let dispatcher = DeliveryDispatcher(
             outbox: repository,
             client: APNsClient(
                 configuration: APNsConfiguration(
                     gateway: .custom(standIn.url), requestTimeout: 10, additionalTrustRoots: [standIn.trustRoot])),
             identity: { _ in ProvisioningWorld.identity.signingIdentity }, pollInterval: .seconds(3600),
             trace: world.service.trace, webhooks: WebhookSender(secrets: secrets, timeout: 6, allowsLoopback: true),
-            clock: world.clock)
-        world.service.trace.onDeliveriesQueued { dispatcher.wake() }
+            wakeUp: world.outbox, clock: world.clock)
         let updater = PassUpdater(
             store: repository, clock: world.clock, trace: world.service.trace, pushesQueued: { dispatcher.wake() })
         let router = WalletServerApplication.makeRouter(
@@ -157,7 +156,7 @@ struct WebhookFairnessTests {
             #expect(receiver.deliveries.first?.signed == true)
             // A's endpoints got A's whole share of the workers, and never more at once (a slow run may already have
             // cut off and retried an attempt, so the count of attempts alone says nothing).
-            #expect(trickle.mostInFlight == PushDispatcher.webhooksPerClient)
+            #expect(trickle.mostInFlight == DeliveryDispatcher.webhooksPerClient)
             #expect(
                 try await send(.patch, "/api/v2/passes/PASS-001", tokenA, #"{"voided":true}"#).status == .ok)
             #expect(

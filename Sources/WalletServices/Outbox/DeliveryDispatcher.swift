@@ -4,7 +4,7 @@ import Logging
 import ServiceLifecycle
 import WalletPasses
 
-/// Drains the durable outbox (``PushOutbox``) into APNs and issuers' webhook endpoints: when woken (``wake()``, which
+/// Drains the durable outbox (``DeliveryOutbox``) into APNs and issuers' webhook endpoints: when woken (``wake()``, which
 /// the pass updater and the trace call after they commit) and every ``pollInterval`` (for deliveries a restart or
 /// another replica left behind).
 ///
@@ -22,9 +22,9 @@ import WalletPasses
 /// token.
 ///
 /// It runs as a ServiceLifecycle `Service` until graceful shutdown, then closes its ``APNsClient``. Run it once.
-public struct PushDispatcher: Service {
+public struct DeliveryDispatcher: Service {
     /// Where pushes wait.
-    package let outbox: any PushOutbox
+    package let outbox: any DeliveryOutbox
     /// What sends them.
     public let client: APNsClient
     /// The time between rounds when nothing wakes the dispatcher.
@@ -54,18 +54,17 @@ public struct PushDispatcher: Service {
     private let trace: PassEventRecorder?
     private let clock: any CofferClock
     private let logger: Logger
-    private let pushWakes: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
-    private let webhookWakes: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+    private let wakeUp: OutboxWakeUp
 
     /// Creates a dispatcher from `outbox` through `client`. `identity` gives a pass type's signing identity by the
     /// pass type's ID (used under certificate authentication only).
     package init(
-        outbox: any PushOutbox, client: APNsClient,
+        outbox: any DeliveryOutbox, client: APNsClient,
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
         maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil, trace: PassEventRecorder? = nil,
-        webhooks: WebhookSender? = nil, webhookWorkers: Int = 32, clock: any CofferClock = SystemClock(),
-        logger: Logger = Logger(label: "coffer.server")
+        webhooks: WebhookSender? = nil, webhookWorkers: Int = 32, wakeUp: OutboxWakeUp = OutboxWakeUp(),
+        clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.server")
     ) {
         self.outbox = outbox
         self.client = client
@@ -81,14 +80,12 @@ public struct PushDispatcher: Service {
         self.webhookWorkers = max(1, webhookWorkers)
         self.clock = clock
         self.logger = logger
-        pushWakes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        webhookWakes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.wakeUp = wakeUp
     }
 
-    /// Asks for a round now (after deliveries were enqueued); wakes while every worker is busy are folded into one.
+    /// Asks for a round now (after deliveries were enqueued): rings its ``OutboxWakeUp``.
     public func wake() {
-        pushWakes.continuation.yield()
-        webhookWakes.continuation.yield()
+        wakeUp.ring()
     }
 
     /// The workers that send APNs pushes.
@@ -117,14 +114,12 @@ public struct PushDispatcher: Service {
     /// Sends deliveries until graceful shutdown or cancellation, then closes the client.
     public func run() async throws {
         let poll = pollInterval
-        let wakeAll = { @Sendable in wake() }
-        let pushWakes = pushWakes
-        let webhookWakes = webhookWakes
+        let wakeUp = wakeUp
         let lanes = (pushes: pushLane, webhooks: webhookLane)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
-                    wakeAll()
+                    wakeUp.ring()
                     try? await Task.sleep(for: poll)
                 }
             }
@@ -133,13 +128,14 @@ public struct PushDispatcher: Service {
                     await withDiscardingTaskGroup { lanesGroup in
                         lanesGroup.addTask {
                             await lanes.pushes.run(
-                                wakes: pushWakes.stream, wake: { pushWakes.continuation.yield() },
+                                wakes: wakeUp.pushes.stream, wake: { wakeUp.pushes.continuation.yield() },
                                 claimFailed: claimFailed)
                         }
                         if let webhooks = lanes.webhooks {
                             lanesGroup.addTask {
                                 await webhooks.run(
-                                    wakes: webhookWakes.stream, wake: { webhookWakes.continuation.yield() },
+                                    wakes: wakeUp.webhooks.stream,
+                                    wake: { wakeUp.webhooks.continuation.yield() },
                                     claimFailed: claimFailed)
                             }
                         }

@@ -11,11 +11,11 @@ import WalletServerTesting
 import WalletServices
 import WalletStore
 
-/// PushDispatcher over the SQL repository's durable outbox, sending to the APNs stand-in: every outcome's effect on
+/// DeliveryDispatcher over the SQL repository's durable outbox, sending to the APNs stand-in: every outcome's effect on
 /// the outbox and the device registrations, retries with backoff, the attempt limit, leases between replicas, and
 /// the service's wake-up.
 @Suite("Push dispatcher")
-struct PushDispatcherTests {
+struct DeliveryDispatcherTests {
     static let topic = "pass.dev.coffer.example"
     static let keyID = "KEY0000001"
     static let teamID = "TEAM000001"
@@ -82,7 +82,7 @@ struct PushDispatcherTests {
             #expect(try await repository.applyChange(passID: pass.id, content: nil, now: Date()).queuedPushes == 6)
             let metrics = ServerMetrics()
             let clock = ManualClock(Date().addingTimeInterval(2 * 86_400))
-            let dispatcher = PushDispatcher(
+            let dispatcher = DeliveryDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, metrics: metrics, clock: clock)
             #expect(try await dispatcher.drain() == 6)
             #expect(Set(standIn.received.map(\.path)) == Set((0..<6).map { "/3/device/" + Self.token($0) }))
@@ -113,7 +113,7 @@ struct PushDispatcherTests {
             standIn.script(Self.token(1), .badDeviceToken)
             let trace = PassEventRecorder(store: repository, devices: nil)
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
-            let dispatcher = PushDispatcher(
+            let dispatcher = DeliveryDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, trace: trace)
             #expect(try await dispatcher.drain() == 2)
             #expect(try await repository.registrationCount(passID: pass.id) == 0)
@@ -135,7 +135,7 @@ struct PushDispatcherTests {
             standIn.script(Self.token(1), .tooManyRequests(retryAfter: "120"))
             let clock = ManualClock(Date())
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.now)
-            let dispatcher = PushDispatcher(
+            let dispatcher = DeliveryDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, baseDelay: 10, maximumDelay: 600,
                 clock: clock)
             #expect(try await dispatcher.drain() == 2)
@@ -163,7 +163,7 @@ struct PushDispatcherTests {
             standIn.script(Self.token(0), .serviceUnavailable, .serviceUnavailable, .serviceUnavailable)
             let clock = ManualClock(Date())
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: clock.now)
-            let dispatcher = PushDispatcher(
+            let dispatcher = DeliveryDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, maximumAttempts: 3, baseDelay: 1,
                 maximumDelay: 1, clock: clock)
             for _ in 0..<3 {
@@ -185,7 +185,7 @@ struct PushDispatcherTests {
             standIn.script(Self.token(0), .topicDisallowed)
             standIn.script(Self.token(1), APNsStandIn.Answer(status: 403, reason: "InvalidProviderToken"))
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
-            let dispatcher = PushDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
+            let dispatcher = DeliveryDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
             #expect(try await dispatcher.drain() == 2)
             #expect(try await Self.attempts(database) == [1])
             #expect(try await repository.registrationCount(passID: pass.id) == 2)
@@ -197,8 +197,8 @@ struct PushDispatcherTests {
         try await Self.withSetup(engine) { repository, database, standIn, client in
             let (pass, _) = try await Self.makePass(in: repository, devices: 40)
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
-            let first = PushDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
-            let second = PushDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
+            let first = DeliveryDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
+            let second = DeliveryDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
             async let a = first.drain()
             async let b = second.drain()
             let handled = try await a + b
@@ -295,12 +295,12 @@ struct PushDispatcherTests {
                 let client = APNsClient(
                     configuration: APNsConfiguration(
                         gateway: .custom(standIn.url), requestTimeout: 10, additionalTrustRoots: [standIn.trustRoot]))
-                let failing = PushDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
+                let failing = DeliveryDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
                 _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
                 #expect(try await failing.drain() == 1)
                 #expect(standIn.received.isEmpty)
                 #expect(try await Self.attempts(database) == [1])
-                let dispatcher = PushDispatcher(
+                let dispatcher = DeliveryDispatcher(
                     outbox: repository, client: client,
                     identity: { id in
                         guard id == passType.id else { throw WalletServerError.notFound("pass type \(id)") }
@@ -322,7 +322,7 @@ struct PushDispatcherTests {
         try await Self.withSetup(engine) { repository, _, standIn, client in
             let (pass, _) = try await Self.makePass(in: repository, devices: 1)
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
-            let dispatcher = PushDispatcher(
+            let dispatcher = DeliveryDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, pollInterval: .seconds(3600))
             let running = Task { try await dispatcher.run() }
             #expect(await Self.eventually { standIn.received.count == 1 })
@@ -362,7 +362,7 @@ struct PushDispatcherTests {
                 standIn.script(Self.token(4), APNsStandIn.Answer(status: 403, reason: "InvalidProviderToken"))
                 standIn.script(Self.token(5), .tooManyRequests(retryAfter: "30"))
                 _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
-                let dispatcher = PushDispatcher(
+                let dispatcher = DeliveryDispatcher(
                     outbox: repository, client: client, identity: Self.noIdentity, logger: logger)
                 #expect(try await dispatcher.drain() == 6)
                 try await client.shutdown()

@@ -1,6 +1,6 @@
 import Prometheus
 
-/// The counts of pushes ``PushDispatcher`` handled, in a ``ServerMetrics`` registry:
+/// The counts of pushes ``DeliveryDispatcher`` handled, in a ``ServerMetrics`` registry:
 /// `coffer_apns_pushes_total{outcome="delivered"|"unregistered"|"retried"|"rejected"|"abandoned"}`.
 ///
 /// Labels carry outcomes only, never a pass, device or token.

@@ -3,15 +3,15 @@ import Logging
 import WalletPasses
 import WalletServices
 
-extension PushDispatcher {
+extension DeliveryDispatcher {
     /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, and each pass
     /// type's signing identity read through `storage`'s identity cache (so a renewed certificate is used within its
     /// reload interval). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
     /// are posted with their endpoints' secrets from `storage`'s secret store, to this machine's addresses only with
-    /// `allowsLoopbackWebhooks`.
+    /// `allowsLoopbackWebhooks`. It starts a round whenever `wakeUp` rings.
     public init(
         storage: WalletServerStorage, apns: APNsConfiguration, metrics: ServerMetrics? = nil,
-        trace: PassEventRecorder? = nil, allowsLoopbackWebhooks: Bool = false,
+        trace: PassEventRecorder? = nil, allowsLoopbackWebhooks: Bool = false, wakeUp: OutboxWakeUp = OutboxWakeUp(),
         logger: Logger = Logger(label: "coffer.server")
     ) {
         let repository = storage.repository
@@ -24,6 +24,7 @@ extension PushDispatcher {
                 }
                 return try await identities.identity(for: passType)
             }, metrics: metrics, trace: trace,
-            webhooks: WebhookSender(secrets: storage.secrets, allowsLoopback: allowsLoopbackWebhooks), logger: logger)
+            webhooks: WebhookSender(secrets: storage.secrets, allowsLoopback: allowsLoopbackWebhooks), wakeUp: wakeUp,
+            logger: logger)
     }
 }

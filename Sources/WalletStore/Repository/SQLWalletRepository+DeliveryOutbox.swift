@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 import WalletServices
 
-extension SQLWalletRepository: PushOutbox {
+extension SQLWalletRepository: DeliveryOutbox {
     /// Leases the due pushes: one statement takes each row only if no unexpired lease holds it, so replicas that
     /// claim at once never get the same push.
     package func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush] {
@@ -11,43 +11,43 @@ extension SQLWalletRepository: PushOutbox {
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         return try await run {
             let candidates = try await sql.select()
-                .prefixedColumns(of: PushOutboxRow.self).prefixedColumns(of: PassRegistrationRow.self)
+                .prefixedColumns(of: DeliveryOutboxRow.self).prefixedColumns(of: PassRegistrationRow.self)
                 .prefixedColumns(of: PassTypeRow.self)
-                .from(PushOutboxRow.table)
+                .from(DeliveryOutboxRow.table)
                 .join(
                     PassRegistrationRow.table,
                     equating: [
                         (
                             PassRegistrationRow.column(.deviceLibraryIdentifier),
-                            PushOutboxRow.column(.deviceLibraryIdentifier)
+                            DeliveryOutboxRow.column(.deviceLibraryIdentifier)
                         ),
-                        (PassRegistrationRow.column(.passID), PushOutboxRow.column(.passID)),
+                        (PassRegistrationRow.column(.passID), DeliveryOutboxRow.column(.passID)),
                     ]
                 )
-                .joiningPasses(on: PushOutboxRow.column(.passID))
+                .joiningPasses(on: DeliveryOutboxRow.column(.passID))
                 .joiningPassTypes()
-                .where(PushOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(nowMS))
+                .where(DeliveryOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(nowMS))
                 .where(Self.unleased(at: nowMS))
-                .orderBy(PushOutboxRow.column(.nextAttemptAt))
+                .orderBy(DeliveryOutboxRow.column(.nextAttemptAt))
                 .limit(limit)
                 .all()
                 .map { row in
                     (
-                        push: try row.decode(prefixed: PushOutboxRow.self),
+                        push: try row.decode(prefixed: DeliveryOutboxRow.self),
                         pushToken: try row.decode(prefixed: PassRegistrationRow.self).pushToken,
                         passType: try row.decode(prefixed: PassTypeRow.self)
                     )
                 }
             guard !candidates.isEmpty else { return [] }
             let claimed = Set(
-                try await sql.update(PushOutboxRow.table).set("leased_until", to: until)
+                try await sql.update(DeliveryOutboxRow.table).set("leased_until", to: until)
                     .where(SQLIdentifier("id"), .in, SQLGroupExpression(candidates.map { SQLBind($0.push.id) }))
                     .where(Self.unleased(at: nowMS))
                     .returning("id").all(decodingColumn: "id", as: String.self))
             return try candidates.filter { claimed.contains($0.push.id) }.map { candidate in
                 PendingPush(
-                    id: try PushOutboxRow.uuid(candidate.push.id, .id),
-                    passID: try PushOutboxRow.uuid(candidate.push.passID, .passID),
+                    id: try DeliveryOutboxRow.uuid(candidate.push.id, .id),
+                    passID: try DeliveryOutboxRow.uuid(candidate.push.passID, .passID),
                     passTypeID: try PassTypeRow.uuid(candidate.passType.id, .id),
                     passTypeIdentifier: candidate.passType.passTypeIdentifier,
                     deviceLibraryIdentifier: candidate.push.deviceLibraryIdentifier, pushToken: candidate.pushToken,
@@ -60,8 +60,8 @@ extension SQLWalletRepository: PushOutbox {
     static func unleased(at now: Int64) -> SQLGroupExpression {
         SQLGroupExpression(
             SQLBinaryExpression(
-                SQLBinaryExpression(PushOutboxRow.column(.leasedUntil), .is, SQLLiteral.null), .or,
-                SQLBinaryExpression(PushOutboxRow.column(.leasedUntil), .lessThan, SQLBind(now))))
+                SQLBinaryExpression(DeliveryOutboxRow.column(.leasedUntil), .is, SQLLiteral.null), .or,
+                SQLBinaryExpression(DeliveryOutboxRow.column(.leasedUntil), .lessThan, SQLBind(now))))
     }
 
     /// Deletes a delivered push, if this claim still holds its lease; returns whether it did.

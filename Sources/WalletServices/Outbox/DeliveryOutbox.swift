@@ -1,47 +1,12 @@
 import Foundation
 
-/// One push waiting in the durable outbox: a device to tell that one of its passes changed.
-package struct PendingPush: Sendable, Hashable, Identifiable {
-    /// The outbox row.
-    package var id: UUID
-    /// The pass that changed.
-    package var passID: UUID
-    /// The pass's pass type (whose certificate authenticates the push under certificate authentication).
-    package var passTypeID: UUID
-    /// The pass type identifier: the push's `apns-topic`.
-    package var passTypeIdentifier: String
-    /// The device the push goes to.
-    package var deviceLibraryIdentifier: String
-    /// The device's APNs push token. A credential of sorts: never logged.
-    package var pushToken: String
-    /// How many times sending it failed before.
-    package var attempts: Int
-    /// Until when this claim holds the push's lease: recording a result checks that the lease is still this one.
-    package var leasedUntil: Date
-
-    /// Creates a pending push.
-    package init(
-        id: UUID, passID: UUID, passTypeID: UUID, passTypeIdentifier: String, deviceLibraryIdentifier: String,
-        pushToken: String, attempts: Int, leasedUntil: Date
-    ) {
-        self.id = id
-        self.passID = passID
-        self.passTypeID = passTypeID
-        self.passTypeIdentifier = passTypeIdentifier
-        self.deviceLibraryIdentifier = deviceLibraryIdentifier
-        self.pushToken = pushToken
-        self.attempts = attempts
-        self.leasedUntil = leasedUntil
-    }
-}
-
-/// The durable outbox that ``PushDispatcher`` drains: pass updates enqueue one push per registered device in the
+/// The durable outbox that ``DeliveryDispatcher`` drains: pass updates enqueue one push per registered device in the
 /// transaction that changes the pass, trace events enqueue webhook deliveries to the issuer's endpoints in the
 /// transaction that stores them, and the dispatcher claims both, sends them and records the result.
 ///
 /// `SQLWalletRepository` implements it for SQLite and PostgreSQL (`push_outbox`), so that pushes survive a restart
 /// and replicas on one database share the work without sending a push twice at once.
-package protocol PushOutbox: Sendable {
+package protocol DeliveryOutbox: Sendable {
     /// Leases and returns at most `limit` pushes due at `now` (their next attempt is due and no unexpired lease
     /// holds them), oldest first: for `leaseFor` seconds no other claim returns them.
     func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush]

@@ -16,7 +16,7 @@ import WalletStore
 /// service, a client's change to the pass goes through the pass updater, and the dispatcher it wakes pushes to the
 /// APNs stand-in over mutual TLS with the pass type's own certificate.
 @Suite("Pass updates reach registered devices")
-struct PushDispatcherEndToEndTests {
+struct DeliveryDispatcherEndToEndTests {
     static let device = "e2edevice0001"
     static let pushToken = String(repeating: "cd", count: 32)
     static let topic = "pass.dev.coffer.server"
@@ -37,7 +37,7 @@ struct PushDispatcherEndToEndTests {
         let client = APNsClient(
             configuration: APNsConfiguration(
                 gateway: .custom(standIn.url), requestTimeout: 10, additionalTrustRoots: [standIn.trustRoot]))
-        let dispatcher = PushDispatcher(
+        let dispatcher = DeliveryDispatcher(
             outbox: repository, client: client,
             identity: { id in
                 guard try await repository.passType(id: id)?.passTypeIdentifier == Self.topic else {
@@ -66,7 +66,7 @@ struct PushDispatcherEndToEndTests {
 
             let passID = try #require(try await repository.pass(tagID: world.tag.id)?.id)
             try await updater.update(passID: passID, PassChange(fields: ["event": .text("Moved to Hall B")]))
-            #expect(await PushDispatcherTests.eventually { standIn.received.count == 1 })
+            #expect(await DeliveryDispatcherTests.eventually { standIn.received.count == 1 })
             let push = try #require(standIn.received.first)
             #expect(push.path == "/3/device/" + Self.pushToken)
             #expect(push.headers["apns-topic"] == Self.topic)

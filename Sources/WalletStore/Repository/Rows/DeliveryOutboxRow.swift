@@ -3,7 +3,7 @@ import WalletServices
 
 /// A row of `push_outbox`: a push still to send to a device registered for a pass, or a webhook delivery still to
 /// send to a client's endpoint.
-struct PushOutboxRow: TableRow {
+struct DeliveryOutboxRow: TableRow {
     /// The table the rows are in.
     static let table = "push_outbox"
 
