@@ -1,0 +1,38 @@
+import Foundation
+
+/// A Pass Type ID the server signs for. Its signing identity lives in Coffer's secret store at ``signingKeyPath``.
+public struct PassType: Codable, Hashable, Sendable, Identifiable {
+    /// The pass type's identifier.
+    public var id: UUID
+    /// The pass type identifier, e.g. `pass.com.example.ticket`.
+    public var passTypeIdentifier: String
+    /// The Apple team identifier.
+    public var teamIdentifier: String
+    /// The organization name shown to users.
+    public var organizationName: String
+    /// Where the signing identity is kept in the secret store.
+    public var signingKeyPath: String
+    /// The page bound passes of this type link to from their binding (`issuerBindingData.learnMoreURL`), if any.
+    public var bindingLearnMoreURL: String?
+    /// When it was created.
+    public var createdAt: Date
+    /// The current NFC key's public half (Base64 SubjectPublicKeyInfo, P-256) that every NFC pass of the type carries
+    /// as `nfc.encryptionPublicKey`; `nil` until one is made (``PassTypeNFCKey``).
+    public var nfcPublicKey: String?
+
+    /// Creates a pass type record.
+    public init(
+        id: UUID = UUID(), passTypeIdentifier: String, teamIdentifier: String, organizationName: String,
+        signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date(),
+        nfcPublicKey: String? = nil
+    ) {
+        self.id = id
+        self.passTypeIdentifier = passTypeIdentifier
+        self.teamIdentifier = teamIdentifier
+        self.organizationName = organizationName
+        self.signingKeyPath = signingKeyPath
+        self.bindingLearnMoreURL = bindingLearnMoreURL
+        self.createdAt = createdAt
+        self.nfcPublicKey = nfcPublicKey
+    }
+}
