@@ -56,7 +56,7 @@ public enum WalletServerApplication {
         let sharedPasses = SharedPassController(
             distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics)
         let managementController = ManagementController(
-            management: management, distribution: distribution,
+            apiTokens: repository, management: management, distribution: distribution,
             trace: PassTrace(
                 repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock),
             changeLimiter: RateLimiter<UUID>(

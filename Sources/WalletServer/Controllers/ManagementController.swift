@@ -8,6 +8,8 @@ import WalletServices
 /// and the pass types shared with the client (`/api/v2/pass_types`). Authenticated like issuer data (HTTP Basic, the
 /// API token as the user name) and scoped to the API user's client: another client's tag is 404.
 struct ManagementController: Sendable {
+    /// Finds the API user of a request's token.
+    let apiTokens: any APITokenStore
     let management: PassManagement
     /// Hands out the passes' archives and share links.
     let distribution: PassDistribution
@@ -133,7 +135,7 @@ struct ManagementController: Sendable {
     /// The client of the request's API user; 401 without a valid token, and for a request that `costs` a signature
     /// or deliveries, 429 once the API user spent its change budget.
     private func authenticate(_ request: Request, costs: Bool = false) async throws -> UUID {
-        let apiUser = try await BasicCredentials.apiUser(of: request, in: management.repository)
+        let apiUser = try await BasicCredentials.apiUser(of: request, in: apiTokens)
         if costs, case .limited(let wait) = await changeLimiter.acquireAcrossReplicas(for: apiUser.id) {
             throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
         }

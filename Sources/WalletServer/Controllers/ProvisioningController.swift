@@ -7,7 +7,7 @@ import WalletServices
 /// The in-app provisioning routes: issuer data (authenticated) and the device callback (unauthenticated,
 /// one-time session).
 struct ProvisioningController: Sendable {
-    let repository: any WalletRepository
+    let repository: any APITokenStore
     let service: ProvisioningService
     /// Counts each API token's issuer-data requests.
     let limiter: RateLimiter<UUID>
@@ -23,7 +23,7 @@ struct ProvisioningController: Sendable {
 
     /// Creates the routes; with `rateBuckets`, the callback's per-address budget is shared by every replica.
     init(
-        repository: any WalletRepository, service: ProvisioningService, limiter: RateLimiter<UUID>,
+        repository: any APITokenStore, service: ProvisioningService, limiter: RateLimiter<UUID>,
         metrics: ServerMetrics, clientAddress: ClientAddress = ClientAddress(),
         rateBuckets: (any RateBucketStore)? = nil
     ) {
@@ -79,7 +79,7 @@ struct ProvisioningController: Sendable {
     /// - Throws: ``APIError/unauthorized`` without a valid token, a `429` ``APIError`` (counted in `metrics`) when
     ///   the token's bucket is empty.
     static func issuer(
-        of request: Request, repository: any WalletRepository, limiter: RateLimiter<UUID>, metrics: ServerMetrics
+        of request: Request, repository: any APITokenStore, limiter: RateLimiter<UUID>, metrics: ServerMetrics
     ) async throws -> APIUser {
         let apiUser = try await BasicCredentials.apiUser(of: request, in: repository)
         if case .limited(let wait) = await limiter.acquireAcrossReplicas(for: apiUser.id) {

@@ -9,7 +9,7 @@ import WalletServices
 /// issuer data, and counted by the same ``RateLimiter``), and the public landing page `GET /wallet/add/{token}`
 /// with its `POST /wallet/add/{token}/session` (limited per token and per client address).
 struct WebFlowController: Sendable {
-    let repository: any WalletRepository
+    let repository: any APITokenStore
     let webLinks: WebLinkService
     /// Counts each API token's web links and landing links, with its issuer data.
     let limiter: RateLimiter<UUID>
@@ -19,7 +19,8 @@ struct WebFlowController: Sendable {
     let metrics: ServerMetrics
 
     init(
-        repository: any WalletRepository, service: ProvisioningService, limiter: RateLimiter<UUID>,
+        repository: any APITokenStore & LandingLinkStore & TagLookup, service: ProvisioningService,
+        limiter: RateLimiter<UUID>,
         metrics: ServerMetrics, clientAddress: ClientAddress = ClientAddress(),
         tokenLimit: RateLimit = PublicLinkLimiter.tokenLimit, addressLimit: RateLimit = PublicLinkLimiter.addressLimit,
         clock: any CofferClock = SystemClock()

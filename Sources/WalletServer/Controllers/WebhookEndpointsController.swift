@@ -9,7 +9,7 @@ import WalletServices
 struct WebhookEndpointsController: Sendable {
     /// The endpoints, or `nil` when the server has no secret store to keep their secrets in.
     let endpoints: WebhookEndpoints?
-    let repository: any WalletRepository
+    let repository: any APITokenStore
 
     /// The path of the endpoints' list.
     static let path = "/api/v2/webhook_endpoints"

@@ -22,7 +22,7 @@ enum BasicCredentials {
     /// The active API user whose token the request's Basic credentials carry.
     ///
     /// - Throws: ``APIError/unauthorized`` when there are no credentials or the token is unknown or revoked.
-    static func apiUser(of request: Request, in repository: any WalletRepository) async throws -> APIUser {
+    static func apiUser(of request: Request, in repository: any APITokenStore) async throws -> APIUser {
         guard let token = userName(from: request.headers), let apiUser = try await repository.apiUser(token: token)
         else { throw APIError.unauthorized }
         return apiUser

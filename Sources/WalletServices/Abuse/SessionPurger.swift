@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// shutdown, before the storage closes when it is listed after `StorageLifecycle`.
 package struct SessionPurger: Service {
     /// What it deletes from.
-    package let repository: any WalletRepository
+    package let repository: any ExpiringRecordStore & LandingLinkStore
     /// The time between sweeps.
     package let interval: Duration
     /// The most sessions one statement deletes.
@@ -27,7 +27,7 @@ package struct SessionPurger: Service {
     /// Creates a purger that sweeps `repository` every `interval`, deleting at most `batchSize` rows a statement
     /// (trace events once older than `traceRetention`) and counting the sessions in `metrics`.
     package init(
-        repository: any WalletRepository, interval: Duration, batchSize: Int = 500,
+        repository: any ExpiringRecordStore & LandingLinkStore, interval: Duration, batchSize: Int = 500,
         traceRetention: TimeInterval = WalletServerConfiguration.defaultTraceRetention,
         clock: any CofferClock = SystemClock(), metrics: ServerMetrics? = nil,
         logger: Logger = Logger(label: "coffer.server")

@@ -37,7 +37,7 @@ package struct PassDistribution: Sendable {
         package var fileName: String
     }
 
-    let repository: any WalletRepository
+    let repository: any ShareLinkStore & PassTraceStore
     let renderer: PassRenderer
     /// The server's public URL without a trailing slash, as share links carry it.
     let publicBaseURL: @Sendable () -> String
@@ -49,7 +49,8 @@ package struct PassDistribution: Sendable {
     /// Creates the service; downloads go in their passes' traces through `trace` (by default a recorder over
     /// `repository`).
     package init(
-        repository: any WalletRepository, renderer: PassRenderer, publicBaseURL: @escaping @Sendable () -> String,
+        repository: any ShareLinkStore & PassTraceStore, renderer: PassRenderer,
+        publicBaseURL: @escaping @Sendable () -> String,
         clock: any CofferClock = SystemClock(), trace: PassEventRecorder? = nil,
         logger: Logger = Logger(label: "coffer.distribution")
     ) {

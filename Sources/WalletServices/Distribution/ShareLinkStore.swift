@@ -2,7 +2,7 @@ import Foundation
 
 /// Where share links are kept (the `share_links` table), by the SHA-256 of their token. ``WalletRepository``
 /// includes it.
-package protocol ShareLinkStore: Sendable {
+package protocol ShareLinkStore: TagLookup {
     /// Stores `link` unless its pass has `maximumLinks` links that still work at `now`; returns whether it did. The
     /// pass's expired links are deleted first, in the same transaction.
     func createShareLink(_ link: ShareLink, maximumLinks: Int, now: Date) async throws -> Bool
@@ -19,8 +19,6 @@ package protocol ShareLinkStore: Sendable {
     /// Marks the link used at `now` if it still works then, atomically (of two concurrent uses of a single-use link,
     /// one wins); returns whether it did.
     func useShareLink(id: UUID, now: Date) async throws -> Bool
-    /// Deletes up to `limit` links that expired at or before `now`; returns how many it deleted.
-    func deleteExpiredShareLinks(now: Date, limit: Int) async throws -> Int
 }
 
 /// What a share link's page and download need, read in one query.

@@ -8,7 +8,7 @@ import WalletPasses
 /// ``PassManagementFailure/notFound(_:)``, exactly like a tag that does not exist.
 package struct PassManagement: Sendable {
     /// The storage.
-    package let repository: any WalletRepository
+    package let repository: any PassManagementStore
     /// Applies changes to passes.
     package let updater: PassUpdater
     private let clock: any CofferClock
@@ -18,7 +18,7 @@ package struct PassManagement: Sendable {
 
     /// Creates the service.
     package init(
-        repository: any WalletRepository, updater: PassUpdater,
+        repository: any PassManagementStore, updater: PassUpdater,
         clock: any CofferClock = SystemClock()
     ) {
         self.repository = repository

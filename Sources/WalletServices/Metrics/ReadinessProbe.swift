@@ -18,14 +18,14 @@ package struct ReadinessProbe: Sendable {
     }
 
     /// What the pass types are read from.
-    package let repository: any WalletRepository
+    package let repository: any PassTypeStore
     /// Where the signing identities are loaded from.
     package let identities: SigningIdentityCache
     /// How long the database, and then each identity, may take before the server counts as not ready.
     package let timeout: Duration
 
     /// Creates a probe over the server's repository and identity cache.
-    package init(repository: any WalletRepository, identities: SigningIdentityCache, timeout: Duration = .seconds(2)) {
+    package init(repository: any PassTypeStore, identities: SigningIdentityCache, timeout: Duration = .seconds(2)) {
         self.repository = repository
         self.identities = identities
         self.timeout = timeout

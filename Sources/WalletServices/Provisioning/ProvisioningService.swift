@@ -37,7 +37,7 @@ package struct ProvisioningService: Sendable {
         case notIssuable(String)
     }
 
-    let repository: any WalletRepository
+    let repository: any ProvisioningStore & PassWebServiceStore & PassTraceStore
     package let identities: SigningIdentityCache
     /// The relying party identifier in `fidoProfile` (the issuer's host).
     package let relyingPartyIdentifier: String
@@ -57,7 +57,8 @@ package struct ProvisioningService: Sendable {
 
     /// Creates the service.
     package init(
-        repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
+        repository: any ProvisioningStore & PassWebServiceStore & PassTraceStore, identities: SigningIdentityCache,
+        relyingPartyIdentifier: String,
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.provisioning"),
         metrics: ServerMetrics = ServerMetrics(), webService: PassRenderer.WebService? = nil,
@@ -72,7 +73,8 @@ package struct ProvisioningService: Sendable {
     /// Creates the service with a callback URL known only once the server listens (on a port the system chose),
     /// recording in `trace` (by default a recorder of its own over `repository` that rings no outbox).
     package init(
-        repository: any WalletRepository, identities: SigningIdentityCache, relyingPartyIdentifier: String,
+        repository: any ProvisioningStore & PassWebServiceStore & PassTraceStore, identities: SigningIdentityCache,
+        relyingPartyIdentifier: String,
         callbackAddress: @escaping @Sendable () -> String, sessionLifetime: TimeInterval,
         clock: any CofferClock = SystemClock(), logger: Logger, metrics: ServerMetrics = ServerMetrics(),
         webService: PassRenderer.WebService? = nil, trace: PassEventRecorder?

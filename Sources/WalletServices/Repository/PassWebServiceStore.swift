@@ -35,14 +35,9 @@ package protocol PassWebServiceStore: Sendable {
     /// The personalization fields a device sent for the pass (JSON), if it was personalized.
     func personalization(passID: UUID) async throws -> Data?
     /// Stores the pass's personalization, once: returns `false` (and stores nothing) when it was personalized
-    /// already. A new personalization changes the pass like ``applyChange(passID:now:rewritingContent:)``.
+    /// already. A new personalization changes the pass like
+    /// ``PassChangeStore/applyChange(passID:now:rewritingContent:)``.
     func recordPersonalization(passID: UUID, fields: Data, now: Date) async throws -> Bool
-    /// Replaces the pass's content with what `rewrite` makes of the content stored (`nil`: keeps it), moves its
-    /// `Last-Modified` and update tag forward, and queues a push to each registered device, in one transaction that
-    /// holds the pass's row: concurrent changes apply one after the other, none lost. Returns the pass as stored and
-    /// how many pushes were queued; what `rewrite` throws aborts the change.
-    func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
-        async throws -> (pass: ApplePass, queuedPushes: Int)
     /// The pass with `passID`, with its tag, user and pass type, read together.
     func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget?
     /// What the pass's signed archive depends on now, with the archive kept for it (and the digest it was signed
@@ -51,43 +46,4 @@ package protocol PassWebServiceStore: Sendable {
     /// Keeps `pkpass` as the pass's signed archive at `digest` (``PassArchiveVersion/digest(settings:)``), in place
     /// of the one kept.
     func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws
-}
-
-extension PassWebServiceStore {
-    /// Replaces the pass's content with `content` (`nil`: keeps it) as
-    /// ``applyChange(passID:now:rewritingContent:)`` does.
-    package func applyChange(passID: UUID, content: Data?, now: Date) async throws
-        -> (pass: ApplePass, queuedPushes: Int)
-    {
-        let rewrite: (@Sendable (Data) throws -> Data)? = content.map { content in { @Sendable _ in content } }
-        return try await applyChange(passID: passID, now: now, rewritingContent: rewrite)
-    }
-}
-
-/// A pass as the web service sees it: enough to authenticate a device and answer `If-Modified-Since`.
-package struct WebServicePass: Hashable, Sendable {
-    /// The pass's identifier.
-    package var passID: UUID
-    /// The SHA-256 of its `authenticationToken`, once it was given one.
-    package var authenticationTokenHash: Data?
-    /// When what devices fetch last changed.
-    package var modifiedAt: Date
-
-    /// Creates the record.
-    package init(passID: UUID, authenticationTokenHash: Data?, modifiedAt: Date) {
-        self.passID = passID
-        self.authenticationTokenHash = authenticationTokenHash
-        self.modifiedAt = modifiedAt
-    }
-}
-
-/// What a device's registration for a pass came to.
-package enum DeviceRegistration: Hashable, Sendable {
-    /// The device was not registered for the pass; now it is, one of `registeredDevices` (1: the pass's first). At
-    /// the device cap, it took the place of `evicted`, a registration no device had answered for.
-    case created(registeredDevices: Int, evicted: String?)
-    /// The device was registered already; its push token for the pass is the new one.
-    case renewed
-    /// The pass has as many devices as it may: nothing was stored.
-    case refused(registeredDevices: Int)
 }

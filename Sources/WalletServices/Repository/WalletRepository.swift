@@ -1,13 +1,14 @@
 import Foundation
 
-/// Everything the provisioning server stores, as one protocol: controllers and the admin commands depend on it,
-/// and `SQLWalletRepository` implements it once for SQLite and PostgreSQL. What the web service stores is in
-/// ``PassWebServiceStore``, what the management API stores in ``PassManagementRepository``, and the web flow's landing
-/// links in ``LandingLinkStore``, share links in ``ShareLinkStore``, passes' traces in ``PassTraceStore`` and webhook
-/// endpoints in ``WebhookEndpointStore``.
+/// Everything the provisioning server stores, as the one protocol `SQLWalletRepository` implements for SQLite and
+/// PostgreSQL. Only the application's assembly and ``WalletAdministration`` hold it; each service holds the store it
+/// uses (``ProvisioningStore``, ``PassWebServiceStore``, ``PassManagementStore``, ``PassChangeStore``,
+/// ``ShareLinkStore``, ``LandingLinkStore``, ``PassTraceStore``, ``WebhookEndpointStore``, ``ExpiringRecordStore``,
+/// ``PassTypeStore``, ``APITokenStore``), and what it adds here is the operator's: clients, users, pass types and
+/// tags.
 package protocol WalletRepository:
-    PassWebServiceStore, PassManagementRepository, LandingLinkStore, ShareLinkStore, PassTraceStore,
-    WebhookEndpointStore
+    APITokenStore, ProvisioningStore, PassManagementStore, PassChangeStore, PassWebServiceStore, LandingLinkStore,
+    ShareLinkStore, PassTraceStore, WebhookEndpointStore, ExpiringRecordStore
 {
     /// Creates a client.
     func createClient(name: String) async throws -> Client
@@ -18,8 +19,6 @@ package protocol WalletRepository:
 
     /// Creates an API user and returns it with its token; only the token's hash is stored.
     func createAPIUser(clientID: UUID, name: String) async throws -> (apiUser: APIUser, token: String)
-    /// The active (not revoked) API user whose token this is.
-    func apiUser(token: String) async throws -> APIUser?
     /// The client's API users (revoked ones included), oldest first.
     func apiUsers(clientID: UUID) async throws -> [APIUser]
     /// Revokes an API user; returns whether an active one was revoked.
@@ -36,18 +35,10 @@ package protocol WalletRepository:
     func createPassType(_ passType: PassType) async throws
     /// Changes a pass type's organization name, signing identity path and binding learn-more page.
     func updatePassType(_ passType: PassType) async throws
-    /// The pass type with `id`.
-    func passType(id: UUID) async throws -> PassType?
-    /// Every pass type.
-    func passTypes() async throws -> [PassType]
     /// Lets the client issue passes under the pass type (granting it twice changes nothing).
     func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws
     /// Stops the client from issuing under the pass type; returns whether it could.
     func revokePassType(passTypeID: UUID, clientID: UUID) async throws -> Bool
-    /// Whether the client may issue passes under the pass type.
-    func isPassTypeGranted(passTypeID: UUID, clientID: UUID) async throws -> Bool
-    /// The pass types shared with the client, oldest first.
-    func passTypes(sharedWith clientID: UUID) async throws -> [PassType]
     /// Stores an NFC key and makes it its pass type's current one (``PassType/nfcPublicKey``).
     func addNFCKey(_ key: PassTypeNFCKey) async throws
     /// The pass type's NFC keys, newest (the current one) first.
@@ -66,13 +57,6 @@ package protocol WalletRepository:
     /// The client's tags, oldest first.
     func tags(clientID: UUID) async throws -> [ClientTag]
 
-    /// The pass of the client's tag whose `attribute` is `value`, with its tag, user and pass type, read together.
-    func provisioningTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
-        -> ProvisioningTarget?
-    /// What an issuance needs about the pass of the client's tag whose `attribute` is `value` (not the pass's
-    /// content), read in one query.
-    func issuanceTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws -> IssuanceTarget?
-
     /// Stores a pass.
     func createPass(_ pass: ApplePass) async throws
     /// The pass of a tag.
@@ -85,18 +69,4 @@ package protocol WalletRepository:
 
     /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).
     func createSession(_ session: ProvisioningSession) async throws
-    /// Stores a pass's new binding data (``ApplePass/accountBindingData`` and ``ApplePass/updatedAt``, no other
-    /// column), ends the pass's sessions still open (they can no longer be consumed) and opens the issuance's
-    /// session, atomically: either all of it happens or none. It returns once that is durable.
-    func recordIssuance(_ issuance: Issuance) async throws
-    /// Stores what a device's callback bound (``ApplePass/issuerBindingData``, ``ApplePass/keyHash`` and
-    /// ``ApplePass/updatedAt``, no other column), so that an issuance racing it cannot undo it, and spends the pass's
-    /// landing links. With `authentication`, the pass's token becomes the new one, and its device registrations and
-    /// pending pushes (its previous holder's) are dropped, in the same transaction.
-    func recordBinding(_ pass: ApplePass, authentication: PassAuthenticationTokens.Assignment?) async throws
-    /// Marks the session used if it exists, is unused and has not expired at `now`, atomically; returns it, or `nil`
-    /// when it cannot be used (so a replayed or unknown session is refused).
-    func consumeSession(id: String, now: Date) async throws -> ProvisioningSession?
-    /// Deletes up to `limit` sessions that expired at or before `now`; returns how many it deleted.
-    func deleteExpiredSessions(now: Date, limit: Int) async throws -> Int
 }

@@ -37,13 +37,16 @@ package struct PassTrace: Sendable {
         "MissingProviderToken", "BadTopic", "MissingTopic", "Forbidden",
     ]
 
-    let repository: any WalletRepository
+    let repository: any PassTraceStore & PassWebServiceStore
     /// The `webServiceURL` passes carry; `nil` when they carry none (the public URL is not https).
     let webServiceURL: String?
     let clock: any CofferClock
 
     /// Creates the reader for passes that carry `webServiceURL` (`nil`: none).
-    package init(repository: any WalletRepository, webServiceURL: String?, clock: any CofferClock = SystemClock()) {
+    package init(
+        repository: any PassTraceStore & PassWebServiceStore, webServiceURL: String?,
+        clock: any CofferClock = SystemClock()
+    ) {
         self.repository = repository
         self.webServiceURL = webServiceURL
         self.clock = clock

@@ -15,8 +15,6 @@ package protocol PassTraceStore: Sendable {
     /// logs since `since` and none with the same details, counted under the pass's lock so replicas agree. Returns
     /// how many it stored.
     func recordDeviceLogEvents(_ events: [NewPassEvent], perPass: Int, since: Date) async throws -> Int
-    /// Deletes up to `limit` events that happened before `cutoff`; returns how many it deleted.
-    func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int
     /// Up to `limit` passes that `identifier` names, over every client: by serial number, by a tag's reference,
     /// Pronto or subscription identifier, or by the pass's or tag's own identifier.
     func passes(named identifier: String, limit: Int) async throws -> [NamedPass]

@@ -7,7 +7,7 @@ import WalletPasses
 /// forward, and queues a push to every device registered for it, in one transaction; then wakes the push
 /// dispatcher. Devices fetch the re-signed pass from the web service when the push reaches them.
 public struct PassUpdater: Sendable {
-    let store: any WalletRepository
+    let store: any PassChangeStore & PassTraceStore
     let clock: any CofferClock
     let logger: Logger
     /// Where each change goes in its pass's trace.
@@ -17,7 +17,7 @@ public struct PassUpdater: Sendable {
 
     /// Creates an updater; each change goes in its pass's trace through `trace` (by default a recorder over `store`).
     package init(
-        store: any WalletRepository, clock: any CofferClock = SystemClock(),
+        store: any PassChangeStore & PassTraceStore, clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.updates"), trace: PassEventRecorder? = nil,
         pushesQueued: @escaping @Sendable () -> Void = {}
     ) {

@@ -41,11 +41,11 @@ package struct WebLinkService: Sendable {
     }
 
     let provisioning: ProvisioningService
-    let repository: any WalletRepository
+    let repository: any LandingLinkStore & TagLookup
 
     /// Creates the service over the provisioning service that signs issuer data and the repository that keeps the
     /// landing links.
-    package init(provisioning: ProvisioningService, repository: any WalletRepository) {
+    package init(provisioning: ProvisioningService, repository: any LandingLinkStore & TagLookup) {
         self.provisioning = provisioning
         self.repository = repository
     }

@@ -43,7 +43,7 @@ package struct PassWebService: Sendable {
     /// cannot hold a pass's cap for longer.
     package static let staleRegistrationAge: TimeInterval = 3 * 86_400
 
-    let repository: any WalletRepository
+    let repository: any PassWebServiceStore & PassTraceStore
     let renderer: PassRenderer
     let clock: any CofferClock
     let logger: Logger
@@ -55,7 +55,8 @@ package struct PassWebService: Sendable {
     /// Creates the service over the provisioning service's renderer; what devices do goes in their passes' traces
     /// through `trace` (by default a recorder over `repository`).
     package init(
-        repository: any WalletRepository, renderer: PassRenderer, clock: any CofferClock = SystemClock(),
+        repository: any PassWebServiceStore & PassTraceStore, renderer: PassRenderer,
+        clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.passkit"),
         maximumDevicesPerPass: Int = Self.defaultMaximumDevicesPerPass,
         trace: PassEventRecorder? = nil

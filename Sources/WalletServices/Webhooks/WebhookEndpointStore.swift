@@ -11,6 +11,4 @@ package protocol WebhookEndpointStore: Sendable {
     func deleteWebhookEndpoint(id: UUID, clientID: UUID) async throws -> Bool
     /// The deliveries of the pass's client's endpoints kept as failed, newest first.
     func failedWebhookDeliveries(passID: UUID, limit: Int) async throws -> [PendingWebhook]
-    /// Deletes up to `limit` deliveries kept as failed since before `cutoff`; returns how many it deleted.
-    func deleteFailedWebhookDeliveries(before cutoff: Date, limit: Int) async throws -> Int
 }

@@ -22,7 +22,7 @@ package struct WebhookEndpoints: Sendable {
         package var description: String { "Created(endpoint: \(endpoint.id), secret: <redacted>)" }
     }
 
-    let repository: any WalletRepository
+    let repository: any WebhookEndpointStore
     let secrets: any SecretsDataStoring
     /// Whether `http://` endpoints on this machine are accepted (tests and local development only).
     let allowsLoopback: Bool
@@ -31,7 +31,7 @@ package struct WebhookEndpoints: Sendable {
 
     /// Creates the service over `repository`, keeping secrets in `secrets`.
     package init(
-        repository: any WalletRepository, secrets: any SecretsDataStoring, allowsLoopback: Bool = false,
+        repository: any WebhookEndpointStore, secrets: any SecretsDataStoring, allowsLoopback: Bool = false,
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.webhooks")
     ) {
         self.repository = repository

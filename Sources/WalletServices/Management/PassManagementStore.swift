@@ -1,8 +1,8 @@
 import Foundation
 
-/// What the management API stores and reads: idempotent creation, pass types' templates, and passes' states.
-/// ``WalletRepository`` includes it; `SQLWalletRepository` implements it.
-package protocol PassManagementRepository: Sendable {
+/// What the management API stores and reads: idempotent creation, pass types' templates, and passes' states, with
+/// the pass types and tags they belong to. ``WalletRepository`` includes it; `SQLWalletRepository` implements it.
+package protocol PassManagementStore: PassTypeStore, TagLookup {
     /// The template archive stored for a pass type, or `nil` when it has none (or does not exist).
     func passTemplate(passTypeID: UUID) async throws -> Data?
 
@@ -26,9 +26,6 @@ package protocol PassManagementRepository: Sendable {
     /// Up to `limit` states of the client's passes after `cursor`, oldest tag first, with the cursor of the last.
     func managedPasses(clientID: UUID, after cursor: PassPageCursor?, limit: Int) async throws
         -> [(state: ManagedPassState, cursor: PassPageCursor)]
-
-    /// Forgets idempotency keys created at or before `cutoff`, up to `limit` of them; returns how many.
-    func deleteExpiredIdempotencyKeys(before cutoff: Date, limit: Int) async throws -> Int
 }
 
 /// A tag and its pass, ready to store: everything but the owner, who is found (or made) by ``userReference``.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension WalletRepository {
+extension TagLookup {
     /// The pass of the client's tag whose `attribute` is `value`, as the management API names it.
     ///
     /// - Throws: ``PassManagementFailure/notFound(_:)`` when the client has no such tag, or the tag no pass (another
