@@ -153,9 +153,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
             ]
         ),
         // The server's store: the database, its migrations and rows, the SQL repository and the secret store in
@@ -178,8 +176,9 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
             ]
         ),
-        // The server's HTTP side: routes, controllers, middleware and pages, and the application that assembles the
-        // store and the services. The only target that imports Hummingbird.
+        // The server's HTTP side: routes, controllers, middleware and pages, the outbox's senders (APNs and webhooks,
+        // over AsyncHTTPClient), and the application that assembles the store and the services. The only target that
+        // imports Hummingbird or AsyncHTTPClient.
         .target(
             name: "WalletServer",
             dependencies: [
@@ -192,6 +191,10 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ]

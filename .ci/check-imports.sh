@@ -20,6 +20,7 @@ check() {
 }
 check "the SQL kits are" "SQLKit|SQLiteKit|SQLiteNIO|PostgresKit|PostgresNIO" "WalletStore"
 check "Hummingbird is" "Hummingbird|HummingbirdCore|HummingbirdRouter" "WalletServer|coffer"
+check "AsyncHTTPClient is" "AsyncHTTPClient|NIOHTTP1|NIOHTTP2" "WalletServer|WalletServerTesting"
 check "HTTPTypes is" "HTTPTypes|HTTPTypesFoundation" "WalletServer|TokenAuthentication"
 [ "$status" -eq 0 ] && echo "imports: the store, HTTP and domain targets keep to their layers"
 exit "$status"

@@ -11,6 +11,7 @@ import Logging
 import SQLKit
 import Secrets
 import WalletPasses
+import WalletServer
 import WalletServerTesting
 import WalletServices
 import WalletStore

@@ -21,12 +21,12 @@ import WalletPasses
 /// can fix: those are retried like failures. Logs name the pass and the device library identifier, never the push
 /// token.
 ///
-/// It runs as a ServiceLifecycle `Service` until graceful shutdown, then closes its ``APNsClient``. Run it once.
+/// It runs as a ServiceLifecycle `Service` until graceful shutdown, then closes its ``PushSender``. Run it once.
 public struct DeliveryDispatcher: Service {
     /// Where pushes wait.
     package let outbox: any DeliveryOutbox
     /// What sends them.
-    public let client: APNsClient
+    package let client: any PushSender
     /// The time between rounds when nothing wakes the dispatcher.
     public let pollInterval: Duration
     /// How long a claimed push is kept from other claims; longer than a push can take.
@@ -38,7 +38,7 @@ public struct DeliveryDispatcher: Service {
     /// The longest delay between two attempts.
     package let maximumDelay: TimeInterval
     /// What posts webhook deliveries, if the dispatcher sends them.
-    package let webhooks: WebhookSender?
+    package let webhooks: (any WebhookPoster)?
     /// How many webhooks are sent at once.
     package let webhookWorkers: Int
     /// How many deliveries one webhook endpoint may have in flight at once, on every replica together: a slow
@@ -59,11 +59,11 @@ public struct DeliveryDispatcher: Service {
     /// Creates a dispatcher from `outbox` through `client`. `identity` gives a pass type's signing identity by the
     /// pass type's ID (used under certificate authentication only).
     package init(
-        outbox: any DeliveryOutbox, client: APNsClient,
+        outbox: any DeliveryOutbox, client: any PushSender,
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
         maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil, trace: PassEventRecorder? = nil,
-        webhooks: WebhookSender? = nil, webhookWorkers: Int = 32, wakeUp: OutboxWakeUp = OutboxWakeUp(),
+        webhooks: (any WebhookPoster)? = nil, webhookWorkers: Int = 32, wakeUp: OutboxWakeUp = OutboxWakeUp(),
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.server")
     ) {
         self.outbox = outbox

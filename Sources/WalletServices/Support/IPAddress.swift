@@ -11,7 +11,7 @@
 /// internal address and no host name that resolves to one gets a request from inside the network.
 package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Where an address leads.
-    enum Scope: Sendable, Hashable {
+    package enum Scope: Sendable, Hashable {
         /// The public internet.
         case global
         /// This machine (`127.0.0.0/8`, `::1`, and those mapped or embedded in IPv6).
@@ -42,7 +42,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Every address `host` resolves to (a blocking call to the system's resolver: run it off the event loops).
     ///
     /// - Throws: ``ResolutionFailure`` when the name does not resolve.
-    static func resolve(_ host: String) throws -> [IPAddress] {
+    package static func resolve(_ host: String) throws -> [IPAddress] {
         try resolve(host, numericOnly: false)
     }
 
@@ -86,7 +86,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A host name that does not resolve.
-    struct ResolutionFailure: Error {}
+    package struct ResolutionFailure: Error {}
 
     /// The address in its usual text form (`192.0.2.1`, `2001:db8::1`), as a connection target.
     package var description: String {
@@ -110,7 +110,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Where the address leads (IANA's special-purpose address registries).
-    var scope: Scope {
+    package var scope: Scope {
         bytes.count == 4 ? Self.scope(ipv4: bytes) : scopeOfIPv6
     }
 

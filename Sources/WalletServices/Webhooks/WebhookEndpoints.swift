@@ -97,7 +97,7 @@ package struct WebhookEndpoints: Sendable {
     /// Refuses a URL the server must not post to: not https (plain http only to this machine, when allowed), with
     /// credentials or a fragment, too long, with a host that is neither a plain DNS name nor an IP address, or naming
     /// an internal address in any spelling (`127.1`, `2130706433`, `[::ffff:7f00:1]`). Host names are checked again,
-    /// against the addresses they resolve to, before every delivery (``WebhookSender``).
+    /// against the addresses they resolve to, before every delivery (`WebhookSender`).
     func validate(_ text: String) throws {
         func refuse(_ reason: String) -> PassManagementFailure {
             PassManagementFailure.invalidRequest("'url' \(reason)")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WalletPasses
 import WalletServices
+import WalletStore
 
 extension DeliveryDispatcher {
     /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, and each pass

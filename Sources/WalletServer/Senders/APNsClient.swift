@@ -1,4 +1,5 @@
 import Secrets
+import WalletServices
 import AsyncHTTPClient
 import Crypto
 import Foundation
@@ -18,7 +19,7 @@ import WalletPasses
 /// closed at ``shutdown()``. Call ``shutdown()`` once, when no push is being sent any more.
 ///
 /// Push tokens are checked (hex, 16 to 128 bytes) before they go into a URL, and never logged or put in an outcome.
-public final class APNsClient: Sendable {
+public final class APNsClient: PushSender {
     /// How pushes are sent.
     public let configuration: APNsConfiguration
     private let token: APNsAuthenticationToken?
@@ -66,7 +67,7 @@ public final class APNsClient: Sendable {
 
     /// Sends one push as ``send(pushToken:topic:identity:)`` does, and returns with its outcome the `apns-id` APNs
     /// gave it, if APNs answered.
-    package func deliver(pushToken: String, topic: String, identity: SigningIdentity?) async
+    public func deliver(pushToken: String, topic: String, identity: SigningIdentity?) async
         -> (outcome: APNsPushOutcome, apnsID: String?)
     {
         guard Self.isValidPushToken(pushToken) else {

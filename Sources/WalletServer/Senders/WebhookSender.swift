@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Secrets
+import WalletServices
 
 /// Posts webhook deliveries to issuers' endpoints, each signed with its endpoint's secret (``WebhookSignature``)
 /// and carrying its event's identifier (`Coffer-Event-Id`), so that a receiver can check it and de-duplicate.
@@ -13,14 +14,7 @@ import Secrets
 /// endpoint whose name resolves to this machine or an internal network gets nothing); redirects are not followed,
 /// answers are read to 64 KiB at most, and an attempt that has not finished, body included, within ``timeout`` is
 /// cancelled and counts as failed.
-package final class WebhookSender: Sendable {
-    /// What became of one attempt.
-    package enum Outcome: Sendable, Hashable {
-        /// The endpoint answered 2xx.
-        case delivered
-        /// It did not (another status, no answer, an internal address, or the secret could not be read), and why.
-        case failed(String)
-    }
+package final class WebhookSender: WebhookPoster {
 
     /// How long one attempt may take, from resolving the host to the answer's last byte.
     package let timeout: TimeInterval
@@ -50,7 +44,7 @@ package final class WebhookSender: Sendable {
     }
 
     /// Posts `delivery` to its endpoint, signed now.
-    package func send(_ delivery: PendingWebhook) async -> Outcome {
+    package func send(_ delivery: PendingWebhook) async -> WebhookOutcome {
         let secret: String
         do {
             let store = secrets
@@ -89,7 +83,9 @@ package final class WebhookSender: Sendable {
 
     /// Resolves `url`'s host, picks an address deliveries may go to, and posts `request` to that address alone (the
     /// host name still names the server to TLS and in `Host`), through a client made for this one attempt.
-    private func post(_ request: HTTPClientRequest, to url: String, deadline: OverallDeadline) async throws -> Outcome {
+    private func post(_ request: HTTPClientRequest, to url: String, deadline: OverallDeadline) async throws
+        -> WebhookOutcome
+    {
         // The host exactly as the HTTP client reads it from the URL, so that the address pinned below is the one it
         // connects to.
         guard let parsed = URL(string: url)?.host, !parsed.isEmpty else {
