@@ -56,9 +56,10 @@ struct ManagementController: Sendable {
             }
             key = parsed
         }
-        let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
         let stored = try await Self.answering {
-            try await management.create(try PassCreationRequest(json: body), clientID: clientID, idempotencyKey: key)
+            let creation = try await JSONBody.decode(
+                PassCreationRequest.self, from: request, limit: Self.maximumBodySize)
+            return try await management.create(creation, clientID: clientID, idempotencyKey: key)
         }
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if stored.replayed { headers[Self.replayedHeader] = "true" }
@@ -108,10 +109,10 @@ struct ManagementController: Sendable {
 
     @Sendable func update(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context, costs: true)
-        let body = try await JSONBody.bytes(of: request, limit: Self.maximumBodySize)
         let state = try await Self.answering {
-            try await management.update(
-                clientID: clientID, attribute: attribute, value: value, change: try ManagementJSON.change(body))
+            let change = try await JSONBody.decode(PassChangeRequest.self, from: request, limit: Self.maximumBodySize)
+            return try await management.update(
+                clientID: clientID, attribute: attribute, value: value, change: change.change)
         }
         return JSONBody.response(encoded: try state.encoded())
     }
@@ -150,7 +151,7 @@ struct ManagementController: Sendable {
         let clientID = try await authenticate(request, costs: costs)
         let raw = context.parameters.get("tag_id") ?? ""
         let value = raw.removingPercentEncoding ?? raw
-        guard ManagementJSON.isIdentifier(value) else {
+        guard ManagementBody.isIdentifier(value) else {
             throw APIError.badRequest(
                 "the tag identifier in the path must be 1–256 characters without control characters, not starting "
                     + "with a space")

@@ -11,7 +11,8 @@ enum JSONBody {
     /// Decodes the request's body as `T`.
     ///
     /// - Throws: ``APIError`` 413 for a body over `limit` bytes, 400 for a missing body, a missing key (named), a
-    ///   wrong value at a key (named), or anything that is not the expected JSON object.
+    ///   wrong value at a key (named), or anything that is not the expected JSON object; what `T`'s own checks throw
+    ///   (its initialiser's error, such as ``PassManagementFailure``) as it is.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = defaultLimit) async throws
         -> T
     {
@@ -25,7 +26,7 @@ enum JSONBody {
             // A wrong type, a null or an unknown value at a key.
             throw APIError.badRequest(
                 "'\(codingPath(of: error).map(\.stringValue).joined(separator: "."))' is not valid")
-        } catch {
+        } catch is DecodingError {
             throw APIError.badRequest("the body is not the expected JSON object")
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import WalletPasses
 
 /// `POST /api/v2/passes`: a new tag (with its user) and its pass, made from a pass type's template and field values.
-package struct PassCreationRequest: Hashable, Sendable {
+package struct PassCreationRequest: Hashable, Sendable, Decodable {
     /// The client's reference for the tag.
     package var referenceID: String?
     /// Pronto's tag identifier.
@@ -44,22 +44,27 @@ package struct PassCreationRequest: Hashable, Sendable {
     ]
 
     /// Reads a request body: a JSON object with only the known keys, each of its type.
-    package init(json body: Data) throws(PassManagementFailure) {
-        let object = try ManagementJSON.object(body, keys: Self.keys)
-        referenceID = try ManagementJSON.identifier(object, "reference_id")
-        prontoTagID = try ManagementJSON.identifier(object, "pronto_tag_id")
-        subscriptionID = try ManagementJSON.identifier(object, "subscription_id")
+    ///
+    /// - Throws: ``PassManagementFailure/invalidRequest(_:)`` naming the key at fault.
+    package init(from decoder: any Decoder) throws {
+        let body = try ManagementBody(decoder, keys: Self.keys)
+        referenceID = try body.identifier("reference_id")
+        prontoTagID = try body.identifier("pronto_tag_id")
+        subscriptionID = try body.identifier("subscription_id")
         guard referenceID != nil || prontoTagID != nil || subscriptionID != nil else {
-            throw .invalidRequest("give at least one of 'reference_id', 'pronto_tag_id' and 'subscription_id'")
+            throw PassManagementFailure.invalidRequest(
+                "give at least one of 'reference_id', 'pronto_tag_id' and 'subscription_id'")
         }
-        userReference = try ManagementJSON.identifier(object, "user_reference")
-        if let text = try ManagementJSON.string(object, "pass_type_id") {
-            guard let id = UUID(uuidString: text) else { throw .invalidRequest("'pass_type_id' is not a UUID") }
+        userReference = try body.identifier("user_reference")
+        if let text = try body.string("pass_type_id") {
+            guard let id = UUID(uuidString: text) else {
+                throw PassManagementFailure.invalidRequest("'pass_type_id' is not a UUID")
+            }
             passTypeID = id
         }
-        fields = try ManagementJSON.fields(object)
-        relevantDate = try ManagementJSON.date(object, "relevant_date")
-        expirationDate = try ManagementJSON.date(object, "expiration_date")
+        fields = try body.fields() ?? [:]
+        relevantDate = try body.date("relevant_date")
+        expirationDate = try body.date("expiration_date")
     }
 
     /// The SHA-256 of the request's meaning (not its spelling): two bodies that differ only in whitespace, key order

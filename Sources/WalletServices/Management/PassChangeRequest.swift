@@ -1,0 +1,26 @@
+import Foundation
+
+/// `PATCH /api/v2/passes/{tag_id}`: a JSON object with at least one of `fields`, `relevant_date`, `expiration_date`
+/// and `voided`; absent keys stay as they are.
+package struct PassChangeRequest: Decodable, Sendable {
+    /// The change the body asks for.
+    package let change: PassChange
+
+    package init(from decoder: any Decoder) throws {
+        let body = try ManagementBody(decoder, keys: ["fields", "relevant_date", "expiration_date", "voided"])
+        let fields = try body.fields()
+        if fields?.isEmpty == true {
+            throw PassManagementFailure.invalidRequest(
+                "'fields' must set at least one field (leave it out to change none)")
+        }
+        var change = PassChange(
+            fields: fields ?? [:], relevantDate: try body.date("relevant_date"),
+            expirationDate: try body.date("expiration_date"))
+        change.voided = try body.bool("voided")
+        guard !change.isEmpty else {
+            throw PassManagementFailure.invalidRequest(
+                "give at least one of 'fields', 'relevant_date', 'expiration_date' and 'voided'")
+        }
+        self.change = change
+    }
+}
