@@ -1,6 +1,17 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// What the three server targets build on: the wallet, logging and metrics, and the service lifecycle over NIO.
+let serverFoundation: [Target.Dependency] = [
+    "Secrets", "WalletPasses",
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+    .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+    .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+    .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+]
+
 let package = Package(
     name: "Coffer",
     platforms: [.macOS(.v14), .iOS(.v17), .watchOS(.v10), .tvOS(.v17), .visionOS(.v1)],
@@ -138,20 +149,11 @@ let package = Package(
             ]
         ),
         // The server's domain: provisioning, management, distribution, traces, updates, the web flow, administration
-        // and the outbox. It imports neither the SQL kits nor Hummingbird (scripts/check-server-imports.sh).
+        // and the outbox. It imports neither the SQL kits nor Hummingbird (.ci/check-imports.sh).
         .target(
             name: "WalletServices",
-            dependencies: [
-                "Secrets",
+            dependencies: serverFoundation + [
                 .target(name: "SecretsAudit", condition: .when(traits: ["Server"])),
-                "WalletPasses",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
             ]
@@ -160,17 +162,10 @@ let package = Package(
         // PostgreSQL. The only target that imports the SQL kits.
         .target(
             name: "WalletStore",
-            dependencies: [
-                "WalletServices", "Secrets", "WalletPasses",
+            dependencies: serverFoundation + [
+                "WalletServices",
                 .target(name: "SecretsAudit", condition: .when(traits: ["Server"])),
                 .target(name: "SecretsMetrics", condition: .when(traits: ["Server"])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["Server"])),
                 .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
@@ -181,21 +176,14 @@ let package = Package(
         // imports Hummingbird or AsyncHTTPClient.
         .target(
             name: "WalletServer",
-            dependencies: [
-                "WalletServices", "WalletStore", "Secrets", "WalletPasses",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+            dependencies: serverFoundation + [
+                "WalletServices", "WalletStore",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
-                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ]
         ),
