@@ -295,7 +295,7 @@ public struct WalletAdministration: Sendable {
     /// Creates the pass of a tag from `template`, signed later for `passTypeID` (the default pass type when `nil`).
     public func createPass(
         tagID: UUID, passTypeID: UUID? = nil, template: PassTemplate? = nil, serialNumber: String? = nil
-    ) async throws -> ApplePass {
+    ) async throws -> StoredPass {
         guard let tag = try await repository.tag(id: tagID) else { throw WalletServerError.notFound("tag \(tagID)") }
         guard try await repository.pass(tagID: tagID) == nil else {
             throw WalletServerError.conflict("a pass for tag \(tagID)")
@@ -315,15 +315,15 @@ public struct WalletAdministration: Sendable {
             preferring: tag.referenceID ?? tag.prontoTagID ?? tag.subscriptionID ?? tag.id.uuidString,
             chosen: serialNumber)
         let package = try template.package(for: passType, serialNumber: serial)
-        let pass = ApplePass(
+        let pass = StoredPass(
             tagID: tag.id, passTypeID: passType.id, serialNumber: serial, passContent: try package.archived())
         try await repository.createPass(pass)
         return pass
     }
 
     /// Every pass of a client's tags.
-    public func passes(clientID: UUID) async throws -> [ApplePass] {
-        var passes: [ApplePass] = []
+    public func passes(clientID: UUID) async throws -> [StoredPass] {
+        var passes: [StoredPass] = []
         for tag in try await repository.tags(clientID: clientID) {
             if let pass = try await repository.pass(tagID: tag.id) { passes.append(pass) }
         }
@@ -356,12 +356,12 @@ public struct WalletAdministration: Sendable {
         let (_, token) = try await createAPIUser(clientID: client.id, name: "demo")
         let user = try await createUser(clientID: client.id, externalReference: "demo-\(suffix.lowercased())")
         let template = try PassTemplate.demoTicket()
-        var tags: [(tag: ClientTag, pass: ApplePass)] = []
+        var tags: [(tag: ClientTag, pass: StoredPass)] = []
         for index in 1...tagCount {
             let referenceID = index == 1 ? "DEMO-\(suffix)" : "DEMO-\(suffix)-\(index)"
             let tag = ClientTag(clientID: client.id, userID: user.id, referenceID: referenceID)
             let package = try template.package(for: passType, serialNumber: referenceID)
-            let pass = ApplePass(
+            let pass = StoredPass(
                 tagID: tag.id, passTypeID: passType.id, serialNumber: referenceID, passContent: try package.archived())
             tags.append((tag, pass))
         }

@@ -67,7 +67,7 @@ package struct PassManagement: Sendable {
             throw PassManagementFailure.invalidRequest("the pass would not be valid: \(error)")
         }
         let created = clock.now
-        let record = ApplePass(
+        let record = StoredPass(
             tagID: tagID, passTypeID: passType.id, serialNumber: serialNumber, passContent: try package.archived(),
             updatedAt: created)
         let creation = ManagedPassCreation(

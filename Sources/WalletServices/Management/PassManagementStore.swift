@@ -43,12 +43,12 @@ package struct ManagedPassCreation: Sendable {
     /// The client's reference for the owner.
     package let userReference: String?
     /// The pass (for the tag ``tagID``).
-    package let pass: ApplePass
+    package let pass: StoredPass
 
     /// Creates a creation.
     package init(
         clientID: UUID, tagID: UUID, referenceID: String?, prontoTagID: String?, subscriptionID: String?,
-        userReference: String?, pass: ApplePass
+        userReference: String?, pass: StoredPass
     ) {
         self.clientID = clientID
         self.tagID = tagID

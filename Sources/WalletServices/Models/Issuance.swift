@@ -4,9 +4,9 @@ import Foundation
 package struct Issuance: Hashable, Sendable {
     /// The pass the issuer data was signed for.
     package var passID: UUID
-    /// The binding data as recorded (``ApplePass/accountBindingData``), without the session identifier.
+    /// The binding data as recorded (``StoredPass/accountBindingData``), without the session identifier.
     package var accountBindingData: Data
-    /// When it was issued (the pass's new ``ApplePass/updatedAt``).
+    /// When it was issued (the pass's new ``StoredPass/updatedAt``).
     package var issuedAt: Date
     /// The session it opens.
     package var session: ProvisioningSession

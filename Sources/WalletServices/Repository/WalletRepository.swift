@@ -49,7 +49,7 @@ package protocol WalletRepository:
     /// Stores a tag.
     func createTag(_ tag: ClientTag) async throws
     /// Stores tags with their passes, all of them or none (each tag's user must be of the tag's client).
-    func createTags(_ tags: [(tag: ClientTag, pass: ApplePass)]) async throws
+    func createTags(_ tags: [(tag: ClientTag, pass: StoredPass)]) async throws
     /// The tag with `id`.
     func tag(id: UUID) async throws -> ClientTag?
     /// The client's tag whose `attribute` is `value`.
@@ -58,14 +58,14 @@ package protocol WalletRepository:
     func tags(clientID: UUID) async throws -> [ClientTag]
 
     /// Stores a pass.
-    func createPass(_ pass: ApplePass) async throws
+    func createPass(_ pass: StoredPass) async throws
     /// The pass of a tag.
-    func pass(tagID: UUID) async throws -> ApplePass?
+    func pass(tagID: UUID) async throws -> StoredPass?
     /// The pass with `id`.
-    func pass(id: UUID) async throws -> ApplePass?
+    func pass(id: UUID) async throws -> StoredPass?
     /// Replaces a pass's mutable fields (content, binding data, key hash, update time); a signed archive kept for the
-    /// pass is no longer served once its ``ApplePass/updatedAt`` moves.
-    func updatePass(_ pass: ApplePass) async throws
+    /// pass is no longer served once its ``StoredPass/updatedAt`` moves.
+    func updatePass(_ pass: StoredPass) async throws
 
     /// Records a provisioning session, under the SHA-256 of its identifier (never the identifier itself).
     func createSession(_ session: ProvisioningSession) async throws

@@ -7,14 +7,14 @@ package protocol PassChangeStore: Sendable {
     /// holds the pass's row: concurrent changes apply one after the other, none lost. Returns the pass as stored and
     /// how many pushes were queued; what `rewrite` throws aborts the change.
     func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
-        async throws -> (pass: ApplePass, queuedPushes: Int)
+        async throws -> (pass: StoredPass, queuedPushes: Int)
 }
 
 extension PassChangeStore {
     /// Replaces the pass's content with `content` (`nil`: keeps it) as
     /// ``applyChange(passID:now:rewritingContent:)`` does.
     package func applyChange(passID: UUID, content: Data?, now: Date) async throws
-        -> (pass: ApplePass, queuedPushes: Int)
+        -> (pass: StoredPass, queuedPushes: Int)
     {
         let rewrite: (@Sendable (Data) throws -> Data)? = content.map { content in { @Sendable _ in content } }
         return try await applyChange(passID: passID, now: now, rewritingContent: rewrite)

@@ -33,7 +33,7 @@ public struct PassUpdater: Sendable {
     /// - Throws: ``WalletServerError/notFound(_:)`` for an unknown pass, ``WalletServerError/invalidArgument(_:)``
     ///   for a change the pass cannot take (an unknown field key, a value too long, a result Wallet would refuse).
     @discardableResult
-    public func update(passID: UUID, _ change: PassChange) async throws -> ApplePass {
+    public func update(passID: UUID, _ change: PassChange) async throws -> StoredPass {
         // The change is applied to the content as stored when the transaction holds the pass, so that two changes
         // made at once both take effect.
         let changed = Locked<[String: JSONValue]>([:])

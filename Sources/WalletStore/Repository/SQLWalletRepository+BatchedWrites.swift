@@ -10,7 +10,7 @@ enum ProvisioningWrite: Sendable {
     /// Marks a session used, if it can be (see ``SQLWalletRepository/consumeSession(id:now:)``).
     case consumption(sessionID: String, now: Date)
     /// Records what a device's callback bound, with the pass's new token when it gets one.
-    case binding(ApplePass, PassAuthenticationTokens.Assignment?)
+    case binding(StoredPass, PassAuthenticationTokens.Assignment?)
 }
 
 extension SQLWalletRepository {
@@ -24,7 +24,7 @@ extension SQLWalletRepository {
         -> [ProvisioningSession?]
     {
         var consumptions: [(index: Int, sessionID: String, now: Date)] = []
-        var bindings: [UUID: (pass: ApplePass, authentication: PassAuthenticationTokens.Assignment?)] = [:]
+        var bindings: [UUID: (pass: StoredPass, authentication: PassAuthenticationTokens.Assignment?)] = [:]
         var issuances: [UUID: Issuance] = [:]
         for (index, write) in batch.enumerated() {
             switch write {
@@ -72,12 +72,12 @@ extension SQLWalletRepository {
     /// their new token (dropping their registrations and pending pushes), spends their landing links and drops their
     /// signed archives.
     private static func commitBindings(
-        _ bindings: [(pass: ApplePass, authentication: PassAuthenticationTokens.Assignment?)], on db: any SQLDatabase
+        _ bindings: [(pass: StoredPass, authentication: PassAuthenticationTokens.Assignment?)], on db: any SQLDatabase
     ) async throws {
         guard !bindings.isEmpty else { return }
         // One order for every writer, so that two batches on PostgreSQL lock their passes' rows in the same order.
         let passes = bindings.map(\.pass).sorted { $0.id.uuidString < $1.id.uuidString }
-        func values(_ value: (ApplePass) -> any Encodable & Sendable) -> SQLValueByID {
+        func values(_ value: (StoredPass) -> any Encodable & Sendable) -> SQLValueByID {
             SQLValueByID(passes, id: \.id.uuidString, value: value)
         }
         let passIDs = passes.map(\.id.uuidString)

@@ -74,7 +74,7 @@ extension SQLWalletRepository {
     }
 
     /// The state of `pass`, of `tag` and `passType`, with `registrations` devices registered for it.
-    private static func managedPassState(tag: ClientTag, pass: ApplePass, passType: PassType, registrations: Int64)
+    private static func managedPassState(tag: ClientTag, pass: StoredPass, passType: PassType, registrations: Int64)
         throws -> ManagedPassState
     {
         let content: Pass

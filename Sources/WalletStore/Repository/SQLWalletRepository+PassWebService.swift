@@ -208,7 +208,7 @@ extension SQLWalletRepository {
 
     /// Changes the pass and queues its pushes, in one transaction.
     package func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
-        async throws -> (pass: ApplePass, queuedPushes: Int)
+        async throws -> (pass: StoredPass, queuedPushes: Int)
     {
         try await run {
             try await database.transaction { db in
@@ -227,7 +227,7 @@ extension SQLWalletRepository {
     /// between never skips one.
     static func applyChange(
         passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?, on db: any SQLDatabase
-    ) async throws -> (pass: ApplePass, queuedPushes: Int) {
+    ) async throws -> (pass: StoredPass, queuedPushes: Int) {
         var query = db.select().columns(of: PassRow.self).from(PassRow.table)
             .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
         if db.dialect.name == "postgresql" { query = query.for(.update) }

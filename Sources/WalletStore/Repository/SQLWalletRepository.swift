@@ -169,7 +169,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Stores tags with their passes in one transaction (a few multi-row statements): all of them or none.
-    package func createTags(_ tags: [(tag: ClientTag, pass: ApplePass)]) async throws {
+    package func createTags(_ tags: [(tag: ClientTag, pass: StoredPass)]) async throws {
         for (userID, clientID) in Dictionary(tags.map { ($0.tag.userID, $0.tag.clientID) }, uniquingKeysWith: { $1 }) {
             guard let user = try await user(id: userID), user.clientID == clientID else {
                 throw WalletServerError.notFound("user \(userID) of client \(clientID)")
@@ -286,22 +286,22 @@ public struct SQLWalletRepository: WalletRepository {
     // MARK: Passes
 
     /// Stores a pass.
-    public func createPass(_ pass: ApplePass) async throws {
+    public func createPass(_ pass: StoredPass) async throws {
         try await insert(PassRow(pass))
     }
 
     /// The pass of a tag.
-    public func pass(tagID: UUID) async throws -> ApplePass? {
+    public func pass(tagID: UUID) async throws -> StoredPass? {
         try await select(PassRow.self, where: [.tagID: tagID.uuidString]).first?.model()
     }
 
     /// The pass with `id`.
-    public func pass(id: UUID) async throws -> ApplePass? {
+    public func pass(id: UUID) async throws -> StoredPass? {
         try await select(PassRow.self, where: [.id: id.uuidString]).first?.model()
     }
 
     /// Replaces a pass's mutable fields (content, binding data, key hash, update time).
-    package func updatePass(_ pass: ApplePass) async throws {
+    package func updatePass(_ pass: StoredPass) async throws {
         let mutable = Set(PassRow.mutableColumns.map(\.stringValue))
         var update = sql.update(PassRow.table)
         for (column, value) in try SQLQueryEncoder(nilEncodingStrategy: .asNil).encode(PassRow(pass))
@@ -313,7 +313,7 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Stores what a device's callback bound (and its new token, when given), and spends the pass's landing links.
-    package func recordBinding(_ pass: ApplePass, authentication: PassAuthenticationTokens.Assignment? = nil)
+    package func recordBinding(_ pass: StoredPass, authentication: PassAuthenticationTokens.Assignment? = nil)
         async throws
     {
         _ = try await run { try await writes.submit(.binding(pass, authentication)) }

@@ -82,7 +82,7 @@ extension AdminCommand {
         @Option(help: "The serial number (default: the tag's first identifier; random for a personalizable template).")
         var serial: String?
 
-        func create(for tagID: UUID, with administration: WalletAdministration) async throws -> ApplePass {
+        func create(for tagID: UUID, with administration: WalletAdministration) async throws -> StoredPass {
             let passTypeID = try passType.map { try identifier($0, of: "pass type") }
             let template = try template.map { path in
                 try CommandFailure.mapping {
@@ -171,7 +171,7 @@ extension AdminCommand {
             let bound: Bool
             let updatedAt: Date
 
-            init(_ pass: ApplePass) {
+            init(_ pass: StoredPass) {
                 (id, tagID, passTypeID, serialNumber) = (pass.id, pass.tagID, pass.passTypeID, pass.serialNumber)
                 bound = pass.issuerBindingData != nil
                 updatedAt = pass.updatedAt

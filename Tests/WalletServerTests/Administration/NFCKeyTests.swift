@@ -108,7 +108,7 @@ struct NFCKeyTests {
             let user = try await administration.createUser(clientID: client.id)
             let old = ClientTag(clientID: client.id, userID: user.id, referenceID: "OLD-1")
             try await storage.repository.createTags([
-                (old, ApplePass(tagID: old.id, passTypeID: passType.id, serialNumber: "OLD-1", passContent: Data()))
+                (old, StoredPass(tagID: old.id, passTypeID: passType.id, serialNumber: "OLD-1", passContent: Data()))
             ])
             let (apiUser, _) = try await administration.createAPIUser(clientID: client.id, name: "app")
             let service = ProvisioningService(

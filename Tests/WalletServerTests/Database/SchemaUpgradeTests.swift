@@ -97,7 +97,7 @@ struct SchemaUpgradeTests {
 
     /// A pass written as a version-2 server wrote it: only the columns that schema has.
     static func makeVersion2Pass(in repository: SQLWalletRepository, database: WalletDatabase) async throws
-        -> ApplePass
+        -> StoredPass
     {
         let acme = try await repository.createClient(name: "Acme")
         let user = try await repository.createUser(clientID: acme.id, externalReference: nil)
@@ -114,7 +114,7 @@ struct SchemaUpgradeTests {
                 SQLBind(passType.organizationName), SQLBind(passType.signingKeyPath), SQLBind(Int64(0))
             )
             .run()
-        let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
+        let pass = StoredPass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
         try await database.sql.insert(into: "apple_passes")
             .columns("id", "tag_id", "pass_type_id", "serial_number", "pass_content", "updated_at")
             .values(

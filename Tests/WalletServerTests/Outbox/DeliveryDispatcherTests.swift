@@ -23,7 +23,7 @@ struct DeliveryDispatcherTests {
     static func token(_ n: Int) -> String { String(format: "%064x", n) }
 
     /// A pass of the topic's pass type with `devices` registered devices (device-0…, token(0)…).
-    static func makePass(in repository: SQLWalletRepository, devices: Int) async throws -> (ApplePass, PassType) {
+    static func makePass(in repository: SQLWalletRepository, devices: Int) async throws -> (StoredPass, PassType) {
         let (pass, passType) = try await repository.makePass(passTypeIdentifier: topic, teamIdentifier: "DEVTEAM000")
         for device in 0..<devices {
             _ = try await repository.register(

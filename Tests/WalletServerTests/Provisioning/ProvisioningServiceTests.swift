@@ -121,7 +121,7 @@ struct ProvisioningServiceTests {
             let user = try await world.repository.createUser(clientID: other.id, externalReference: nil)
             let tag = ClientTag(clientID: other.id, userID: user.id, referenceID: "B-1")
             try await world.repository.createTags([
-                (tag, ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "B-1", passContent: Data()))
+                (tag, StoredPass(tagID: tag.id, passTypeID: passType.id, serialNumber: "B-1", passContent: Data()))
             ])
             let refused = await #expect(throws: ProvisioningService.Failure.self) {
                 try await world.service.issuerData(for: otherUser, tagID: "B-1", attribute: .referenceID)

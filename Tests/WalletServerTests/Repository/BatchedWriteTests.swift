@@ -10,7 +10,7 @@ import Testing
 @Suite("The repository's batched writes keep each write's meaning on SQLite and PostgreSQL")
 struct BatchedWriteTests {
     /// A client with a user, a pass type and `count` tags, each with a pass.
-    static func makePasses(_ count: Int, in repository: SQLWalletRepository) async throws -> [ApplePass] {
+    static func makePasses(_ count: Int, in repository: SQLWalletRepository) async throws -> [StoredPass] {
         let client = try await repository.createClient(name: "Acme")
         let user = try await repository.createUser(clientID: client.id, externalReference: nil)
         let passType = PassType(
@@ -21,14 +21,14 @@ struct BatchedWriteTests {
             let tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "T\(index)")
             return (
                 tag: tag,
-                pass: ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S\(index)", passContent: Data())
+                pass: StoredPass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S\(index)", passContent: Data())
             )
         }
         try await repository.createTags(made)
         return made.map(\.pass)
     }
 
-    static func issuance(_ pass: ApplePass, session: String, at time: Date = Date()) -> Issuance {
+    static func issuance(_ pass: StoredPass, session: String, at time: Date = Date()) -> Issuance {
         Issuance(
             passID: pass.id, accountBindingData: Data(session.utf8), issuedAt: time,
             session: ProvisioningSession(
@@ -104,7 +104,7 @@ struct BatchedWriteTests {
     func failingIssuanceAlone(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
             let passes = try await Self.makePasses(8, in: repository)
-            let ghost = ApplePass(tagID: UUID(), passTypeID: UUID(), serialNumber: "ghost", passContent: Data())
+            let ghost = StoredPass(tagID: UUID(), passTypeID: UUID(), serialNumber: "ghost", passContent: Data())
             let results = await withTaskGroup(of: (String, Bool).self) { group in
                 for (index, pass) in (passes + [ghost]).enumerated() {
                     group.addTask {
@@ -159,8 +159,8 @@ struct BatchedWriteTests {
             let existing = try #require(try await repository.tag(id: passes[0].tagID))
             let fresh = ClientTag(clientID: existing.clientID, userID: existing.userID, referenceID: "NEW")
             let clash = ClientTag(clientID: existing.clientID, userID: existing.userID, referenceID: "T1")
-            func pass(for tag: ClientTag) -> ApplePass {
-                ApplePass(
+            func pass(for tag: ClientTag) -> StoredPass {
+                StoredPass(
                     tagID: tag.id, passTypeID: passes[0].passTypeID, serialNumber: tag.id.uuidString,
                     passContent: Data())
             }

@@ -14,18 +14,18 @@ struct ReplicaSafetyTests {
     static let device = "device-1"
 
     /// A client with a pass type, two tags with passes (serials A and B), and one device registered for both.
-    static func twoRegisteredPasses(in repository: SQLWalletRepository) async throws -> (ApplePass, ApplePass) {
+    static func twoRegisteredPasses(in repository: SQLWalletRepository) async throws -> (StoredPass, StoredPass) {
         let client = try await repository.createClient(name: "Acme")
         let user = try await repository.createUser(clientID: client.id, externalReference: nil)
         let passType = PassType(
             passTypeIdentifier: "pass.com.example.tags", teamIdentifier: "T", organizationName: "Acme",
             signingKeyPath: "k")
         try await repository.createPassType(passType)
-        var made: [(tag: ClientTag, pass: ApplePass)] = []
+        var made: [(tag: ClientTag, pass: StoredPass)] = []
         for serial in ["A", "B"] {
             let tag = ClientTag(clientID: client.id, userID: user.id, referenceID: serial)
             made.append(
-                (tag, ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: serial, passContent: Data())))
+                (tag, StoredPass(tagID: tag.id, passTypeID: passType.id, serialNumber: serial, passContent: Data())))
         }
         try await repository.createTags(made)
         for (_, pass) in made {

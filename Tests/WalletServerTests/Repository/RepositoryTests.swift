@@ -92,7 +92,7 @@ struct RepositoryTests {
                 signingKeyPath: "wallet/pass-types/example")
             try await repository.createPassType(passType)
             // Times are stored with millisecond precision; use exact ones so the comparison is exact.
-            var pass = ApplePass(
+            var pass = StoredPass(
                 tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data("{}".utf8),
                 updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
             try await repository.createPass(pass)
@@ -105,7 +105,7 @@ struct RepositoryTests {
             #expect(try await repository.pass(id: pass.id) == pass)
             await #expect(throws: WalletServerError.self) {
                 try await repository.createPass(
-                    ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S2", passContent: Data()))
+                    StoredPass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S2", passContent: Data()))
             }
             #expect(try await repository.passTypes().map(\.id) == [passType.id])
         }
@@ -257,7 +257,7 @@ struct RepositoryTests {
             let tag = try #require(try await repository.tag(id: pass.tagID))
             let otherTag = ClientTag(clientID: tag.clientID, userID: tag.userID, referenceID: "T2")
             try await repository.createTag(otherTag)
-            let otherPass = ApplePass(
+            let otherPass = StoredPass(
                 tagID: otherTag.id, passTypeID: pass.passTypeID, serialNumber: "S2", passContent: Data())
             try await repository.createPass(otherPass)
             let now = Date()

@@ -59,7 +59,7 @@ struct ProvisioningWorld {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
         let package = try template ?? PassPackage(pass: pass, files: ["icon.png": png])
         try await repository.createPass(
-            ApplePass(
+            StoredPass(
                 tagID: tag.id, passTypeID: passType.id, serialNumber: "PASS-001", passContent: try package.archived()))
         clock = ManualClock()
         let clock = clock

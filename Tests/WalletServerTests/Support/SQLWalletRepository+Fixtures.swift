@@ -7,7 +7,7 @@ extension SQLWalletRepository {
     /// A client, user, tag (`T1`), pass type and pass (`S1`): what a provisioning session or a push points at.
     func makePass(
         passTypeIdentifier: String = "pass.com.example", teamIdentifier: String = "T"
-    ) async throws -> (pass: ApplePass, passType: PassType) {
+    ) async throws -> (pass: StoredPass, passType: PassType) {
         let acme = try await createClient(name: "Acme")
         let user = try await createUser(clientID: acme.id, externalReference: nil)
         let tag = ClientTag(clientID: acme.id, userID: user.id, referenceID: "T1")
@@ -16,14 +16,14 @@ extension SQLWalletRepository {
             passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier, organizationName: "Acme",
             signingKeyPath: "k")
         try await createPassType(passType)
-        let pass = ApplePass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
+        let pass = StoredPass(tagID: tag.id, passTypeID: passType.id, serialNumber: "S1", passContent: Data())
         try await createPass(pass)
         return (pass, passType)
     }
 
     /// For `pass`: `expired` sessions that ended before `now` (`expired-0`, `expired-1`, …) and one still open
     /// (`live`), for the purger to tell apart.
-    func makeSessions(of pass: ApplePass, expired: Int, now: Date) async throws {
+    func makeSessions(of pass: StoredPass, expired: Int, now: Date) async throws {
         for index in 0..<expired {
             try await createSession(
                 ProvisioningSession(

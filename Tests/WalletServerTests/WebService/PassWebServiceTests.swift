@@ -508,7 +508,7 @@ struct PassWebServiceTests {
                         id: fixture.world.tag.id)
                 ).userID, referenceID: "OTHER")
             let passType = try #require(try await repository.passTypes().first)
-            let otherPass = ApplePass(
+            let otherPass = StoredPass(
                 tagID: other.id, passTypeID: passType.id, serialNumber: "OTHER", passContent: Data())
             try await repository.createTags([(other, otherPass)])
             _ = try await repository.register(

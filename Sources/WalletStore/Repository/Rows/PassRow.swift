@@ -1,13 +1,13 @@
 import Foundation
 import WalletServices
 
-/// A row of `apple_passes`: the columns an ``ApplePass`` is stored in (the web service's token columns are read and
+/// A row of `apple_passes`: the columns an ``StoredPass`` is stored in (the web service's token columns are read and
 /// written on their own).
 struct PassRow: TableRow {
     /// The table the rows are in.
     static let table = "apple_passes"
 
-    /// The columns of `apple_passes` an ``ApplePass`` is stored in.
+    /// The columns of `apple_passes` an ``StoredPass`` is stored in.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id
         case tagID = "tag_id"
@@ -51,7 +51,7 @@ struct PassRow: TableRow {
     var updateTag: Int64?
 
     /// The row that stores `pass`.
-    init(_ pass: ApplePass) {
+    init(_ pass: StoredPass) {
         id = pass.id.uuidString
         tagID = pass.tagID.uuidString
         passTypeID = pass.passTypeID.uuidString
@@ -66,8 +66,8 @@ struct PassRow: TableRow {
     }
 
     /// The pass this row stores.
-    func model() throws -> ApplePass {
-        ApplePass(
+    func model() throws -> StoredPass {
+        StoredPass(
             id: try Self.uuid(id, .id), tagID: try Self.uuid(tagID, .tagID),
             passTypeID: try Self.uuid(passTypeID, .passTypeID), serialNumber: serialNumber, passContent: passContent,
             accountBindingData: accountBindingData, issuerBindingData: issuerBindingData, keyHash: keyHash,

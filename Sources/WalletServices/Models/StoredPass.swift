@@ -1,7 +1,7 @@
 import Foundation
 
-/// An Apple Wallet pass for a tag: its content, and the account-binding state.
-public struct ApplePass: Codable, Hashable, Sendable, Identifiable {
+/// The server's record of a tag's Apple Wallet pass: its content, and the account-binding state.
+public struct StoredPass: Codable, Hashable, Sendable, Identifiable {
     /// The pass's identifier.
     public var id: UUID
     /// The tag it belongs to (one pass per tag).
