@@ -1,5 +1,7 @@
 -- wrk script: the device callback, each request with a session of its own from a file (one identifier a line,
--- shared out between the threads); a thread whose sessions are used up stops.
+-- shared out between the threads) and from an address of its own, as devices call back (in X-Forwarded-For, which
+-- the server believes from loopback by default; the callback's budget is per address); a thread whose sessions are
+-- used up stops.
 -- Usage: wrk -tT … -s Benchmarks/callback.lua URL -- T SESSIONS_FILE
 local counter = 0
 function setup(thread)
@@ -18,7 +20,6 @@ function init(args)
     index = 0
 end
 
-local headers = { ["Content-Type"] = "application/json" }
 local body = '{"issuerBindingData":"0a0b0c0d","keyHash":"c0ffee00"}'
 function request()
     index = index + 1
@@ -26,6 +27,10 @@ function request()
         wrk.thread:stop()
         return wrk.format("GET", "/health")
     end
+    local headers = {
+        ["Content-Type"] = "application/json",
+        ["X-Forwarded-For"] = string.format("10.%d.%d.%d", id, math.floor(index / 256) % 256, index % 256),
+    }
     return wrk.format("POST", "/api/v2/in_app_provisioning/callback?sessionIdentifier=" .. sessions[index], headers,
         body)
 end
