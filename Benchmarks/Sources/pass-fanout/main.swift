@@ -19,6 +19,12 @@ import WalletStore
 @main
 struct PassFanout {
     static func main() async throws {
+        // The secret store's audit logs every key it saves at `notice`: keep the output to the figures.
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
         try await measure(devices: CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000)
     }
 
