@@ -15,7 +15,7 @@ public enum WalletServerApplication {
     /// `POST /api/v2/in_app_provisioning/callback`, and share links' public `GET /wallet/pass/{token}`. Every request
     /// is counted in `metrics`, unless `exposesMetrics` is false: then there is neither `/metrics` nor a count per
     /// request (rate-limited requests are still counted). The Wallet Passes web service answers under `/passkit`
-    /// (``PassWebService``), whether or not passes name it. The management API (`/api/v2/passes`) changes passes
+    /// (`PassWebService`), whether or not passes name it. The management API (`/api/v2/passes`) changes passes
     /// through `updater` (by default one over `repository` that wakes no push dispatcher). Per-address limits and
     /// `/ready`'s reasons go by `clientAddress`; `/ready` tells its reasons beyond this machine only to a caller with
     /// `operationsToken`. A pass registers on at most `maximumDevicesPerPass` devices. Webhook endpoints'
@@ -125,14 +125,14 @@ public enum WalletServerApplication {
     }
 
     /// The whole server from its configuration: opens (and migrates) its storage, makes the development pass type
-    /// on first start when ``WalletServerConfiguration/createsDevelopmentIdentity`` is set, and closes the storage
+    /// on first start when `WalletServerConfiguration/createsDevelopmentIdentity` is set, and closes the storage
     /// when the application shuts down gracefully. The abuse controls come from the configuration: each API token's
-    /// issuances are limited (``WalletServerConfiguration/issuanceRateLimit``), idle connections are closed
-    /// (``WalletServerConfiguration/idleTimeout``), and expired sessions are deleted in the background
-    /// (``WalletServerConfiguration/sessionPurgeInterval``, by a ``SessionPurger``). Requests, rate-limited
+    /// issuances are limited (`WalletServerConfiguration/issuanceRateLimit`), idle connections are closed
+    /// (`WalletServerConfiguration/idleTimeout`), and expired sessions are deleted in the background
+    /// (`WalletServerConfiguration/sessionPurgeInterval`, by a `SessionPurger`). Requests, rate-limited
     /// issuances and expired sessions are counted in `metrics`, served at `GET /metrics` unless
-    /// ``WalletServerConfiguration/exposesMetrics`` is off; `GET /ready` checks the database and every pass type's
-    /// signing identity (``ReadinessProbe``).
+    /// `WalletServerConfiguration/exposesMetrics` is off; `GET /ready` checks the database and every pass type's
+    /// signing identity (`ReadinessProbe`).
     ///
     /// Run it with `try await application.runService()`, which stops on SIGINT and SIGTERM.
     public static func buildApplication(

@@ -15,7 +15,7 @@ struct ManagementController: Sendable {
     let distribution: PassDistribution
     /// Reads and diagnoses the passes' traces.
     let trace: PassTrace
-    /// Counts each API user's requests that cost a signature, pushes or webhooks (``RateLimit/passChanges``).
+    /// Counts each API user's requests that cost a signature, pushes or webhooks (`RateLimit/passChanges`).
     let changeLimiter: RateLimiter<UUID>
 
     /// The header a create's idempotency key comes in.
@@ -166,7 +166,7 @@ struct ManagementController: Sendable {
         return (clientID, attribute, value)
     }
 
-    /// Runs `body`, answering its ``PassManagementFailure`` as the API's errors.
+    /// Runs `body`, answering its `PassManagementFailure` as the API's errors.
     static func answering<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()

@@ -6,7 +6,7 @@ import Secrets
 import WalletServices
 
 /// The web flow's routes: `POST /api/v2/in_app_provisioning/web_link` and `…/landing_links` (authenticated like
-/// issuer data, and counted by the same ``RateLimiter``), and the public landing page `GET /wallet/add/{token}`
+/// issuer data, and counted by the same `RateLimiter`), and the public landing page `GET /wallet/add/{token}`
 /// with its `POST /wallet/add/{token}/session` (limited per token and per client address).
 struct WebFlowController: Sendable {
     let repository: any APITokenStore

@@ -18,7 +18,7 @@ enum LoggedPath {
 
     /// `path` with a landing page's or share link's token (`/wallet/add/<token>…`, `/wallet/pass/<token>`) replaced
     /// by `<redacted>`, and a Wallet device's library identifier (`/passkit/v1/devices/<device>/…`) by its
-    /// ``DeviceIdentifierDigest``; any other path unchanged.
+    /// `DeviceIdentifierDigest`; any other path unchanged.
     static func redacted(_ path: String) -> String {
         for tokenPath in [WebLinkService.landingPath, PassDistribution.sharePath] {
             if let rest = remainder(of: path, after: tokenPath) {

@@ -1,12 +1,12 @@
 import Hummingbird
 import WalletServices
 
-/// Counts every request by route pattern and status, and records its latency, in a ``ServerMetrics``.
+/// Counts every request by route pattern and status, and records its latency, in a `ServerMetrics`.
 ///
 /// It runs first, so that it sees the status the client gets: an error a route or another middleware throws is
 /// counted with the status it will be answered with (500 for one that is not an HTTP error). The route is the
 /// pattern the router matched (`RequestContext.endpointPath`), never the path itself, which is unbounded and may
-/// carry identifiers; a request no route took counts under ``ServerMetrics/unmatchedRoute``.
+/// carry identifiers; a request no route took counts under `ServerMetrics/unmatchedRoute`.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let table: RequestMetricsTable
 

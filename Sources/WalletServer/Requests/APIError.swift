@@ -14,7 +14,7 @@ package struct APIError: HTTPResponseError, Sendable {
     package let message: String
     /// Extra headers (for example `WWW-Authenticate` on 401).
     package let headers: HTTPFields
-    /// What ``PassLint`` found in a pass the request would make (`invalid_pass`); written as `error.findings`.
+    /// What `PassLint` found in a pass the request would make (`invalid_pass`); written as `error.findings`.
     package let findings: [PassFinding]
 
     /// Creates an error.

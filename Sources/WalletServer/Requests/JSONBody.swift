@@ -12,7 +12,7 @@ enum JSONBody {
     ///
     /// - Throws: ``APIError`` 413 for a body over `limit` bytes, 400 for a missing body, a missing key (named), a
     ///   wrong value at a key (named), or anything that is not the expected JSON object; what `T`'s own checks throw
-    ///   (its initialiser's error, such as ``PassManagementFailure``) as it is.
+    ///   (its initialiser's error, such as `PassManagementFailure`) as it is.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = defaultLimit) async throws
         -> T
     {

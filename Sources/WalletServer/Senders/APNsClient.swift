@@ -12,7 +12,7 @@ import WalletPasses
 
 /// Sends pass update pushes to APNs over HTTP/2: `POST /3/device/<push token>` with `apns-topic` set to the pass
 /// type identifier, `apns-push-type: background`, `apns-priority: 5` and the empty payload `{}` Wallet expects, and
-/// tells what became of each (``APNsPushOutcome``).
+/// tells what became of each (`APNsPushOutcome`).
 ///
 /// It keeps one `HTTPClient` (one HTTP/2 connection, many streams) per TLS identity: one for token authentication,
 /// or one per pass type certificate; a pass type whose certificate was renewed gets a new client, and the old one is
@@ -138,7 +138,7 @@ public final class APNsClient: PushSender {
         }
     }
 
-    /// Closes every connection. Pushes sent afterwards are answered ``APNsPushOutcome/retry(after:reason:)``.
+    /// Closes every connection. Pushes sent afterwards are answered `APNsPushOutcome/retry(after:reason:)`.
     public func shutdown() async throws {
         let all = clients.withLock { clients -> [HTTPClient] in
             clients.isShutDown = true

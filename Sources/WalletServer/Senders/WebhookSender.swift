@@ -7,7 +7,7 @@ import NIOPosix
 import Secrets
 import WalletServices
 
-/// Posts webhook deliveries to issuers' endpoints, each signed with its endpoint's secret (``WebhookSignature``)
+/// Posts webhook deliveries to issuers' endpoints, each signed with its endpoint's secret (`WebhookSignature`)
 /// and carrying its event's identifier (`Coffer-Event-Id`), so that a receiver can check it and de-duplicate.
 ///
 /// Before each attempt it resolves the endpoint's host and connects only to an address it checked is public (an
@@ -24,7 +24,7 @@ package final class WebhookSender: WebhookPoster {
     private let clock: any CofferClock
     /// Where endpoints' host names are resolved: threads of the webhooks' own, so that a resolver that answers
     /// slowly (an issuer's DNS) delays only webhook deliveries, never the thread pool the rest of the server uses.
-    /// One client's endpoints hold at most ``DeliveryDispatcher/webhooksPerClient`` of them.
+    /// One client's endpoints hold at most `DeliveryDispatcher/webhooksPerClient` of them.
     private static let resolvers: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 16)
         pool.start()

@@ -4,7 +4,7 @@ import NIOSSL
 /// How the server reaches Apple Push Notification service to tell devices that a pass changed.
 ///
 /// The default pushes to the production gateway with each pass type's own certificate (TLS client authentication
-/// with its ``WalletPasses/SigningIdentity``), 32 pushes in flight at most. Token authentication
+/// with its `WalletPasses/SigningIdentity`), 32 pushes in flight at most. Token authentication
 /// (``Authentication/token(_:)``) signs requests with one `.p8` key for the whole team instead.
 public struct APNsConfiguration: Sendable, CustomStringConvertible {
     /// Where pushes go.

@@ -37,7 +37,7 @@ public struct PassTemplate: Sendable {
                 ]))
     }
 
-    /// The warnings ``PassLint`` finds in `package` as the server issues it: account-bound, so that a template
+    /// The warnings `PassLint` finds in `package` as the server issues it: account-bound, so that a template
     /// without an `nfc` dictionary is warned about (`binding.nfc`: the binding then protects nothing).
     public static func issuanceWarnings(_ package: PassPackage) -> [PassFinding] {
         var bound = package

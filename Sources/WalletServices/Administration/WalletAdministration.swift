@@ -249,13 +249,13 @@ public struct WalletAdministration: Sendable {
     }
 
     /// Makes `template` the one new passes of the pass type start from (the management API's `POST /api/v2/passes`
-    /// uses it), after checking that a pass made from it is valid; returns the warnings ``PassLint`` finds in such a
+    /// uses it), after checking that a pass made from it is valid; returns the warnings `PassLint` finds in such a
     /// pass (an `nfc` dictionary missing, which binding needs, an image Wallet ignores, …).
     ///
     /// A template with `personalization.json` makes rewards passes that Wallet asks the user to sign up with.
     ///
     /// - Throws: ``WalletServerError/notFound(_:)`` for an unknown pass type, or
-    ///   ``WalletPassesError/invalidPass(_:)`` with the errors of a pass made from it.
+    ///   `WalletPassesError/invalidPass(_:)` with the errors of a pass made from it.
     @discardableResult
     public func setTemplate(passTypeID: UUID, template: PassTemplate) async throws -> [PassFinding] {
         guard let passType = try await repository.passType(id: passTypeID) else {

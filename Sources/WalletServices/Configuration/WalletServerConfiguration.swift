@@ -109,7 +109,7 @@ public struct WalletServerConfiguration: Sendable {
     /// by default); read from `COFFER_APNS_*` (``apns(keyFile:keyID:teamID:environment:names:)``).
     public var apns = APNsConfiguration()
     /// Where every access to the secret store (a signing key read, an import) is also recorded in a tamper-evident
-    /// file (``Secrets/AuditFileSink``, its key kept in the store): `COFFER_AUDIT_FILE`, none by default. Accesses
+    /// file (`Secrets/AuditFileSink`, its key kept in the store): `COFFER_AUDIT_FILE`, none by default. Accesses
     /// are always counted in the metrics and logged at `debug` (failures at `warning`).
     public var secretsAuditFile: URL?
     /// The proxies (IP addresses) whose `X-Forwarded-For` tells who sent a request, for the per-address limits and

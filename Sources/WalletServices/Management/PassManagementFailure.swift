@@ -13,7 +13,7 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
     case idempotencyKeyReused
     /// The client may not do this: issue under a pass type an administrator has not shared with it.
     case forbidden(String)
-    /// The pass would have errors Wallet rejects (``PassLint``); each finding names its key.
+    /// The pass would have errors Wallet rejects (`PassLint`); each finding names its key.
     case invalidPass([PassFinding])
 
     /// A sentence for people; never a token.

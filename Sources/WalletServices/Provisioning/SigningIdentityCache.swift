@@ -33,8 +33,8 @@ public actor SigningIdentityCache {
 
     /// The identity of `passType`.
     ///
-    /// - Throws: ``WalletPassesError/unreadableKey(_:)`` when the store has none at the pass type's path,
-    ///   ``WalletPassesError/identityMismatch(expected:found:)`` when the stored one is for another pass type,
+    /// - Throws: `WalletPassesError/unreadableKey(_:)` when the store has none at the pass type's path,
+    ///   `WalletPassesError/identityMismatch(expected:found:)` when the stored one is for another pass type,
     ///   `SecretsError` when the store cannot be read.
     public func identity(for passType: PassType) async throws -> SigningIdentity {
         let now = ContinuousClock.now

@@ -61,7 +61,7 @@ public struct PassUpdater: Sendable {
     /// and voiding the change set.
     ///
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take,
-    ///   ``WalletPassesError/invalidPass(_:)`` for one that would make it invalid.
+    ///   `WalletPassesError/invalidPass(_:)` for one that would make it invalid.
     private static func applying(_ change: PassChange, to content: Data) throws -> (Data, [String: JSONValue]) {
         var package = try PassPackage(archive: content)
         let before = try package.pass

@@ -226,7 +226,7 @@ package struct PassWebService: Sendable {
     /// `personalizationToken` by the pass type's identity. The device then fetches the personalized pass.
     ///
     /// Wallet sends no `authenticationToken` with this request; when one is sent it must be right. A pass is
-    /// personalized once, and only a token of ``PersonalizationToken``'s shape is ever signed.
+    /// personalized once, and only a token of `PersonalizationToken`'s shape is ever signed.
     package func personalize(
         passTypeIdentifier: String, serialNumber: String, personalizationToken: String,
         details: [String: String], authorization: String?

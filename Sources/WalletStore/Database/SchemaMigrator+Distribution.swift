@@ -5,7 +5,7 @@ extension SchemaMigrator {
     /// Migration 8: what hands passes out.
     ///
     /// - `signed_pass_archives`: each pass's last signed `.pkpass`, with the version of everything it was signed
-    ///   from (``PassArchiveVersion``): a fetch of a pass that has not changed serves it without a new signature.
+    ///   from (`PassArchiveVersion`): a fetch of a pass that has not changed serves it without a new signature.
     /// - `share_links`: expiring links that serve a pass to a phone, under the SHA-256 of their token (never the
     ///   token), revocable and optionally single-use.
     static func createDistributionTables(_ db: any SQLDatabase) async throws {

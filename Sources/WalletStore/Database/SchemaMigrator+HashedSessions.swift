@@ -47,7 +47,7 @@ extension SchemaMigrator {
     }
 
     /// Replaces the `sessionIdentifier` in every pass's recorded issuer data (`account_binding_data`) with its
-    /// ``SessionIdentifier/storedForm(of:)``, a page of passes at a time.
+    /// `SessionIdentifier/storedForm(of:)`, a page of passes at a time.
     private static func hashRecordedSessionIdentifiers(_ db: any SQLDatabase) async throws {
         var after = ""
         while true {

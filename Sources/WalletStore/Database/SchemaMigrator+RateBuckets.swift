@@ -2,7 +2,7 @@ import SQLKit
 import WalletServices
 
 extension SchemaMigrator {
-    /// Migration 13: `rate_buckets`, the request budgets every replica shares (``RateBucketStore``): per bucket (the
+    /// Migration 13: `rate_buckets`, the request budgets every replica shares (`RateBucketStore`): per bucket (the
     /// SHA-256 of the limit's name and the caller's key, never the key), the time in milliseconds at which it is full
     /// again.
     static func createRateBuckets(_ db: any SQLDatabase) async throws {

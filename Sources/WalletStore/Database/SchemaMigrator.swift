@@ -41,7 +41,7 @@ public struct SchemaMigrator: Sendable {
             .all(decodingColumn: "version", as: Int.self)
     }
 
-    /// Applies every pending migration; throws ``WalletServerError/schemaTooNew(found:known:)`` when the database is
+    /// Applies every pending migration; throws `WalletServerError/schemaTooNew(found:known:)` when the database is
     /// ahead of this server.
     public func migrate() async throws {
         do {

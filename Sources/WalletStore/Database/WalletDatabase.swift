@@ -125,7 +125,7 @@ public final class WalletDatabase: Sendable {
     }
 
     /// Closes every connection; afterwards every query fails at once with
-    /// ``WalletServerError/databaseUnavailable(_:)``. Calling it again does nothing.
+    /// `WalletServerError/databaseUnavailable(_:)`. Calling it again does nothing.
     public func shutdown() async throws {
         try await shutdownPool()
     }

@@ -15,8 +15,8 @@ extension SQLWalletRepository {
     /// second transaction with the same key waits on that row until the first commits (then finds it) or rolls back
     /// (then claims it); on SQLite the transactions run one after the other (`BEGIN IMMEDIATE`). The answer is
     /// written to the row in the same transaction, so no one ever sees a claimed key without its answer. Before the
-    /// claim, the key is deleted if it is older than ``IdempotencyKey/lifetime``: an expired key is a new one.
-    /// ``SessionPurger`` deletes the other expired keys (``deleteExpiredIdempotencyKeys(before:limit:)``).
+    /// claim, the key is deleted if it is older than `IdempotencyKey/lifetime`: an expired key is a new one.
+    /// `SessionPurger` deletes the other expired keys (``deleteExpiredIdempotencyKeys(before:limit:)``).
     package func createManagedPass(
         _ creation: ManagedPassCreation, claim: IdempotencyClaim?, now: Date,
         encode: @escaping @Sendable (ManagedPassState) throws -> Data

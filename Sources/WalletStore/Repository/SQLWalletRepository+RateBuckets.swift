@@ -3,7 +3,7 @@ import SQLKit
 import WalletServices
 
 extension SQLWalletRepository: RateBucketStore {
-    /// The generic cell rate algorithm of ``RateLimiter``, in one statement: the bucket's full-again time moves one
+    /// The generic cell rate algorithm of `RateLimiter`, in one statement: the bucket's full-again time moves one
     /// interval later unless it lies more than `burst - 1` intervals ahead, under the row's lock, so concurrent
     /// replicas count one after the other.
     package func takeFromRateBucket(_ bucket: Data, limit: RateLimit, now: Date) async throws -> Duration? {

@@ -179,7 +179,7 @@ extension SQLWalletRepository {
     }
 
     /// Keeps a webhook as failed (never sent again, visible in the pass's trace and to
-    /// ``failedWebhookDeliveries(passID:limit:)``) with its payload as ``PendingWebhook/keptPayload`` keeps it, if
+    /// ``failedWebhookDeliveries(passID:limit:)``) with its payload as `PendingWebhook/keptPayload` keeps it, if
     /// this claim still holds its lease.
     @discardableResult
     package func failWebhook(_ delivery: PendingWebhook, now: Date, error: String) async throws -> Bool {

@@ -3,7 +3,7 @@ import SQLKit
 import WalletPasses
 import WalletServices
 
-/// ``WalletRepository`` in SQL, written once over SQLKit for SQLite and PostgreSQL.
+/// `WalletRepository` in SQL, written once over SQLKit for SQLite and PostgreSQL.
 ///
 /// Identifiers are stored as text, times as integer milliseconds since 1970, so that both engines store and
 /// compare them identically.

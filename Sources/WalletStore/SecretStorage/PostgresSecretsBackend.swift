@@ -6,7 +6,7 @@ import WalletServices
 /// A secret store in PostgreSQL: the encrypted file store's header and sealed items, in rows, so that every
 /// replica of a server on one database reads and writes the same signing keys.
 ///
-/// The rows are sealed exactly as ``Secrets/EncryptedFileBackend`` seals its files (same header, same item format,
+/// The rows are sealed exactly as `Secrets/EncryptedFileBackend` seals its files (same header, same item format,
 /// same code): the database never sees a key or a value in the clear, only wrapped keys, ciphertext and keyed hashes
 /// of the items' names. The store key (a passphrase or a key file, the same on every replica) unwraps the master
 /// key. The first process to open an empty database creates the header; later ones, on any machine, unlock it.
@@ -16,7 +16,7 @@ import WalletServices
 ///
 /// Calls block until the database answers, at most `timeout` each, and throw `SecretsError.unavailable` when it
 /// does not (never hang). Do not call them on an event loop (they refuse to); from Swift concurrency, prefer a
-/// thread of `NIOThreadPool.singleton`, as ``SigningIdentityCache`` does. Key rotation and re-keying are not
+/// thread of `NIOThreadPool.singleton`, as `SigningIdentityCache` does. Key rotation and re-keying are not
 /// offered for this backend yet. Call ``close()`` when done.
 public final class PostgresSecretsBackend: SecretsBackend {
     private let storage: PostgresSecretStorage
@@ -35,7 +35,7 @@ public final class PostgresSecretsBackend: SecretsBackend {
     ///   - timeout: How long each statement (and the wait for a connection) may take.
     /// - Throws: `SecretsError.wrongPassphrase` / `wrongKey` when `key` does not unlock the store (the errors the
     ///   file store throws), `corruptData` for a damaged header, `unavailable` when the database cannot be reached
-    ///   or lacks the tables; ``WalletServerError/invalidDatabaseURL(_:)`` for a URL that is not PostgreSQL's.
+    ///   or lacks the tables; `WalletServerError/invalidDatabaseURL(_:)` for a URL that is not PostgreSQL's.
     public init(
         url: String, key: KeySource, options: EncryptedFileBackend.Options = .init(),
         timeout: Duration = .seconds(10), logger: Logger = Logger(label: "coffer.secrets")

@@ -10,15 +10,15 @@ import WalletServices
 /// Where a provisioning server's data lives, opened: the database (migrated) and the encrypted secret store that
 /// holds the pass types' signing keys.
 ///
-/// With SQLite the secret store is an ``Secrets/EncryptedFileBackend`` in the data directory. With PostgreSQL it is
+/// With SQLite the secret store is an `Secrets/EncryptedFileBackend` in the data directory. With PostgreSQL it is
 /// in the database (``PostgresSecretsBackend``), so that any number of replicas on one database sign with the same
 /// keys; it is then unlocked by `COFFER_PASSPHRASE` or `COFFER_KEY_FILE`, the same on every replica.
 ///
-/// Every access to the secret store is audited (``Secrets/AuditedSecretsStore``): counted in the metrics
+/// Every access to the secret store is audited (`Secrets/AuditedSecretsStore`): counted in the metrics
 /// (`coffer_secrets_accesses_total`), logged at `debug` (failures at `warning`), and with
-/// ``WalletServerConfiguration/secretsAuditFile`` appended to a tamper-evident file.
+/// `WalletServerConfiguration/secretsAuditFile` appended to a tamper-evident file.
 ///
-/// `coffer serve` and `coffer admin` both open it from the same ``WalletServerConfiguration``, so what one creates
+/// `coffer serve` and `coffer admin` both open it from the same `WalletServerConfiguration`, so what one creates
 /// the other sees. Call ``shutdown()`` when done.
 public final class WalletServerStorage: Sendable {
     /// The configuration it was opened with.
@@ -87,8 +87,8 @@ public final class WalletServerStorage: Sendable {
     /// starting together migrate once), then the secret store in the database is opened: the first replica creates
     /// its header, the others unlock it.
     ///
-    /// - Throws: ``WalletServerError`` for configuration and database failures (with PostgreSQL and no
-    ///   `COFFER_PASSPHRASE` or `COFFER_KEY_FILE`, ``WalletServerError/invalidConfiguration(_:)``), `SecretsError`
+    /// - Throws: `WalletServerError` for configuration and database failures (with PostgreSQL and no
+    ///   `COFFER_PASSPHRASE` or `COFFER_KEY_FILE`, `WalletServerError/invalidConfiguration(_:)`), `SecretsError`
     ///   when the secret store cannot be unlocked (a wrong passphrase or key file) or reached.
     /// - Parameter metrics: where the secret store's access counts and timings go (the server's registry); `nil`:
     ///   the process's bootstrapped `MetricsSystem`.
@@ -216,7 +216,7 @@ public final class WalletServerStorage: Sendable {
         }
     }
 
-    /// Opens the secret store with the configured key; with ``WalletServerConfiguration/SecretStoreKey/automatic``,
+    /// Opens the secret store with the configured key; with `WalletServerConfiguration/SecretStoreKey/automatic`,
     /// uses the data directory's key file, creating it for a new store.
     private static func openSecretStore(configuration: WalletServerConfiguration, logger: Logger) throws
         -> EncryptedFileBackend

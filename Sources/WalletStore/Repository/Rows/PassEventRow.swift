@@ -23,7 +23,7 @@ struct PassEventRow: TableRow {
     var passID: String
     /// When it happened, in milliseconds.
     var occurredAt: Int64
-    /// ``PassEvent/Kind``'s raw value.
+    /// `PassEvent/Kind`'s raw value.
     var kind: String
     /// The device's keyed hash, if any.
     var device: String?

@@ -1,13 +1,13 @@
 import Foundation
 import WalletServices
 
-/// A row of `apple_passes`: the columns an ``StoredPass`` is stored in (the web service's token columns are read and
+/// A row of `apple_passes`: the columns an `StoredPass` is stored in (the web service's token columns are read and
 /// written on their own).
 struct PassRow: TableRow {
     /// The table the rows are in.
     static let table = "apple_passes"
 
-    /// The columns of `apple_passes` an ``StoredPass`` is stored in.
+    /// The columns of `apple_passes` an `StoredPass` is stored in.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id
         case tagID = "tag_id"

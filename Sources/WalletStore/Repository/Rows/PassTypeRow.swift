@@ -6,7 +6,7 @@ struct PassTypeRow: TableRow {
     /// The table the rows are in.
     static let table = "pass_types"
 
-    /// The columns of `pass_types` a ``PassType`` is stored in.
+    /// The columns of `pass_types` a `PassType` is stored in.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id
         case passTypeIdentifier = "pass_type_identifier"

@@ -24,7 +24,7 @@ extension SQLDatabase {
 }
 
 extension SQLRow {
-    /// The row of `Row`'s table that a join selected with ``SQLKit/SQLSelectBuilder/prefixedColumns(of:)``.
+    /// The row of `Row`'s table that a join selected with `SQLKit/SQLSelectBuilder/prefixedColumns(of:)`.
     func decode<Row: TableRow>(prefixed row: Row.Type) throws -> Row {
         try decode(model: Row.self, prefix: Row.prefix)
     }

@@ -16,7 +16,7 @@ struct SignedPassArchiveRow: TableRow {
 
     /// The pass's identifier.
     var passID: String
-    /// The ``PassArchiveVersion`` digest the archive was signed at.
+    /// The `PassArchiveVersion` digest the archive was signed at.
     var version: Data
     /// The signed archive.
     var pkpass: Data

@@ -6,7 +6,7 @@ import WalletServices
 ///
 /// Fields have the stored types: identifiers are text, times integer milliseconds since 1970 (see
 /// ``SQLWalletRepository/ms(_:)``), and a nullable column is optional. Rows decode with `decode(model:prefix:)` and
-/// insert with ``SQLKit/SQLDatabase/insert(_:)``.
+/// insert with `SQLKit/SQLDatabase/insert(_:)`.
 protocol TableRow: Codable, Sendable {
     /// The row's columns, each named by its string value.
     associatedtype CodingKeys: CodingKey, CaseIterable
