@@ -3,7 +3,7 @@ import PackageDescription
 
 /// What the three server targets build on: the wallet, logging and metrics, and the service lifecycle over NIO.
 let serverFoundation: [Target.Dependency] = [
-    "Secrets", "WalletPasses",
+    "Secrets", "WalletPasses", "CofferSupport",
     .product(name: "Crypto", package: "swift-crypto"),
     .product(name: "Logging", package: "swift-log"),
     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
@@ -79,10 +79,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Text codecs written by hand where an encoder costs too much (RFC 3339 dates, JSON strings, decimal digits):
+        // plumbing for the audit, passes and the server that the app-side products do not carry. Not a product.
+        .target(name: "CofferSupport"),
         .target(
             name: "SecretsAudit",
             dependencies: [
-                "Secrets",
+                "Secrets", "CofferSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -139,7 +142,7 @@ let package = Package(
         .target(
             name: "WalletPasses",
             dependencies: [
-                "Secrets",
+                "Secrets", "CofferSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Wallet"])),
@@ -206,7 +209,7 @@ let package = Package(
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "Secrets",
+                "Secrets", "CofferSupport",
                 "SecretsAudit",
                 "LocalData",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -260,7 +263,8 @@ let package = Package(
         .testTarget(
             name: "SecretsTests",
             dependencies: [
-                "Secrets", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample", "coffer-store-writer",
+                "Secrets", "CofferSupport", "SecretsTesting", "CofferTestSupport", "CredentialStoreExample",
+                "coffer-store-writer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]

@@ -1,3 +1,4 @@
+import CofferSupport
 import Crypto
 import Foundation
 import Secrets

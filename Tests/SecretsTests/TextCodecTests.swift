@@ -1,3 +1,4 @@
+import CofferSupport
 import Foundation
 @testable import Secrets
 import Testing

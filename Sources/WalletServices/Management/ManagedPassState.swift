@@ -1,3 +1,4 @@
+import CofferSupport
 import Foundation
 import Secrets
 import WalletPasses

@@ -1,3 +1,4 @@
+import CofferSupport
 import ArgumentParser
 import Foundation
 import Secrets

@@ -20,10 +20,12 @@ package enum JSONString {
             case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case ..<0x20:
                 bytes.append(contentsOf: #"\u00"#.utf8)
-                Hex.append(byte, to: &bytes)
+                bytes += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
