@@ -5,8 +5,8 @@ import Secrets
 /// service), account (the secret's path) and access group, with the query's synchronizability, accessibility and
 /// access-control flags, in the data-protection keychain on macOS too.
 ///
-/// It talks to the Keychain through a ``SecItemClient``: ``LiveSecItemClient`` on Apple platforms,
-/// ``SecItemEmulator`` in tests and elsewhere.
+/// It reaches the device's Keychain on Apple platforms (`init(maximumValueSize:)`) or a ``SecItemEmulator`` in tests
+/// and elsewhere (``init(emulator:maximumValueSize:)``), through the same four SecItem calls.
 ///
 /// Semantics the Keychain leaves open, made exact:
 /// - A query without an access group means the app's *default* group (found once, by adding and reading back a
@@ -14,7 +14,7 @@ import Secrets
 /// - Saving updates the item in place when it exists (whatever its synchronizability) and adds it otherwise; it
 ///   never deletes first, so a failed save loses nothing.
 /// - Reads match synchronizable and local items alike; two of them for one path are an ambiguous match.
-/// - An access policy the platform cannot store as asked (``KeychainQuery/protection(on:)``: `.watch` off macOS)
+/// - An access policy the platform cannot store as asked (`.watch` off macOS)
 ///   is `unsupported` before anything is written; the item is never stored with less protection.
 /// - Reads and saves go through the query's ``Secrets/AuthenticationContext`` (`kSecUseAuthenticationContext`), so
 ///   one prompt serves every access made with the context until its reuse window ends.
@@ -36,17 +36,22 @@ public final class AppleKeychainBackend: SecretsBackend, SecretsPolicyInspecting
     private let defaultGroup = Locked<String?>(nil)
 
     /// Creates a backend over `client`.
-    public init(client: any SecItemClient, maximumValueSize: Int = 4 * 1024 * 1024) {
+    package init(client: any SecItemClient, maximumValueSize: Int = 4 * 1024 * 1024) {
         self.client = client
         self.maximumValueSize = maximumValueSize
     }
 
     #if canImport(Security)
         /// Creates a backend over the device's Keychain.
-        public convenience init() {
-            self.init(client: LiveSecItemClient())
+        public convenience init(maximumValueSize: Int = 4 * 1024 * 1024) {
+            self.init(client: LiveSecItemClient(), maximumValueSize: maximumValueSize)
         }
     #endif
+
+    /// Creates a backend over an emulated Keychain, for tests and for platforms without one.
+    public convenience init(emulator: SecItemEmulator, maximumValueSize: Int = 4 * 1024 * 1024) {
+        self.init(client: emulator, maximumValueSize: maximumValueSize)
+    }
 
     /// Saves `data`, updating the item in place or adding it.
     public func save<Value>(_ data: Data, for query: SecretQuery<Value>) throws {

@@ -9,7 +9,7 @@ import Secrets
 public enum AppleSecretsStack {
     /// A store whose items live in the Keychain `client` reaches, under `configuration`'s service, access group,
     /// synchronizability and access policy.
-    public static func make(configuration: SecretsConfiguration, client: any SecItemClient) -> AggregateSecretsStore {
+    package static func make(configuration: SecretsConfiguration, client: any SecItemClient) -> AggregateSecretsStore {
         AggregateSecretsStore(backend: AppleKeychainBackend(client: client), configuration: configuration)
     }
 

@@ -14,7 +14,7 @@ struct AppSecureStorageAuthenticationTests {
 
     func storage(authentication: AuthenticationContext? = nil) -> SecureStorage {
         let engine = KeychainEngine(
-            backend: AppleKeychainBackend(client: keychain), service: "app", accessPolicy: Self.biometric)
+            backend: AppleKeychainBackend(emulator: keychain), service: "app", accessPolicy: Self.biometric)
         return SecureStorage(engine: engine, authentication: authentication) { [reports] error, key in
             reports.append("\(key): \((error as? SecretsError)?.caseName ?? "\(error)")")
         }

@@ -24,7 +24,7 @@ struct AppSecureStorageTests {
     let keychain = SecItemEmulator()
     let reports = Recorder()
     var store: SecureStorage {
-        SecureStorage(engine: KeychainEngine(backend: AppleKeychainBackend(client: keychain), service: "app")) {
+        SecureStorage(engine: KeychainEngine(backend: AppleKeychainBackend(emulator: keychain), service: "app")) {
             [reports] error, key in reports.append("\(key): \(error)")
         }
     }

@@ -17,7 +17,7 @@ struct SecureStorageSharedStoreTests {
 
     init() {
         secrets = SecretsStore(
-            backend: AppleKeychainBackend(client: keychain), configuration: SecretsConfiguration(service: "app"))
+            backend: AppleKeychainBackend(emulator: keychain), configuration: SecretsConfiguration(service: "app"))
     }
 
     func makeStorage() -> SecureStorage {
@@ -181,7 +181,7 @@ struct SecureStorageSharedStoreTests {
     @Test("the store's own accessibility is the one wrappers must ask for, seen through an audit too")
     func auditedStorePolicy() async throws {
         let aggregate = AggregateSecretsStore(
-            backend: AppleKeychainBackend(client: keychain),
+            backend: AppleKeychainBackend(emulator: keychain),
             configuration: SecretsConfiguration(
                 service: "app", accessPolicy: AccessPolicy(accessibility: .afterFirstUnlockThisDeviceOnly)))
         let audited = SecretsStore(aggregate, audit: SecretsAudit(sinks: []))

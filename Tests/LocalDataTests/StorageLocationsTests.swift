@@ -37,7 +37,7 @@ struct StorageLocationsTests {
     @Test("the router keeps the keychain overflow store in the internal data directory, not in Documents")
     func overflowIsInternal() async throws {
         let locations = apple { _ in nil }
-        let backend = AppleKeychainBackend(client: SecItemEmulator())
+        let backend = AppleKeychainBackend(emulator: SecItemEmulator())
         let router = StorageRouter(
             configuration: StorageConfiguration(
                 applicationIdentifier: "com.example.app", locations: locations, keychainBackend: { backend },
@@ -57,7 +57,7 @@ struct StorageLocationsTests {
     @Test("an earlier version's overflow store under Documents is moved on first use, and its values read back")
     func legacyOverflowMoves() async throws {
         let locations = apple { _ in nil }
-        let backend = AppleKeychainBackend(client: SecItemEmulator())
+        let backend = AppleKeychainBackend(emulator: SecItemEmulator())
         func router() -> StorageRouter {
             StorageRouter(
                 configuration: StorageConfiguration(

@@ -14,7 +14,7 @@ func makeKeychain() -> SecItemEmulator {
 @Suite("The Keychain backend over the SecItem emulator")
 struct AppleKeychainBackendTests {
     let keychain = makeKeychain()
-    var backend: AppleKeychainBackend { AppleKeychainBackend(client: keychain) }
+    var backend: AppleKeychainBackend { AppleKeychainBackend(emulator: keychain) }
 
     func query(
         _ account: String = "ai/openai", group: String? = nil, synchronizable: Bool = false,
@@ -27,7 +27,7 @@ struct AppleKeychainBackendTests {
 
     @Test(arguments: SecretsBackendConformance.Check.allCases)
     func conforms(_ check: SecretsBackendConformance.Check) async throws {
-        try await SecretsBackendConformance { AppleKeychainBackend(client: makeKeychain()) }.run(check)
+        try await SecretsBackendConformance { AppleKeychainBackend(emulator: makeKeychain()) }.run(check)
     }
 
     @Test("an item without an access group lands in the app's default group, found once by a removed probe")

@@ -7,7 +7,7 @@ import Testing
 @Suite("Device keys: P-256 keys in the Secure Enclave, kept as items, never a silent software fallback")
 struct DeviceKeysTests {
     let keychain = makeKeychain()
-    var backend: AppleKeychainBackend { AppleKeychainBackend(client: keychain) }
+    var backend: AppleKeychainBackend { AppleKeychainBackend(emulator: keychain) }
     func keys(enclave: (any SecureEnclaveClient)? = nil) -> DeviceKeys {
         DeviceKeys(backend: backend, service: "app", enclave: enclave ?? SecureEnclaveEmulator(device: keychain))
     }

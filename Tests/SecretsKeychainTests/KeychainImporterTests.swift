@@ -9,7 +9,7 @@ struct KeychainImporterTests {
     let keychain = SecItemEmulator(defaultAccessGroup: "TEAMID.com.example.app", otherAccessGroups: ["TEAMID.shared"])
     let destination = AggregateSecretsStore(
         backend: InMemoryBackend(), configuration: SecretsConfiguration(service: "imported"))
-    var importer: KeychainImporter { KeychainImporter(client: keychain, destination: destination) }
+    var importer: KeychainImporter { KeychainImporter(emulator: keychain, destination: destination) }
 
     /// Adds an item as a library would.
     func write(

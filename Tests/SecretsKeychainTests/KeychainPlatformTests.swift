@@ -53,7 +53,7 @@ struct KeychainProtectionTests {
     @Test("a policy of [.watch] on iOS is unsupported, and nothing is stored")
     func watchOnlyOnIOS() throws {
         let keychain = SecItemEmulator(platform: .iOS)
-        let backend = AppleKeychainBackend(client: keychain)
+        let backend = AppleKeychainBackend(emulator: keychain)
         let policy = AccessPolicy(accessibility: .whenUnlockedThisDeviceOnly, accessControl: .watch)
         #expect {
             try backend.save(Data("secret".utf8), for: query(policy))

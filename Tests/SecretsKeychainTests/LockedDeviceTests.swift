@@ -7,7 +7,7 @@ import Testing
 struct LockedDeviceTests {
     let keychain = makeKeychain()
     let clock = ManualClock()
-    var backend: AppleKeychainBackend { AppleKeychainBackend(client: keychain) }
+    var backend: AppleKeychainBackend { AppleKeychainBackend(emulator: keychain) }
 
     func store(_ policy: AccessPolicy = .foregroundOnly, monitor: Bool = true) -> SecretsStore {
         let backend = backend
@@ -60,7 +60,7 @@ struct LockedDeviceTests {
     func presets() async throws {
         let background = store(.backgroundWork)
         try await background.save(Data("b".utf8), account: "refresh")
-        let foreground = AppleKeychainBackend(client: keychain)
+        let foreground = AppleKeychainBackend(emulator: keychain)
         let query = SecretQuery<Data>(service: "front", account: "screen", accessPolicy: .foregroundOnly)
         try foreground.save(Data("f".utf8), for: query)
         keychain.reboot()

@@ -8,7 +8,7 @@ struct ReinstallGuardTests {
     static let appIdentifier = "com.example.app"
     let keychain = SecItemEmulator(defaultAccessGroup: "TEAMID.com.example.app", otherAccessGroups: ["TEAMID.shared"])
     let container = FileManager.default.temporaryDirectory.appendingPathComponent("container-\(UUID().uuidString)")
-    var backend: AppleKeychainBackend { AppleKeychainBackend(client: keychain) }
+    var backend: AppleKeychainBackend { AppleKeychainBackend(emulator: keychain) }
     let scopes = [
         ReinstallGuard.Scope(service: "app"), ReinstallGuard.Scope(service: "app", accessGroup: "TEAMID.shared"),
     ]

@@ -9,7 +9,7 @@ struct StoredKeyTests {
     @Test("the first open makes a 256-bit key in the Keychain; later opens read it; no passphrase anywhere")
     func keyInKeychain() throws {
         let keychain = makeKeychain()
-        let platform = AppleKeychainBackend(client: keychain)
+        let platform = AppleKeychainBackend(emulator: keychain)
         let keyQuery = SecretQuery<Data>(
             service: "coffer", account: "file-store/key", accessPolicy: .backgroundThisDeviceOnly)
         let directory = try TemporaryDirectory()
@@ -30,7 +30,7 @@ struct StoredKeyTests {
     @Test("a lost key is unavailable, not a new key; a damaged one is corrupt; a locked Keychain is locked")
     func failures() throws {
         let keychain = makeKeychain()
-        let platform = AppleKeychainBackend(client: keychain)
+        let platform = AppleKeychainBackend(emulator: keychain)
         let keyQuery = SecretQuery<Data>(service: "coffer", account: "file-store/key")
         #expect {
             try KeySource.stored(in: platform, at: keyQuery, createIfMissing: false)

@@ -7,7 +7,7 @@ import Testing
 struct UserAuthenticationTests {
     let keychain = makeKeychain()
     let clock = ManualClock()
-    var backend: AppleKeychainBackend { AppleKeychainBackend(client: keychain) }
+    var backend: AppleKeychainBackend { AppleKeychainBackend(emulator: keychain) }
 
     static let biometric = AccessPolicy(accessibility: .whenUnlockedThisDeviceOnly, accessControl: .biometryAny)
     static let currentBiometry = AccessPolicy(

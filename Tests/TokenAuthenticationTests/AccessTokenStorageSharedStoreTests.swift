@@ -162,7 +162,7 @@ struct AccessTokenStorageSharedStoreTests {
     @Test("a locked keychain under the store is a typed error for reads and rotations, and loses nothing")
     func locked() async throws {
         let keychain = SecItemEmulator()
-        let secrets = SecretsStore(backend: AppleKeychainBackend(client: keychain))
+        let secrets = SecretsStore(backend: AppleKeychainBackend(emulator: keychain))
         let storage = AccessTokenStorage(store: secrets)
         try await secrets.save(OAuthCredential.refreshToken("kept", clientID: "reports"))
         keychain.setLocked(true)

@@ -331,7 +331,7 @@ struct PublicRequestAuthenticatorTests {
                 return true
             }
             let keychain = SecItemEmulator()
-            let store = AggregateSecretsStore(backend: AppleKeychainBackend(client: keychain))
+            let store = AggregateSecretsStore(backend: AppleKeychainBackend(emulator: keychain))
             try store.save(AuthenticatorFixture.clientCredentials)
             keychain.setLocked(true)
             let locked = PublicRequestAuthenticator(

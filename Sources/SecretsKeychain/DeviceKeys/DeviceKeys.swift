@@ -127,7 +127,7 @@ public struct DeviceKeys: Sendable {
             record = DeviceKeyRecord(
                 purpose: purpose, storage: storage, protection: protection, material: keyData, publicKey: publicKey)
         case .software:
-            guard protection == .none || backend is any SecretsAccessControlEnforcing else {
+            guard protection == .none || backend is AppleKeychainBackend else {
                 throw .unsupported(
                     "a software key protected by \(protection.rawValue) needs a store that enforces access control "
                         + "(the Keychain); \(backend.backendName) would keep it unprotected")
@@ -206,11 +206,6 @@ public struct DeviceKeys: Sendable {
                 accessControl: storage == .software ? protection.accessControl : []))
     }
 }
-
-/// A store that enforces access-control flags (the Keychain), so that a protected software key stays protected.
-public protocol SecretsAccessControlEnforcing {}
-
-extension AppleKeychainBackend: SecretsAccessControlEnforcing {}
 
 /// The Secure Enclave of a platform without one: every call is `unsupported`.
 struct NoSecureEnclave: SecureEnclaveClient {

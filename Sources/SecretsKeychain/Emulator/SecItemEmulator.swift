@@ -15,8 +15,8 @@ import Secrets
 /// ``Secrets/AuthenticationContext`` authenticated already (`errSecInteractionNotAllowed` when it may not prompt,
 /// `errSecAuthFailed` when denied, `errSecUserCanceled` when cancelled). An item bound to the current biometry
 /// (`biometryCurrentSet`) is found by attribute queries but its data is `errSecItemNotFound` once the enrolment changes
-/// (``changeBiometryEnrollment()``). It follows ``KeychainQuery/protection(on:)`` for its ``platform``, as
-/// ``LiveSecItemClient`` does: access-control flags the platform lacks are `errSecParam`, never dropped. Without a
+/// (``changeBiometryEnrollment()``). It decides how an item is protected on its ``platform`` exactly as the live
+/// Keychain client does: access-control flags the platform lacks are `errSecParam`, never dropped. Without a
 /// keychain entitlement (`hasKeychainEntitlement: false`, an unsigned macOS tool), every call answers
 /// `errSecMissingEntitlement`.
 public final class SecItemEmulator: SecItemClient {
@@ -124,7 +124,7 @@ public final class SecItemEmulator: SecItemClient {
     // MARK: SecItemClient
 
     /// `SecItemAdd`.
-    public func add(_ attributes: KeychainQuery) -> KeychainStatus {
+    package func add(_ attributes: KeychainQuery) -> KeychainStatus {
         guard hasKeychainEntitlement else { return .missingEntitlement }
         guard case .success = attributes.protection(on: platform) else { return .param }
         // An absent service or account is stored empty, as the Keychain does.
@@ -151,7 +151,7 @@ public final class SecItemEmulator: SecItemClient {
     }
 
     /// `SecItemCopyMatching`.
-    public func copyMatching(_ query: KeychainQuery) -> Result<[KeychainItem], KeychainStatusError> {
+    package func copyMatching(_ query: KeychainQuery) -> Result<[KeychainItem], KeychainStatusError> {
         guard hasKeychainEntitlement else { return .failure(KeychainStatusError(.missingEntitlement)) }
         if query.returnData && query.matchLimit == .all { return .failure(KeychainStatusError(.param)) }
         if let group = query.accessGroup, !entitledAccessGroups.contains(group) {
@@ -184,7 +184,7 @@ public final class SecItemEmulator: SecItemClient {
     }
 
     /// `SecItemUpdate`.
-    public func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus {
+    package func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus {
         guard hasKeychainEntitlement else { return .missingEntitlement }
         guard case .success = changes.protection(on: platform) else { return .param }
         if let group = query.accessGroup, !entitledAccessGroups.contains(group) { return .missingEntitlement }
@@ -223,7 +223,7 @@ public final class SecItemEmulator: SecItemClient {
     }
 
     /// `SecItemDelete`.
-    public func delete(_ query: KeychainQuery) -> KeychainStatus {
+    package func delete(_ query: KeychainQuery) -> KeychainStatus {
         guard hasKeychainEntitlement else { return .missingEntitlement }
         if let group = query.accessGroup, !entitledAccessGroups.contains(group) { return .missingEntitlement }
         return state.withLock { state in

@@ -7,7 +7,7 @@ import Foundation
 /// Written against KeychainAccess 4.2.2; versions 1 to 3 lay items out the same.
 public struct KeychainAccessLayout: KeychainLayout {
     /// Which `Keychain` wrote the items.
-    public enum Items: Hashable, Sendable {
+    package enum Items: Hashable, Sendable {
         /// `Keychain(service:)`: generic passwords of the service.
         case genericPassword(service: String)
         /// `Keychain(server:protocolType:authenticationType:)`: internet passwords of the server's host, its port when
@@ -16,7 +16,7 @@ public struct KeychainAccessLayout: KeychainLayout {
     }
 
     /// Which `Keychain` wrote the items.
-    public var items: Items
+    package var items: Items
     /// The `Keychain`'s access group, or `nil` for the app's default one.
     public var accessGroup: String?
 
@@ -30,8 +30,8 @@ public struct KeychainAccessLayout: KeychainLayout {
     /// The layout of `Keychain(server:protocolType:accessGroup:authenticationType:)`: KeychainAccess keeps the
     /// URL's host, and its port only when the URL names one.
     public init(
-        server: URL, protocolType: InternetPasswordAttributes.InternetProtocol,
-        authenticationType: InternetPasswordAttributes.AuthenticationType = .default, accessGroup: String? = nil
+        server: URL, protocolType: KeychainInternetProtocol,
+        authenticationType: KeychainAuthenticationType = .default, accessGroup: String? = nil
     ) {
         self.items = .internetPassword(
             InternetPasswordAttributes(
@@ -43,8 +43,11 @@ public struct KeychainAccessLayout: KeychainLayout {
     /// `KeychainAccess 4.2.2 (the same layout since 1.0)`.
     public var library: String { "KeychainAccess 4.2.2 (the same layout since 1.0)" }
 
+    /// The items this layout covers and the key of each, for ``KeychainImporter``.
+    public var itemSearch: KeychainItemSearch { KeychainItemSearch(query: search) { [self] in key(for: $0) } }
+
     /// The service (or the server's attributes) and group, synced or not.
-    public var search: KeychainQuery {
+    package var search: KeychainQuery {
         switch items {
         case .genericPassword(let service):
             return KeychainQuery(service: service, accessGroup: accessGroup, synchronizable: .any)
@@ -55,7 +58,7 @@ public struct KeychainAccessLayout: KeychainLayout {
     }
 
     /// The account.
-    public func key(for item: KeychainItem) -> String? {
+    package func key(for item: KeychainItem) -> String? {
         switch items {
         case .genericPassword(let service):
             return item.itemClass == .genericPassword && item.service == service ? item.account : nil

@@ -12,7 +12,7 @@ public struct KeychainImportReport: Hashable, Sendable, CustomStringConvertible 
         public var originalRemoved: Bool
 
         /// Creates an entry.
-        public init(key: String, account: String, originalRemoved: Bool) {
+        package init(key: String, account: String, originalRemoved: Bool) {
             self.key = key
             self.account = account
             self.originalRemoved = originalRemoved
@@ -44,7 +44,7 @@ public struct KeychainImportReport: Hashable, Sendable, CustomStringConvertible 
         public var reason: Reason
 
         /// Creates an entry.
-        public init(key: String, reason: Reason) {
+        package init(key: String, reason: Reason) {
             self.key = key
             self.reason = reason
         }

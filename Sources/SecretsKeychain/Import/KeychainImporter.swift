@@ -13,7 +13,7 @@ import Secrets
 /// report with its reason; the library's items stay in place unless `removingOriginals`.
 ///
 /// ```swift
-/// let importer = KeychainImporter(client: LiveSecItemClient(), destination: store)
+/// let importer = KeychainImporter(destination: store)
 /// let report = try importer.importItems(from: KeychainAccessLayout(service: "com.example.app"))
 /// logger.info("\(report)")  // "KeychainAccess 4.2.2 (…): 3 moved, 0 not moved"
 /// ```
@@ -22,14 +22,26 @@ import Secrets
 /// through `authentication`: one prompt for all of them with a context that allows it.
 public struct KeychainImporter: Sendable {
     /// The Keychain the library's items are in.
-    public let client: any SecItemClient
+    private let client: any SecItemClient
     /// The store they are copied into.
     public let destination: any SecretsDataStoring
 
     /// Creates an importer from `client`'s keychain into `destination`.
-    public init(client: any SecItemClient, destination: any SecretsDataStoring) {
+    package init(client: any SecItemClient, destination: any SecretsDataStoring) {
         self.client = client
         self.destination = destination
+    }
+
+    #if canImport(Security)
+        /// Creates an importer from the device's Keychain into `destination`.
+        public init(destination: any SecretsDataStoring) {
+            self.init(client: LiveSecItemClient(), destination: destination)
+        }
+    #endif
+
+    /// Creates an importer from an emulated Keychain into `destination`, for tests and for platforms without one.
+    public init(emulator: SecItemEmulator, destination: any SecretsDataStoring) {
+        self.init(client: emulator, destination: destination)
     }
 
     /// Copies every item of `layout` into the store and reports what moved.
@@ -81,13 +93,14 @@ public struct KeychainImporter: Sendable {
 
     /// The layout's items with their keys, in a stable order.
     private func found(_ layout: some KeychainLayout) throws(SecretsError) -> [(KeychainItem, String)] {
-        var search = layout.search
+        let itemSearch = layout.itemSearch
+        var search = itemSearch.query
         search.matchLimit = .all
         search.returnAttributes = true
         search.returnPersistentReference = true
         switch client.copyMatching(search) {
         case .success(let items):
-            return items.compactMap { item in layout.key(for: item).map { (item, $0) } }
+            return items.compactMap { item in itemSearch.key(item).map { (item, $0) } }
         case .failure(let error) where error.status == .itemNotFound:
             return []
         case .failure(let error):

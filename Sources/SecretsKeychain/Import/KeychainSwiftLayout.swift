@@ -24,14 +24,17 @@ public struct KeychainSwiftLayout: KeychainLayout {
     /// `keychain-swift 24.0.0`.
     public var library: String { "keychain-swift 24.0.0" }
 
-    /// Every item of the group, synced or local as configured (filtered by ``key(for:)``).
-    public var search: KeychainQuery {
+    /// The items this layout covers and the key of each, for ``KeychainImporter``.
+    public var itemSearch: KeychainItemSearch { KeychainItemSearch(query: search) { [self] in key(for: $0) } }
+
+    /// Every item of the group, synced or local as configured (filtered by `key(for:)`).
+    package var search: KeychainQuery {
         KeychainQuery(
             accessGroup: accessGroup, synchronizable: synchronizable ? .synchronizable : .notSynchronizable)
     }
 
     /// The account without the prefix, for an item without a service.
-    public func key(for item: KeychainItem) -> String? {
+    package func key(for item: KeychainItem) -> String? {
         guard item.service.isEmpty, item.account.hasPrefix(keyPrefix), item.account.count > keyPrefix.count else {
             return nil
         }

@@ -18,13 +18,16 @@ public struct SAMKeychainLayout: KeychainLayout {
     /// `SAMKeychain 1.5.3 (and SSKeychain)`.
     public var library: String { "SAMKeychain 1.5.3 (and SSKeychain)" }
 
+    /// The items this layout covers and the key of each, for ``KeychainImporter``.
+    public var itemSearch: KeychainItemSearch { KeychainItemSearch(query: search) { [self] in key(for: $0) } }
+
     /// The service and group, synced or not.
-    public var search: KeychainQuery {
+    package var search: KeychainQuery {
         KeychainQuery(service: service, accessGroup: accessGroup, synchronizable: .any)
     }
 
     /// The account.
-    public func key(for item: KeychainItem) -> String? {
+    package func key(for item: KeychainItem) -> String? {
         item.itemClass == .genericPassword && item.service == service ? item.account : nil
     }
 }

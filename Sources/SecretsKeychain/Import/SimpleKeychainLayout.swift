@@ -24,15 +24,18 @@ public struct SimpleKeychainLayout: KeychainLayout {
     /// `SimpleKeychain 1.3.0 (and 0.x)`.
     public var library: String { "SimpleKeychain 1.3.0 (and 0.x)" }
 
+    /// The items this layout covers and the key of each, for ``KeychainImporter``.
+    public var itemSearch: KeychainItemSearch { KeychainItemSearch(query: search) { [self] in key(for: $0) } }
+
     /// The service and group, synced or local as configured.
-    public var search: KeychainQuery {
+    package var search: KeychainQuery {
         KeychainQuery(
             service: service, accessGroup: accessGroup,
             synchronizable: synchronizable ? .synchronizable : .notSynchronizable)
     }
 
     /// The account.
-    public func key(for item: KeychainItem) -> String? {
+    package func key(for item: KeychainItem) -> String? {
         item.itemClass == .genericPassword && item.service == service ? item.account : nil
     }
 }

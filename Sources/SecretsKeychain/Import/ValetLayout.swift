@@ -85,6 +85,9 @@ public struct ValetLayout: KeychainLayout {
     /// `Valet 5.1.0 (and 2 to 4)`.
     public var library: String { "Valet 5.1.0 (and 2 to 4)" }
 
+    /// The items this layout covers and the key of each, for ``KeychainImporter``.
+    public var itemSearch: KeychainItemSearch { KeychainItemSearch(query: search) { [self] in key(for: $0) } }
+
     /// The account of Valet's canary item, written to check that the keychain is reachable.
     static let canaryAccount = "VAL_KeychainCanaryUsername"
 
@@ -125,14 +128,14 @@ public struct ValetLayout: KeychainLayout {
     }
 
     /// The service and group; iCloud valets' items sync, the others' do not.
-    public var search: KeychainQuery {
+    package var search: KeychainQuery {
         KeychainQuery(
             service: service, accessGroup: accessGroup,
             synchronizable: flavor == .iCloud ? .synchronizable : .notSynchronizable)
     }
 
     /// The account, except for Valet's canary.
-    public func key(for item: KeychainItem) -> String? {
+    package func key(for item: KeychainItem) -> String? {
         item.service == service && item.account != Self.canaryAccount ? item.account : nil
     }
 }

@@ -1,6 +1,6 @@
 extension KeychainPlatform {
     /// The platform this code runs on; elsewhere (Linux, where only ``SecItemEmulator`` exists), iOS's rules.
-    public static var current: KeychainPlatform {
+    package static var current: KeychainPlatform {
         #if os(macOS)
             return .macOS
         #elseif targetEnvironment(macCatalyst)

@@ -5,18 +5,18 @@
 
     /// The Security framework's SecItem functions behind ``SecItemClient``: turns each ``KeychainQuery`` property
     /// into its `kSec…` key, and the results back into ``KeychainItem``s. Nothing else happens here.
-    public struct LiveSecItemClient: SecItemClient {
+    package struct LiveSecItemClient: SecItemClient {
         /// Creates the client.
-        public init() {}
+        package init() {}
 
         /// `SecItemAdd`.
-        public func add(_ attributes: KeychainQuery) -> KeychainStatus {
+        package func add(_ attributes: KeychainQuery) -> KeychainStatus {
             guard let dictionary = Self.dictionary(attributes) else { return .param }
             return KeychainStatus(rawValue: SecItemAdd(dictionary as CFDictionary, nil))
         }
 
         /// `SecItemCopyMatching`.
-        public func copyMatching(_ query: KeychainQuery) -> Result<[KeychainItem], KeychainStatusError> {
+        package func copyMatching(_ query: KeychainQuery) -> Result<[KeychainItem], KeychainStatusError> {
             guard let dictionary = Self.dictionary(query) else { return .failure(KeychainStatusError(.param)) }
             var result: CFTypeRef?
             let status = KeychainStatus(rawValue: SecItemCopyMatching(dictionary as CFDictionary, &result))
@@ -43,7 +43,7 @@
         }
 
         /// `SecItemUpdate`.
-        public func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus {
+        package func update(_ query: KeychainQuery, with changes: KeychainQuery) -> KeychainStatus {
             guard var attributes = Self.dictionary(changes), let match = Self.dictionary(query) else { return .param }
             attributes.removeValue(forKey: kSecClass as String)
             attributes.removeValue(forKey: kSecUseDataProtectionKeychain as String)
@@ -51,7 +51,7 @@
         }
 
         /// `SecItemDelete`.
-        public func delete(_ query: KeychainQuery) -> KeychainStatus {
+        package func delete(_ query: KeychainQuery) -> KeychainStatus {
             guard let dictionary = Self.dictionary(query) else { return .param }
             return KeychainStatus(rawValue: SecItemDelete(dictionary as CFDictionary))
         }
@@ -130,10 +130,10 @@
                 let typeValue = attributes[kSecAttrAuthenticationType as String] as? String
                 internet = InternetPasswordAttributes(
                     server: attributes[kSecAttrServer as String] as? String ?? "",
-                    internetProtocol: InternetPasswordAttributes.InternetProtocol.allCases.first {
+                    internetProtocol: KeychainInternetProtocol.allCases.first {
                         (constant(for: $0) as String) == protocolValue
                     },
-                    authenticationType: InternetPasswordAttributes.AuthenticationType.allCases.first {
+                    authenticationType: KeychainAuthenticationType.allCases.first {
                         (constant(for: $0) as String) == typeValue
                     },
                     port: port == 0 ? nil : port)
@@ -159,7 +159,7 @@
             return SecAccessControlCreateWithFlags(nil, constant(for: accessibility), flags, nil)
         }
 
-        private static func constant(for value: InternetPasswordAttributes.InternetProtocol) -> CFString {
+        private static func constant(for value: KeychainInternetProtocol) -> CFString {
             switch value {
             case .ftp: return kSecAttrProtocolFTP
             case .ftpAccount: return kSecAttrProtocolFTPAccount
@@ -195,7 +195,7 @@
             }
         }
 
-        private static func constant(for value: InternetPasswordAttributes.AuthenticationType) -> CFString {
+        private static func constant(for value: KeychainAuthenticationType) -> CFString {
             switch value {
             case .ntlm: return kSecAttrAuthenticationTypeNTLM
             case .msn: return kSecAttrAuthenticationTypeMSN

@@ -4,14 +4,14 @@ import Secrets
 /// The Apple platform a Keychain belongs to, for what it supports: the access-control flags that exist there, and
 /// whether a process without a keychain entitlement has another keychain to fall back to.
 ///
-/// ``current`` is where the code runs; the emulator takes one so that tests on Linux see each platform's rules.
+/// ``SecItemEmulator`` takes one so that tests on Linux see each platform's rules.
 public struct KeychainPlatform: Hashable, Sendable, CustomStringConvertible {
     /// The platform's name, as Apple writes it.
-    public let name: String
+    package let name: String
     /// The access-control flags `SecAccessControlCreateFlags` has on this platform.
-    public let supportedAccessControl: AccessPolicy.AccessControl
+    package let supportedAccessControl: AccessPolicy.AccessControl
     /// Whether a legacy, file-based keychain exists beside the data protection keychain (macOS only).
-    public let hasFileBasedKeychain: Bool
+    package let hasFileBasedKeychain: Bool
 
     /// The flags every platform has.
     private static let common: AccessPolicy.AccessControl = [
@@ -40,14 +40,14 @@ public struct KeychainPlatform: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// The flags of `control` that do not exist on this platform.
-    public func unsupportedFlags(in control: AccessPolicy.AccessControl) -> AccessPolicy.AccessControl {
+    package func unsupportedFlags(in control: AccessPolicy.AccessControl) -> AccessPolicy.AccessControl {
         control.subtracting(supportedAccessControl)
     }
 }
 
 /// How a ``KeychainQuery``'s protection is written into the SecItem dictionary: the one decision both
 /// ``LiveSecItemClient`` and ``SecItemEmulator`` follow, so that what is tested on Linux is what runs on a device.
-public enum KeychainProtection: Hashable, Sendable {
+package enum KeychainProtection: Hashable, Sendable {
     /// Neither `kSecAttrAccessible` nor `kSecAttrAccessControl`.
     case unspecified
     /// `kSecAttrAccessible` alone.
@@ -58,14 +58,14 @@ public enum KeychainProtection: Hashable, Sendable {
 
 /// Why a query's protection cannot be written as asked: the item would be stored weaker than asked, so it is not
 /// stored at all.
-public struct KeychainProtectionError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct KeychainProtectionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The flags the platform does not have (empty when the problem is something else).
-    public let unsupportedFlags: AccessPolicy.AccessControl
+    package let unsupportedFlags: AccessPolicy.AccessControl
     /// What is wrong and what to do.
-    public let description: String
+    package let description: String
 
     /// Creates the error.
-    public init(unsupportedFlags: AccessPolicy.AccessControl = [], description: String) {
+    package init(unsupportedFlags: AccessPolicy.AccessControl = [], description: String) {
         self.unsupportedFlags = unsupportedFlags
         self.description = description
     }
@@ -76,7 +76,7 @@ extension KeychainQuery {
     ///
     /// Access-control flags the platform lacks (`.watch` off macOS) and flags without an accessibility class are
     /// errors: dropping them would store the item with less protection than asked.
-    public func protection(on platform: KeychainPlatform) -> Result<KeychainProtection, KeychainProtectionError> {
+    package func protection(on platform: KeychainPlatform) -> Result<KeychainProtection, KeychainProtectionError> {
         guard !accessControl.isEmpty else { return .success(accessibility.map { .accessible($0) } ?? .unspecified) }
         let missing = platform.unsupportedFlags(in: accessControl)
         guard missing.isEmpty else {

@@ -8,9 +8,9 @@ import Secrets
 /// call to the data protection keychain (`kSecUseDataProtectionKeychain`) answers `errSecMissingEntitlement`
 /// (-34018). Such a process falls back to another store; a locked device or any other status keeps the Keychain
 /// (its errors surface on use), so that an app never moves its secrets because of a passing condition.
-public enum KeychainProbe {
+package enum KeychainProbe {
     /// What to do with the Keychain.
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         /// Use the Keychain; `reason` says why, for a log line.
         case useKeychain(reason: String)
         /// Do not: the process cannot use it; `reason` says why and what would fix it.
@@ -18,7 +18,7 @@ public enum KeychainProbe {
     }
 
     /// Adds a probe item to the keychain `client` reaches and removes it; returns the add's status.
-    public static func status(of client: any SecItemClient) -> KeychainStatus {
+    package static func status(of client: any SecItemClient) -> KeychainStatus {
         let probe = KeychainQuery(
             service: AppleKeychainBackend.probeService, account: "availability-\(UUID().uuidString)",
             accessibility: .afterFirstUnlockThisDeviceOnly, data: Data())
@@ -28,7 +28,7 @@ public enum KeychainProbe {
     }
 
     /// The verdict for a probe's `status` on `platform`.
-    public static func verdict(for status: KeychainStatus, on platform: KeychainPlatform) -> Verdict {
+    package static func verdict(for status: KeychainStatus, on platform: KeychainPlatform) -> Verdict {
         switch status {
         case .success, .duplicateItem:
             return .useKeychain(reason: "the Keychain is the platform's store")

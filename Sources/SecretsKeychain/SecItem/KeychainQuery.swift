@@ -6,9 +6,9 @@ import Secrets
 ///
 /// A `nil` property is an attribute left out of the dictionary. The live client turns each property into its
 /// `kSec…` key; the emulator reads them directly.
-public struct KeychainQuery: Hashable, Sendable {
+package struct KeychainQuery: Hashable, Sendable {
     /// `kSecAttrSynchronizable`.
-    public enum Synchronizability: Hashable, Sendable {
+    package enum Synchronizability: Hashable, Sendable {
         /// `true`: the item syncs over iCloud Keychain.
         case synchronizable
         /// `false`: the item stays on this device's keychain.
@@ -18,7 +18,7 @@ public struct KeychainQuery: Hashable, Sendable {
     }
 
     /// `kSecClass`.
-    public enum ItemClass: Hashable, Sendable {
+    package enum ItemClass: Hashable, Sendable {
         /// `kSecClassGenericPassword`: named by service and account (Coffer's own items).
         case genericPassword
         /// `kSecClassInternetPassword`: named by server, protocol, authentication type, port and account.
@@ -26,7 +26,7 @@ public struct KeychainQuery: Hashable, Sendable {
     }
 
     /// `kSecMatchLimit`.
-    public enum MatchLimit: Hashable, Sendable {
+    package enum MatchLimit: Hashable, Sendable {
         /// `kSecMatchLimitOne`.
         case one
         /// `kSecMatchLimitAll`.
@@ -34,40 +34,40 @@ public struct KeychainQuery: Hashable, Sendable {
     }
 
     /// `kSecClass`.
-    public var itemClass: ItemClass
+    package var itemClass: ItemClass
     /// `kSecAttrService` (generic passwords).
-    public var service: String?
+    package var service: String?
     /// The server, protocol, authentication type and port of an internet password.
-    public var internet: InternetPasswordAttributes?
+    package var internet: InternetPasswordAttributes?
     /// `kSecAttrAccount`.
-    public var account: String?
+    package var account: String?
     /// `kSecAttrAccessGroup`.
-    public var accessGroup: String?
+    package var accessGroup: String?
     /// `kSecAttrSynchronizable`; absent, a query matches only items that do not sync, and an added item does not.
-    public var synchronizable: Synchronizability?
+    package var synchronizable: Synchronizability?
     /// `kSecAttrAccessible` (or, with ``accessControl``, the protection of `kSecAttrAccessControl`).
-    public var accessibility: AccessPolicy.Accessibility?
+    package var accessibility: AccessPolicy.Accessibility?
     /// The flags of `kSecAttrAccessControl`; empty for none.
-    public var accessControl: AccessPolicy.AccessControl
+    package var accessControl: AccessPolicy.AccessControl
     /// `kSecValueData`.
-    public var data: Data?
+    package var data: Data?
     /// `kSecMatchLimit`.
-    public var matchLimit: MatchLimit?
+    package var matchLimit: MatchLimit?
     /// `kSecReturnData`.
-    public var returnData: Bool
+    package var returnData: Bool
     /// `kSecReturnAttributes`.
-    public var returnAttributes: Bool
+    package var returnAttributes: Bool
     /// `kSecUseDataProtectionKeychain` (macOS: the iOS-style keychain rather than the legacy file keychain).
-    public var usesDataProtectionKeychain: Bool
+    package var usesDataProtectionKeychain: Bool
     /// `kSecUseAuthenticationContext`: the `LAContext` of this context (its reason, and whether it may prompt).
-    public var authentication: AuthenticationContext?
+    package var authentication: AuthenticationContext?
     /// `kSecValuePersistentRef` (`kSecMatchItemList` on macOS): exactly the item with this persistent reference.
-    public var persistentReference: Data?
+    package var persistentReference: Data?
     /// `kSecReturnPersistentRef`.
-    public var returnPersistentReference: Bool
+    package var returnPersistentReference: Bool
 
     /// Creates an attribute dictionary; every attribute is absent unless given.
-    public init(
+    package init(
         service: String? = nil, account: String? = nil, accessGroup: String? = nil,
         synchronizable: Synchronizability? = nil, accessibility: AccessPolicy.Accessibility? = nil,
         accessControl: AccessPolicy.AccessControl = [], data: Data? = nil, matchLimit: MatchLimit? = nil,
@@ -96,28 +96,28 @@ public struct KeychainQuery: Hashable, Sendable {
 }
 
 /// A password item as `SecItemCopyMatching` returns it.
-public struct KeychainItem: Hashable, Sendable {
+package struct KeychainItem: Hashable, Sendable {
     /// `kSecClass`.
-    public var itemClass: KeychainQuery.ItemClass = .genericPassword
+    package var itemClass: KeychainQuery.ItemClass = .genericPassword
     /// `kSecAttrService` (empty for an internet password).
-    public var service: String
+    package var service: String
     /// The server, protocol, authentication type and port of an internet password.
-    public var internet: InternetPasswordAttributes?
+    package var internet: InternetPasswordAttributes?
     /// `kSecAttrAccount`.
-    public var account: String
+    package var account: String
     /// `kSecAttrAccessGroup`.
-    public var accessGroup: String
+    package var accessGroup: String
     /// `kSecAttrSynchronizable`.
-    public var synchronizable: Bool
+    package var synchronizable: Bool
     /// `kSecAttrAccessible`.
-    public var accessibility: AccessPolicy.Accessibility
+    package var accessibility: AccessPolicy.Accessibility
     /// `kSecValueData`, when the query asked for it.
-    public var data: Data?
+    package var data: Data?
     /// `kSecValuePersistentRef`, when the query asked for it: names this item and no other.
-    public var persistentReference: Data?
+    package var persistentReference: Data?
 
     /// Creates an item description.
-    public init(
+    package init(
         service: String, account: String, accessGroup: String, synchronizable: Bool,
         accessibility: AccessPolicy.Accessibility, data: Data? = nil,
         itemClass: KeychainQuery.ItemClass = .genericPassword,

@@ -3,7 +3,7 @@
 ///
 /// ``LiveSecItemClient`` calls the Security framework on Apple platforms; ``SecItemEmulator`` reproduces the
 /// Keychain's semantics anywhere, which is how the backend's attribute and error mapping are tested on Linux.
-public protocol SecItemClient: Sendable {
+package protocol SecItemClient: Sendable {
     /// `SecItemAdd`.
     func add(_ attributes: KeychainQuery) -> KeychainStatus
     /// `SecItemCopyMatching`: the items found (one at most with ``KeychainQuery/MatchLimit/one`` or no limit), or
@@ -19,14 +19,14 @@ public protocol SecItemClient: Sendable {
 
 extension SecItemClient {
     /// The platform this code runs on.
-    public var platform: KeychainPlatform { .current }
+    package var platform: KeychainPlatform { .current }
 }
 
 /// A failed SecItem call's status, as an error.
-public struct KeychainStatusError: Error, Hashable, Sendable {
+package struct KeychainStatusError: Error, Hashable, Sendable {
     /// The status.
-    public let status: KeychainStatus
+    package let status: KeychainStatus
 
     /// Wraps a status.
-    public init(_ status: KeychainStatus) { self.status = status }
+    package init(_ status: KeychainStatus) { self.status = status }
 }

@@ -37,7 +37,7 @@ struct RouterFixture {
         self.appGroup = "group.dev.coffer.tests.\(unique)"
         self.keychain = SecItemEmulator()
         self.keychainBackend =
-            secretService ? SecretServiceBackend() : AppleKeychainBackend(client: keychain) as any SecretsBackend
+            secretService ? SecretServiceBackend() : AppleKeychainBackend(emulator: keychain) as any SecretsBackend
         self.transport = transport
         let root = directory.url
         let backend = keychainBackend
