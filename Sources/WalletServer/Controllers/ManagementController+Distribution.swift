@@ -17,8 +17,8 @@ extension ManagementController {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            expiresIn = container.contains(.expiresIn) ? try container.decode(Int.self, forKey: .expiresIn) : nil
-            singleUse = container.contains(.singleUse) ? try container.decode(Bool.self, forKey: .singleUse) : nil
+            expiresIn = try container.decodeUnlessAbsent(Int.self, forKey: .expiresIn)
+            singleUse = try container.decodeUnlessAbsent(Bool.self, forKey: .singleUse)
         }
     }
 

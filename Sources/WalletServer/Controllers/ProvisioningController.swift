@@ -49,8 +49,7 @@ struct ProvisioningController: Sendable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             tagID = try container.decode(String.self, forKey: .tagID)
-            idAttribute =
-                container.contains(.idAttribute) ? try container.decode(TagIDAttribute.self, forKey: .idAttribute) : nil
+            idAttribute = try container.decodeUnlessAbsent(TagIDAttribute.self, forKey: .idAttribute)
         }
     }
 

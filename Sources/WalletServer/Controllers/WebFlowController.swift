@@ -48,9 +48,8 @@ struct WebFlowController: Sendable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             tagID = try container.decode(String.self, forKey: .tagID)
-            idAttribute =
-                container.contains(.idAttribute) ? try container.decode(TagIDAttribute.self, forKey: .idAttribute) : nil
-            expiresIn = container.contains(.expiresIn) ? try container.decode(Int.self, forKey: .expiresIn) : nil
+            idAttribute = try container.decodeUnlessAbsent(TagIDAttribute.self, forKey: .idAttribute)
+            expiresIn = try container.decodeUnlessAbsent(Int.self, forKey: .expiresIn)
         }
     }
 

@@ -33,9 +33,7 @@ struct WebhookEndpointsController: Sendable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             url = try container.decode(String.self, forKey: .url)
-            eventTypes =
-                container.contains(.eventTypes)
-                ? try container.decode([WebhookEventType].self, forKey: .eventTypes) : nil
+            eventTypes = try container.decodeUnlessAbsent([WebhookEventType].self, forKey: .eventTypes)
         }
     }
 
