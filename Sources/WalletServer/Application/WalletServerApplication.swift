@@ -48,7 +48,8 @@ public enum WalletServerApplication {
             repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
             clientAddress: clientAddress)
         let management = PassManagement(
-            repository: repository, updater: updater ?? PassUpdater(store: repository, logger: logger))
+            repository: repository,
+            updater: updater ?? PassUpdater(store: repository, logger: logger, trace: service.trace))
         let webLinks = WebLinkService(provisioning: service, repository: repository)
         let distribution = PassDistribution(
             repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },

@@ -40,7 +40,9 @@ extension WalletAdministration {
     /// The management API's operations over the same records, changing passes without waking a push dispatcher
     /// (the server's sends what they queue when it next runs).
     package func passManagement() -> PassManagement {
-        PassManagement(repository: repository, updater: PassUpdater(store: repository, logger: logger))
+        let trace = PassEventRecorder(store: repository, devices: nil, logger: logger)
+        return PassManagement(
+            repository: repository, updater: PassUpdater(store: repository, logger: logger, trace: trace))
     }
 
     /// The passes' traces, with `webServiceURL` the address their updates are fetched from.

@@ -46,19 +46,18 @@ package struct PassDistribution: Sendable {
     let trace: PassEventRecorder
     let logger: Logger
 
-    /// Creates the service; downloads go in their passes' traces through `trace` (by default a recorder over
-    /// `repository`).
+    /// Creates the service; downloads go in their passes' traces through `trace`.
     package init(
         repository: any ShareLinkStore & PassTraceStore, renderer: PassRenderer,
         publicBaseURL: @escaping @Sendable () -> String,
-        clock: any CofferClock = SystemClock(), trace: PassEventRecorder? = nil,
+        clock: any CofferClock = SystemClock(), trace: PassEventRecorder,
         logger: Logger = Logger(label: "coffer.distribution")
     ) {
         self.repository = repository
         self.renderer = renderer
         self.publicBaseURL = publicBaseURL
         self.clock = clock
-        self.trace = trace ?? PassEventRecorder(store: repository, devices: renderer.webService?.tokens, clock: clock)
+        self.trace = trace
         self.logger = logger
     }
 

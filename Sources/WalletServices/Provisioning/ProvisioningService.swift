@@ -62,7 +62,7 @@ package struct ProvisioningService: Sendable {
         callbackURL: String, sessionLifetime: TimeInterval = IssuerBindingData.maximumAge,
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.provisioning"),
         metrics: ServerMetrics = ServerMetrics(), webService: PassRenderer.WebService? = nil,
-        trace: PassEventRecorder? = nil
+        trace: PassEventRecorder
     ) {
         self.init(
             repository: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
@@ -71,19 +71,18 @@ package struct ProvisioningService: Sendable {
     }
 
     /// Creates the service with a callback URL known only once the server listens (on a port the system chose),
-    /// recording in `trace` (by default a recorder of its own over `repository` that rings no outbox).
+    /// recording in `trace`.
     package init(
         repository: any ProvisioningStore & PassWebServiceStore & PassTraceStore, identities: SigningIdentityCache,
         relyingPartyIdentifier: String,
         callbackAddress: @escaping @Sendable () -> String, sessionLifetime: TimeInterval,
         clock: any CofferClock = SystemClock(), logger: Logger, metrics: ServerMetrics = ServerMetrics(),
-        webService: PassRenderer.WebService? = nil, trace: PassEventRecorder?
+        webService: PassRenderer.WebService? = nil, trace: PassEventRecorder
     ) {
         self.renderer = PassRenderer(
             store: repository, identities: identities, relyingPartyIdentifier: relyingPartyIdentifier,
             webService: webService)
-        self.trace =
-            trace ?? PassEventRecorder(store: repository, devices: webService?.tokens, clock: clock, logger: logger)
+        self.trace = trace
         self.repository = repository
         self.identities = identities
         self.relyingPartyIdentifier = relyingPartyIdentifier

@@ -15,16 +15,16 @@ public struct PassUpdater: Sendable {
     /// Called after a change committed with pushes queued (the dispatcher's wake-up).
     let pushesQueued: @Sendable () -> Void
 
-    /// Creates an updater; each change goes in its pass's trace through `trace` (by default a recorder over `store`).
+    /// Creates an updater; each change goes in its pass's trace through `trace`.
     package init(
         store: any PassChangeStore & PassTraceStore, clock: any CofferClock = SystemClock(),
-        logger: Logger = Logger(label: "coffer.updates"), trace: PassEventRecorder? = nil,
+        logger: Logger = Logger(label: "coffer.updates"), trace: PassEventRecorder,
         pushesQueued: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
         self.clock = clock
         self.logger = logger
-        self.trace = trace ?? PassEventRecorder(store: store, devices: nil, clock: clock)
+        self.trace = trace
         self.pushesQueued = pushesQueued
     }
 

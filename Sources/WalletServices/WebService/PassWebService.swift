@@ -53,21 +53,20 @@ package struct PassWebService: Sendable {
     package let maximumDevicesPerPass: Int
 
     /// Creates the service over the provisioning service's renderer; what devices do goes in their passes' traces
-    /// through `trace` (by default a recorder over `repository`).
+    /// through `trace`.
     package init(
         repository: any PassWebServiceStore & PassTraceStore, renderer: PassRenderer,
         clock: any CofferClock = SystemClock(),
         logger: Logger = Logger(label: "coffer.passkit"),
         maximumDevicesPerPass: Int = Self.defaultMaximumDevicesPerPass,
-        trace: PassEventRecorder? = nil
+        trace: PassEventRecorder
     ) {
         self.repository = repository
         self.renderer = renderer
         self.clock = clock
         self.logger = logger
         self.maximumDevicesPerPass = maximumDevicesPerPass
-        self.trace =
-            trace ?? PassEventRecorder(store: repository, devices: renderer.webService?.tokens, clock: clock)
+        self.trace = trace
     }
 
     /// Registers a device for a pass's updates, with a push token for this pass alone; returns whether the

@@ -38,7 +38,7 @@ struct AdministrationTests {
         ProvisioningService(
             repository: storage.repository, identities: storage.identities,
             relyingPartyIdentifier: "127.0.0.1",
-            callbackURL: storage.configuration.callbackURL)
+            callbackURL: storage.configuration.callbackURL, trace: PassEventRecorder(storage: storage))
     }
 
     @Test(

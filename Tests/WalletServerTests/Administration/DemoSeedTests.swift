@@ -30,7 +30,7 @@ struct DemoSeedTests {
             #expect(passes.count == 25, "a pass per tag")
             let service = ProvisioningService(
                 repository: repository, identities: storage.identities, relyingPartyIdentifier: "127.0.0.1",
-                callbackURL: storage.configuration.callbackURL)
+                callbackURL: storage.configuration.callbackURL, trace: PassEventRecorder(storage: storage))
             let answer = try await service.issuerData(for: apiUser, tagID: seed.tagIDs[24], attribute: .referenceID)
             #expect(!answer.signature.isEmpty)
 

@@ -33,7 +33,7 @@ struct NFCKeyTests {
         let apiUser = try #require(try await storage.repository.apiUser(token: seed.apiToken))
         let service = ProvisioningService(
             repository: storage.repository, identities: storage.identities, relyingPartyIdentifier: "127.0.0.1",
-            callbackURL: storage.configuration.callbackURL)
+            callbackURL: storage.configuration.callbackURL, trace: PassEventRecorder(storage: storage))
         let answer = try await service.issuerData(for: apiUser, tagID: seed.tagID, attribute: .referenceID)
         let binding = try JSONDecoder().decode(
             IssuerBindingData.self, from: try #require(Data(base64Encoded: answer.issuerData)))
@@ -113,7 +113,7 @@ struct NFCKeyTests {
             let (apiUser, _) = try await administration.createAPIUser(clientID: client.id, name: "app")
             let service = ProvisioningService(
                 repository: storage.repository, identities: storage.identities, relyingPartyIdentifier: "127.0.0.1",
-                callbackURL: storage.configuration.callbackURL)
+                callbackURL: storage.configuration.callbackURL, trace: PassEventRecorder(storage: storage))
             let refused = await #expect(throws: ProvisioningService.Failure.self) {
                 try await service.issuerData(for: apiUser, tagID: "OLD-1", attribute: .referenceID)
             }

@@ -46,7 +46,7 @@ struct DeliveryDispatcherEndToEndTests {
                 return ProvisioningWorld.identity.signingIdentity
             }, pollInterval: .seconds(3600))
         let updater = PassUpdater(
-            store: repository, clock: world.clock, pushesQueued: { dispatcher.wake() })
+            store: repository, clock: world.clock, trace: world.service.trace, pushesQueued: { dispatcher.wake() })
         let router = WalletServerApplication.makeRouter(
             repository: repository, service: world.service, logger: Logger(label: "test"), updater: updater)
         let running = Task { try await dispatcher.run() }

@@ -27,7 +27,7 @@ struct ManagementWorld {
         let other = try await repository.createClient(name: "Other")
         otherToken = try await repository.createAPIUser(clientID: other.id, name: "other").token
         otherClientID = other.id
-        updater = PassUpdater(store: repository, clock: clock)
+        updater = PassUpdater(store: repository, clock: clock, trace: world.service.trace)
         management = PassManagement(repository: repository, updater: updater, clock: clock)
     }
 

@@ -62,7 +62,7 @@ struct PassWebServiceTests {
     ) async throws {
         try await ProvisioningWorld.with(engine, webService: true, template: template) { world in
             let token = try await world.repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
-            let updater = PassUpdater(store: world.repository, clock: world.clock)
+            let updater = PassUpdater(store: world.repository, clock: world.clock, trace: world.service.trace)
             let router = WalletServerApplication.makeRouter(
                 repository: world.repository, service: world.service, logger: logger, updater: updater,
                 maximumDevicesPerPass: maximumDevicesPerPass)
