@@ -256,7 +256,7 @@ ROOT="-swift-version 6 -package-name main -enable-upcoming-feature ExistentialAn
 mod ProntoWalletSDK@nested "-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility" \
   $(sources ProntoWalletSDK/Sources/ProntoWalletSDK)
 mod ProntoWalletSDK "$ROOT" $(sources ProntoWalletSDK/Sources/ProntoWalletSDK)
-for m in Secrets SecretsAudit SecretsMetrics SecretsKeychain SecretsSecretService Keychain SecretsPlatform AppSecureStorage LocalData TokenAuthentication; do
+for m in Secrets CofferSupport SecretsAudit SecretsMetrics SecretsKeychain SecretsSecretService Keychain SecretsPlatform AppSecureStorage LocalData TokenAuthentication; do
   mod $m "$ROOT" $(sources Sources/$m)
 done
 mod ProntoWalletExample "-swift-version 6 -parse-as-library" $(sources Examples/ProntoWalletExample)
