@@ -77,7 +77,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // Text codecs written by hand where an encoder costs too much (RFC 3339 dates, JSON strings, decimal digits):
         // plumbing for the audit, passes and the server that the app-side products do not carry. Not a product.
@@ -88,7 +89,8 @@ let package = Package(
                 "Secrets", "CofferSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The access audit's metrics sink, apart so that the audit needs no metrics package: swift-metrics' API alone
         // (no dependencies of its own); the application picks the backend.
@@ -107,7 +109,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         .target(
             name: "TokenAuthentication",
@@ -137,7 +140,8 @@ let package = Package(
         // own, buildable alone for iOS 16); here it is a product an app adds by repository URL.
         .target(
             name: "ProntoWalletSDK",
-            path: "ProntoWalletSDK/Sources/ProntoWalletSDK"
+            path: "ProntoWalletSDK/Sources/ProntoWalletSDK",
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         .target(
             name: "WalletPasses",

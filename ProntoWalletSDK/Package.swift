@@ -12,6 +12,7 @@ let package = Package(
     targets: [
         .target(
             name: "ProntoWalletSDK",
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),
