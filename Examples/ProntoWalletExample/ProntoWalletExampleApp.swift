@@ -1,7 +1,6 @@
 // An iOS app that adds a ticket to Apple Wallet with ProntoWalletSDK. Build it in Xcode (iOS 16.4+), with the
 // ProntoWalletSDK folder added as a local package and the Wallet capability enabled; it is not built on Linux.
 #if canImport(UIKit) && canImport(PassKit)
-    import PassKit
     import ProntoWalletSDK
     import SwiftUI
 
@@ -19,65 +18,31 @@
         }
     }
 
-    /// A ticket with an "Add to Apple Wallet" button, shown only where Wallet can add passes.
-    ///
-    /// `@MainActor` for the whole view (as iOS 18's `View` is): the task that runs the flow updates its state.
+    /// A ticket with "Add to Apple Wallet", which becomes "View in Wallet" once the pass is there; the button shows
+    /// nothing where the pass cannot be added, and the status line says how the last attempt ended.
     @MainActor
     struct TicketView: View {
         let tagId: String
-        @State private var status = ""
-        @State private var isAdding = false
+        @StateObject private var status = ProvisioningStatus()
 
         var body: some View {
             VStack(spacing: 24) {
                 Text("Ticket \(tagId)").font(.title)
-                if ProntoWallet.shared.isWalletAvailable {
-                    AddToWalletButton(isAdding: $isAdding, action: addToWallet)
-                        .frame(height: 50)
-                        .disabled(isAdding)
-                } else {
-                    Text("Apple Wallet is not available on this device.")
-                }
-                Text(status).foregroundStyle(.secondary)
+                WalletPassButton(tagId: tagId, delegate: status)
+                    .frame(height: 50)
+                Text(status.message).foregroundStyle(.secondary)
             }
             .padding()
         }
-
-        private func addToWallet(from viewController: UIViewController) {
-            isAdding = true
-            Task {
-                defer { isAdding = false }
-                do {
-                    switch try await ProntoWallet.shared.provisionPass(tagId: tagId, from: viewController) {
-                    case .added: status = "Added to Apple Wallet."
-                    case .cancelled: status = ""
-                    }
-                } catch {
-                    status = error.localizedDescription
-                }
-            }
-        }
     }
 
-    /// PassKit's "Add to Apple Wallet" button, handing its view controller to the action so that the SDK can present
-    /// the Wallet sheet over it.
-    struct AddToWalletButton: UIViewControllerRepresentable {
-        @Binding var isAdding: Bool
-        let action: (UIViewController) -> Void
+    /// What the ticket's status line says: the SDK's delegate, published for SwiftUI.
+    @MainActor
+    final class ProvisioningStatus: ObservableObject, ProvisioningDelegate {
+        @Published private(set) var message = ""
 
-        func makeUIViewController(context: Context) -> UIViewController {
-            let controller = UIViewController()
-            let button = PKAddPassButton(addPassButtonStyle: .black)
-            button.translatesAutoresizingMaskIntoConstraints = false
-            button.addAction(UIAction { [weak controller] _ in controller.map(action) }, for: .touchUpInside)
-            controller.view.addSubview(button)
-            NSLayoutConstraint.activate([
-                button.centerXAnchor.constraint(equalTo: controller.view.centerXAnchor),
-                button.centerYAnchor.constraint(equalTo: controller.view.centerYAnchor),
-            ])
-            return controller
-        }
-
-        func updateUIViewController(_ controller: UIViewController, context: Context) {}
+        func provisioningDidComplete() { message = "In Apple Wallet." }
+        func provisioning(didFailWith error: ProvisioningError) { message = error.localizedDescription }
+        func provisioningDidCancel() { message = "" }
     }
 #endif

@@ -65,6 +65,10 @@ struct ProntoWalletEndToEndTests {
             let pass = try await PassVerifier(trustRoots: [root]).verify(pkpass: pkpass).pass
             #expect(pass.fidoProfile?.keyHash == "c0ffee")
             #expect(pass.issuerBindingData?.issuerBindingData == "0a0b0c0d", "the hex the device sent")
+            #expect(
+                issued.pass
+                    == WalletPassIdentity(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber),
+                "the server names the pass the device got, so that the app finds it in Wallet")
         }
     }
 

@@ -83,12 +83,41 @@ public final class ProntoWallet: Sendable {
     public func provisionPass(
         tagId: String, idAttribute: TagIdAttribute = .referenceId, presenter: any PassPresenter
     ) async throws -> ProvisioningResult {
+        switch try await provision(tagId: tagId, idAttribute: idAttribute, presenter: presenter, unlessInWallet: false)
+        {
+        case .added, .alreadyInWallet: return .added
+        case .cancelled: return .cancelled
+        }
+    }
+
+    /// How ``provision(tagId:idAttribute:presenter:unlessInWallet:)`` ended.
+    enum Provisioning {
+        /// The user added the pass of this issuer data.
+        case added(IssuerData)
+        /// The pass the issuer data names is in Wallet already, at this URL; the sheet was not shown.
+        case alreadyInWallet(IssuerData, URL)
+        /// The user dismissed the sheet.
+        case cancelled
+    }
+
+    /// The flow behind every entry point: checks the configuration and that Wallet can add passes, fetches issuer
+    /// data, and presents the sheet, unless `unlessInWallet` and the pass the server names is in Wallet already.
+    @MainActor
+    func provision(tagId: String, idAttribute: TagIdAttribute, presenter: any PassPresenter, unlessInWallet: Bool)
+        async throws -> Provisioning
+    {
         guard configuration != nil else { throw ProvisioningError.notConfigured }
         guard presenter.canAddPasses else { throw ProvisioningError.walletNotAvailable }
         let issuerData = try await self.issuerData(for: tagId, idAttribute: idAttribute)
         try Task.checkCancellation()
+        if unlessInWallet, let pass = issuerData.pass, let url = presenter.walletURL(for: pass) {
+            return .alreadyInWallet(issuerData, url)
+        }
         do {
-            return try await presenter.addPass(with: issuerData)
+            switch try await presenter.addPass(with: issuerData) {
+            case .added: return .added(issuerData)
+            case .cancelled: return .cancelled
+            }
         } catch let cancellation as CancellationError {
             throw cancellation
         } catch {

@@ -47,6 +47,25 @@ struct APIClientTests {
         #expect(issuerData.tagId == expected)
     }
 
+    @Test(
+        "the pass the server names is read when both its fields are non-empty strings, and ignored otherwise",
+        arguments: [
+            (#","pass_type_identifier":"pass.example","serial_number":"S-1""#, true),
+            ("", false),
+            (#","pass_type_identifier":"pass.example""#, false),
+            (#","pass_type_identifier":"","serial_number":"S-1""#, false),
+            (#","pass_type_identifier":"pass.example","serial_number":7"#, false),
+        ])
+    func passIdentity(_ extra: String, _ named: Bool) async throws {
+        let host = StubURLProtocol.host { _ in
+            Answers.json(200, #"{"issuer_data":"AAEC","signature":"AAEC","tag_id":"t"\#(extra)}"#)
+        }
+        let issuerData = try await ProntoWallet.stubbed(host: host).issuerData(for: "t")
+        #expect(
+            issuerData.pass
+                == (named ? WalletPassIdentity(passTypeIdentifier: "pass.example", serialNumber: "S-1") : nil))
+    }
+
     @Test("a custom server's path is kept as a prefix")
     func customPrefix() throws {
         let client = APIClient(

@@ -98,11 +98,15 @@ enum Answers {
     static let issuerData = Data(#"{"sessionIdentifier":"42"}"#.utf8)
     static let signature = Data([0x30, 0x82, 0x01, 0x00])
 
-    static func success(tagId: String = "tag-1") -> StubURLProtocol.Answer {
-        let body = [
+    static func success(tagId: String = "tag-1", pass: WalletPassIdentity? = nil) -> StubURLProtocol.Answer {
+        var body = [
             "issuer_data": issuerData.base64EncodedString(), "signature": signature.base64EncodedString(),
             "tag_id": tagId,
         ]
+        if let pass {
+            body["pass_type_identifier"] = pass.passTypeIdentifier
+            body["serial_number"] = pass.serialNumber
+        }
         return .http(status: 200, body: try! JSONSerialization.data(withJSONObject: body))
     }
 

@@ -17,11 +17,18 @@ package struct ProvisioningService: Sendable {
         package let signature: String
         /// The tag's identifier.
         package let tagID: String
+        /// The pass type identifier of the pass the issuer data adds: with ``serialNumber``, how an app finds the
+        /// pass in Wallet (`PKPassLibrary`) once it is there.
+        package let passTypeIdentifier: String
+        /// The serial number of the pass the issuer data adds.
+        package let serialNumber: String
 
         private enum CodingKeys: String, CodingKey {
             case issuerData = "issuer_data"
             case signature
             case tagID = "tag_id"
+            case passTypeIdentifier = "pass_type_identifier"
+            case serialNumber = "serial_number"
         }
     }
 
@@ -143,7 +150,8 @@ package struct ProvisioningService: Sendable {
         logger.debug("issued binding data", metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
         trace.note([trace.event(.issued, passID: target.passID, details: ["via": .string("issuer_data")])])
         return IssuerDataResponse(
-            issuerData: signed.issuerData, signature: signed.signature, tagID: target.tagID.uuidString)
+            issuerData: signed.issuerData, signature: signed.signature, tagID: target.tagID.uuidString,
+            passTypeIdentifier: passType.passTypeIdentifier, serialNumber: target.serialNumber)
     }
 
     /// What a client that may not issue under `passTypeIdentifier` is told.

@@ -39,6 +39,8 @@ struct ProvisioningRoutesTests {
                 return try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
             }
             #expect(issued["tag_id"] == world.tag.id.uuidString)
+            #expect(issued["pass_type_identifier"] == "pass.dev.coffer.server", "so that the app finds it in Wallet")
+            #expect(issued["serial_number"] == "PASS-001")
             let data = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
             let binding = try JSONDecoder().decode(IssuerBindingData.self, from: data)
             let openssl = try OpenSSL.verify(

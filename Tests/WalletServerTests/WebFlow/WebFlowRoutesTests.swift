@@ -109,7 +109,8 @@ struct WebFlowRoutesTests {
     @Test("the Wallet URL joins the issuer-data endpoint's two strings with & in the fragment, unchanged")
     func walletURL() {
         let response = ProvisioningService.IssuerDataResponse(
-            issuerData: "eyJh+b/c=", signature: "MIA+/w==", tagID: "t")
+            issuerData: "eyJh+b/c=", signature: "MIA+/w==", tagID: "t", passTypeIdentifier: "pass.example",
+            serialNumber: "1")
         #expect(
             WebLinkService.walletURL(for: response)
                 == "https://wallet.apple.com/securePassSession#eyJh+b/c=&MIA+/w==")

@@ -83,7 +83,8 @@ final class APIClient: Sendable {
         case 200..<300:
             guard let decoded = try? JSONDecoder().decode(IssuerDataResponse.self, from: body),
                 let issuerData = IssuerData(
-                    tagId: decoded.tagId, base64IssuerData: decoded.issuerData, base64Signature: decoded.signature)
+                    tagId: decoded.tagId, base64IssuerData: decoded.issuerData, base64Signature: decoded.signature,
+                    pass: decoded.pass)
             else { throw .invalidResponse }
             return issuerData
         case 401, 403:

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The body of a successful `POST /api/v2/in_app_provisioning/issuer_data`:
-/// `{"issuer_data": "<base64>", "signature": "<base64>", "tag_id": "…"}`.
+/// `{"issuer_data": "<base64>", "signature": "<base64>", "tag_id": "…"}`, and from Coffer's server also the pass's
+/// `pass_type_identifier` and `serial_number`.
 ///
 /// `tag_id` may be a string (WalletServer sends a UUID) or an integer (a server that renders a database id); either
 /// is kept as its text.
@@ -9,11 +10,15 @@ struct IssuerDataResponse: Decodable, Sendable {
     let issuerData: String
     let signature: String
     let tagId: String
+    /// The pass, when the server named both its pass type identifier and its serial number.
+    let pass: WalletPassIdentity?
 
     enum CodingKeys: String, CodingKey {
         case issuerData = "issuer_data"
         case signature
         case tagId = "tag_id"
+        case passTypeIdentifier = "pass_type_identifier"
+        case serialNumber = "serial_number"
     }
 
     init(from decoder: any Decoder) throws {
@@ -24,6 +29,14 @@ struct IssuerDataResponse: Decodable, Sendable {
             tagId = String(number)
         } else {
             tagId = try container.decode(String.self, forKey: .tagId)
+        }
+        // Optional, and ignored unless both are non-empty strings: an answer without them still adds the pass.
+        let passTypeIdentifier = try? container.decodeIfPresent(String.self, forKey: .passTypeIdentifier)
+        let serialNumber = try? container.decodeIfPresent(String.self, forKey: .serialNumber)
+        if let passTypeIdentifier, let serialNumber, !passTypeIdentifier.isEmpty, !serialNumber.isEmpty {
+            pass = WalletPassIdentity(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        } else {
+            pass = nil
         }
     }
 }

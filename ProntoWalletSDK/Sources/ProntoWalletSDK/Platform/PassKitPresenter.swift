@@ -27,6 +27,16 @@
         /// `PKAddPassesViewController.canAddPasses()`.
         public var canAddPasses: Bool { PKAddPassesViewController.canAddPasses() }
 
+        /// Whether this is an iPhone, the device that presents NFC passes at readers (an iPad or a Mac does not).
+        public var canPresentNFCPasses: Bool { UIDevice.current.userInterfaceIdiom == .phone }
+
+        /// The `passURL` of the pass in `PKPassLibrary`, which lists only passes of the pass types in the app's
+        /// Wallet entitlement.
+        public func walletURL(for pass: WalletPassIdentity) -> URL? {
+            PKPassLibrary().pass(withPassTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)?
+                .passURL
+        }
+
         /// Presents the sheet and returns once it is dismissed.
         ///
         /// - Throws: ``PassPresentationError/cannotPresent`` when the view controller is gone, not in a window, or
