@@ -181,6 +181,7 @@ struct ManagementController: Sendable {
         case .invalidRequest: return .badRequest(failure.description)
         case .conflict: return APIError(.conflict, code: "conflict", message: failure.description)
         case .forbidden: return APIError(.forbidden, code: "forbidden", message: failure.description)
+        case .unsupportedHere: return APIError(.conflict, code: "unsupported_here", message: failure.description)
         case .invalidPass(let findings):
             return APIError(.badRequest, code: "invalid_pass", message: failure.description, findings: findings)
         case .idempotencyKeyReused:

@@ -114,7 +114,7 @@ package struct PassDistribution: Sendable {
     /// device registrations and its other share links end.
     ///
     /// - Throws: ``PassManagementFailure/notFound(_:)`` when there is no such link,
-    ///   ``PassManagementFailure/invalidRequest(_:)`` for `rotatingToken` when passes carry no token (no https
+    ///   ``PassManagementFailure/unsupportedHere(_:)`` for `rotatingToken` when passes carry no token (no https
     ///   public URL).
     package func revokeShareLink(
         id: UUID, clientID: UUID, attribute: TagIDAttribute, value: String, rotatingToken: Bool = false
@@ -122,7 +122,7 @@ package struct PassDistribution: Sendable {
         let passID = try await repository.managedPass(clientID: clientID, attribute: attribute, value: value).passID
         let tokens = renderer.webService?.tokens
         if rotatingToken, tokens == nil {
-            throw PassManagementFailure.invalidRequest(
+            throw PassManagementFailure.unsupportedHere(
                 "passes carry no authentication token here (the server's public URL is not https): nothing to rotate")
         }
         guard try await repository.deleteShareLink(id: id, passID: passID, clientID: clientID) else {

@@ -13,6 +13,8 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
     case idempotencyKeyReused
     /// The client may not do this: issue under a pass type an administrator has not shared with it.
     case forbidden(String)
+    /// A well-formed request this server cannot carry out as it is set up (rotating a token where passes have none).
+    case unsupportedHere(String)
     /// The pass would have errors Wallet rejects (`PassLint`); each finding names its key.
     case invalidPass([PassFinding])
 
@@ -24,7 +26,7 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
         case .conflict(let what): return "\(what) already exists for this client"
         case .idempotencyKeyReused:
             return "this Idempotency-Key was used with a different request in the last 24 hours: use a new key"
-        case .forbidden(let reason): return reason
+        case .forbidden(let reason), .unsupportedHere(let reason): return reason
         case .invalidPass(let findings):
             return "the pass would not be valid: "
                 + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")

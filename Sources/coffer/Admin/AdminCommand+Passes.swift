@@ -264,7 +264,8 @@ extension AdminCommand {
                     case .notFound: throw CommandFailure(failure.description, status: .notFound)
                     case .invalidRequest, .idempotencyKeyReused, .invalidPass:
                         throw CommandFailure(failure.description, status: .usage)
-                    case .conflict, .forbidden: throw CommandFailure(failure.description, status: .failure)
+                    case .conflict, .forbidden, .unsupportedHere:
+                        throw CommandFailure(failure.description, status: .failure)
                     }
                 }
             }

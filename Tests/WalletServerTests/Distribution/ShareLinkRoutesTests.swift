@@ -145,6 +145,11 @@ struct ShareLinkRoutesTests {
             guard case .string(let id)? = revoked["id"] else { throw TestFailure("no id") }
             let revoke = "/api/v2/passes/PASS-001/share_links/\(id)"
             #expect(try await W.send(client, .delete, revoke, token: world.otherToken).status == .notFound)
+            // Without an https public URL passes carry no token: rotating one is refused, and the link stays.
+            let rotating = try await W.send(client, .delete, revoke + "?rotate_token=true", token: world.token)
+            #expect(rotating.status == .conflict, "\(rotating.text)")
+            #expect(rotating.text.contains("nothing to rotate"))
+            #expect(try await Self.open(client, try Self.path(revoked), agent: Self.desktop).status == .ok)
             #expect(try await W.send(client, .delete, revoke, token: world.token).status == .noContent)
             #expect(try await W.send(client, .delete, revoke, token: world.token).status == .notFound)
             #expect(try await Self.open(client, try Self.path(revoked), agent: Self.iPhone).status == .notFound)
