@@ -143,6 +143,9 @@ public struct SigningIdentity: Sendable, CustomStringConvertible {
         Self.attribute(.RDNAttributeType.organizationalUnitName, of: certificate.subject)
     }
 
+    /// When the certificate expires (its `notAfter`): Wallet refuses passes it signs after that, and APNs its pushes.
+    public var notValidAfter: Date { certificate.notValidAfter }
+
     /// The organization the certificate names (its subject's O), if any.
     public var organizationName: String? {
         Self.attribute(.RDNAttributeType.organizationName, of: certificate.subject)

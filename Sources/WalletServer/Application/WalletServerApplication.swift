@@ -199,6 +199,9 @@ public enum WalletServerApplication {
                     interval: .nanoseconds(Int64((interval * 1_000_000_000).rounded())),
                     traceRetention: configuration.traceRetention, metrics: metrics, logger: logger))
         }
+        services.append(
+            CertificateWatch(
+                repository: storage.repository, identities: storage.identities, metrics: metrics, logger: logger))
         services.append(TraceFlusher(trace: trace))
         // The dispatcher closes its APNs connections when it stops.
         services.append(

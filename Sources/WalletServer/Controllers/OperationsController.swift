@@ -54,13 +54,16 @@ struct OperationsController: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
     }
 
-    /// 200 `{"status":"ready"}`, or 503 `{"status":"not_ready","reasons":[…]}` (the reasons only `withReasons`).
+    /// 200 `{"status":"ready"}`, 200 `{"status":"degraded","reasons":[…]}` (a certificate expires soon), or 503
+    /// `{"status":"not_ready","reasons":[…]}`; the reasons only `withReasons`.
     func ready(withReasons: Bool) async -> Response {
         let body: Readiness
         let status: HTTPResponse.Status
         switch await readiness.check() {
         case .ready:
             (body, status) = (Readiness(status: "ready", reasons: nil), .ok)
+        case .degraded(let reasons):
+            (body, status) = (Readiness(status: "degraded", reasons: withReasons ? reasons : nil), .ok)
         case .notReady(let reasons):
             (body, status) = (Readiness(status: "not_ready", reasons: withReasons ? reasons : nil), .serviceUnavailable)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import WalletPasses
 
 extension WalletAdministration {
     /// Every client, oldest first.
@@ -19,6 +20,18 @@ extension WalletAdministration {
     /// Every pass type.
     public func passTypes() async throws -> [PassType] {
         try await repository.passTypes()
+    }
+
+    /// When each pass type's certificate ends, by pass type identifier; a pass type whose identity does not load
+    /// (`/ready` says why) has none.
+    public func certificateEnds() async throws -> [String: Date] {
+        var ends: [String: Date] = [:]
+        for passType in try await repository.passTypes() {
+            if let identity = try? await identities.identity(for: passType) {
+                ends[passType.passTypeIdentifier] = identity.notValidAfter
+            }
+        }
+        return ends
     }
 
     /// The client's tags, oldest first.

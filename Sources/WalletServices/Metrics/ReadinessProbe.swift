@@ -3,7 +3,8 @@ import Secrets
 import WalletPasses
 
 /// Whether the server can do its work now, for `GET /ready`: the database answers within ``timeout``, and every pass
-/// type's signing identity can be loaded from the secret store.
+/// type's signing identity can be loaded from the secret store and has a certificate that has not expired. A
+/// certificate that expires within ``CertificateExpiry/warningPeriod`` leaves the server ready but degraded.
 ///
 /// The database check is the pass types' list (a small table); each identity comes from the server's
 /// ``SigningIdentityCache``, so a check after the first costs a read of that list. The reasons say what to fix and
@@ -13,6 +14,8 @@ package struct ReadinessProbe: Sendable {
     package enum Outcome: Hashable, Sendable {
         /// The database answered and every signing identity loaded.
         case ready
+        /// Ready, with something to do soon (a certificate about to expire); each reason says what.
+        case degraded(reasons: [String])
         /// Something the server needs is missing; each reason says what and what to do.
         case notReady(reasons: [String])
     }
@@ -23,12 +26,18 @@ package struct ReadinessProbe: Sendable {
     package let identities: SigningIdentityCache
     /// How long the database, and then each identity, may take before the server counts as not ready.
     package let timeout: Duration
+    /// What certificates' ends are judged against.
+    package let clock: any CofferClock
 
     /// Creates a probe over the server's repository and identity cache.
-    package init(repository: any PassTypeStore, identities: SigningIdentityCache, timeout: Duration = .seconds(2)) {
+    package init(
+        repository: any PassTypeStore, identities: SigningIdentityCache, timeout: Duration = .seconds(2),
+        clock: any CofferClock = SystemClock()
+    ) {
         self.repository = repository
         self.identities = identities
         self.timeout = timeout
+        self.clock = clock
     }
 
     /// Checks the database, then each pass type's signing identity.
@@ -50,12 +59,15 @@ package struct ReadinessProbe: Sendable {
             passTypes = list
         }
         var reasons: [String] = []
+        var warnings: [String] = []
         for passType in passTypes {
             let identities = identities
             let name = passType.passTypeIdentifier
             switch await Self.answer(within: timeout, { try await identities.identity(for: passType) }) {
-            case .success?:
-                continue
+            case .success(let identity)?:
+                let expiry = CertificateExpiry(notValidAfter: identity.notValidAfter, now: clock.now)
+                guard let reason = expiry.reason(passTypeIdentifier: name) else { continue }
+                if expiry.isExpired { reasons.append(reason) } else { warnings.append(reason) }
             case .none:
                 reasons.append(
                     "pass type \(name): its signing identity did not load within \(Self.seconds(timeout)) from the "
@@ -64,7 +76,8 @@ package struct ReadinessProbe: Sendable {
                 reasons.append(Self.reason(for: error, passType: passType))
             }
         }
-        return reasons.isEmpty ? .ready : .notReady(reasons: reasons)
+        if !reasons.isEmpty { return .notReady(reasons: reasons + warnings) }
+        return warnings.isEmpty ? .ready : .degraded(reasons: warnings)
     }
 
     /// What to tell the operator when `passType`'s identity failed to load with `error`.

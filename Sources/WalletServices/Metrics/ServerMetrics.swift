@@ -1,3 +1,4 @@
+import Foundation
 import Secrets
 import CoreMetrics
 import Prometheus
@@ -26,6 +27,7 @@ import Prometheus
 /// | `coffer_provisioning_sessions_consumed_total` | counter | |
 /// | `coffer_provisioning_sessions_expired_total` | counter | |
 /// | `coffer_issuance_rate_limited_total` | counter | |
+/// | `coffer_pass_type_certificate_expiry_timestamp_seconds` | gauge | `pass_type` |
 public final class ServerMetrics: Sendable {
     /// The registry every metric of this value lives in; `coffer serve` also bootstraps swift-metrics' global system
     /// with it (``bootstrapMetricsSystem()``), so that code using the global API lands here too.
@@ -63,6 +65,8 @@ public final class ServerMetrics: Sendable {
     let limited: Prometheus.Counter
     /// The per-route metrics of routes that were not known when the request table was made, by route pattern.
     private let lateRoutes = Locked<[String: RouteMetrics]>([:])
+    /// When each pass type's certificate ends, by pass type identifier (``certificateExpires(passTypeIdentifier:at:)``).
+    private let certificateExpiries = Locked<[String: Prometheus.Gauge]>([:])
 
     /// Creates the metrics in `registry` (a new one unless given); metrics already there under the same names and
     /// labels are shared, so two values over one registry count together.
@@ -93,6 +97,22 @@ public final class ServerMetrics: Sendable {
     }
 
     // MARK: Recording
+
+    /// Records when `passTypeIdentifier`'s certificate ends, as seconds since 1970: an alert on
+    /// `coffer_pass_type_certificate_expiry_timestamp_seconds - time() < 30 * 86400` fires a month ahead.
+    package func certificateExpires(passTypeIdentifier: String, at end: Date) {
+        let gauge = certificateExpiries.withLock { gauges in
+            if let gauge = gauges[passTypeIdentifier] { return gauge }
+            let gauge = registry.makeGauge(
+                descriptor: .init(
+                    namespace: "coffer", metricName: "pass_type_certificate_expiry", unitName: "timestamp_seconds",
+                    helpText: "When each pass type's Pass Type ID certificate expires, in seconds since 1970."),
+                labels: [("pass_type", passTypeIdentifier)])
+            gauges[passTypeIdentifier] = gauge
+            return gauge
+        }
+        gauge.set(end.timeIntervalSince1970)
+    }
 
     /// Records one CMS signature that took `duration`.
     public func recordSigning(_ duration: Duration) {

@@ -59,17 +59,43 @@ extension AdminCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "list", abstract: "List every pass type.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List every pass type, with when its certificate expires.")
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions
 
+            /// A pass type with its certificate's end, as `--json` prints it.
+            struct Listed: Encodable {
+                let passType: PassType
+                let certificateExpiresAt: Date?
+
+                enum CodingKeys: String, CodingKey { case certificateExpiresAt }
+
+                func encode(to encoder: any Encoder) throws {
+                    try passType.encode(to: encoder)
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(certificateExpiresAt, forKey: .certificateExpiresAt)
+                }
+            }
+
             func run() async throws {
-                let passTypes = try await withAdministration(server) { try await $0.passTypes() }
-                if json { return try Output.printJSON(passTypes, snakeCaseKeys: true) }
+                let (passTypes, ends) = try await withAdministration(server) {
+                    (try await $0.passTypes(), try await $0.certificateEnds())
+                }
+                if json {
+                    return try Output.printJSON(
+                        passTypes.map { Listed(passType: $0, certificateExpiresAt: ends[$0.passTypeIdentifier]) },
+                        snakeCaseKeys: true)
+                }
+                let now = Date()
                 Output.printTable(
-                    ["ID", "PASS TYPE", "TEAM", "ORGANIZATION"],
+                    ["ID", "PASS TYPE", "TEAM", "ORGANIZATION", "CERTIFICATE"],
                     passTypes.map {
-                        [$0.id.uuidString, $0.passTypeIdentifier, $0.teamIdentifier, $0.organizationName]
+                        [
+                            $0.id.uuidString, $0.passTypeIdentifier, $0.teamIdentifier, $0.organizationName,
+                            ends[$0.passTypeIdentifier].map { CertificateExpiry(notValidAfter: $0, now: now).summary }
+                                ?? "unreadable: see GET /ready",
+                        ]
                     })
             }
         }
