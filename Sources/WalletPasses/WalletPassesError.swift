@@ -16,6 +16,11 @@ public enum WalletPassesError: Error, Hashable, Sendable {
     case unreadableKey(String)
     /// The private key does not belong to the certificate.
     case keyDoesNotMatchCertificate
+    /// A certificate that cannot sign passes Wallet accepts (expired, without Apple's pass-signing usage, issued by
+    /// another intermediate); the reason says what to do.
+    case unusableCertificate(String)
+    /// A pass type or team identifier Apple's developer portal would refuse; the reason says what one looks like.
+    case invalidIdentifier(String)
     /// The signing certificate is for another pass type or team.
     case identityMismatch(expected: String, found: String)
     /// Creating a signature failed.
@@ -82,6 +87,8 @@ extension WalletPassesError: CustomStringConvertible, LocalizedError {
             return "the private key does not belong to the certificate: give the key of this Pass Type ID certificate"
         case .identityMismatch(let expected, let found):
             return "the signing certificate is for \(found), not \(expected)"
+        case .unusableCertificate(let reason): return "the certificate cannot be used: \(reason)"
+        case .invalidIdentifier(let reason): return reason
         case .signingFailed(let reason): return "signing failed: \(reason)"
         case .signingEngineUnavailable(let reason): return "the RSA signing engine is unavailable: \(reason)"
         case .malformedArchive(let reason): return "the archive cannot be read: \(reason)"

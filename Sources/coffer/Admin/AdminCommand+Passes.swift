@@ -12,7 +12,10 @@ extension AdminCommand {
     struct PassTypeCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pass-type", abstract: "Import and list pass types and their signing identities.",
-            subcommands: [Import.self, List.self, Share.self, Unshare.self, Template.self, NFCKeyCommands.self])
+            subcommands: [
+                Import.self, Request.self, AttachCertificate.self, List.self, Share.self, Unshare.self, Template.self,
+                NFCKeyCommands.self,
+            ])
 
         struct Import: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -26,35 +29,17 @@ extension AdminCommand {
                     `coffer admin pass-type share`).
                     """)
             @OptionGroup var identity: IdentityOptions
-            @Option(help: "The organization name users see (default: the certificate's organization).")
-            var organization: String?
-            @Option(
-                help: """
-                    An https page about account binding that bound passes of this type link to \
-                    (issuerBindingData.learnMoreURL).
-                    """)
-            var learnMoreURL: String?
-            @Option(help: "Share the pass type with this client (its identifier); repeat for several.")
-            var client: [String] = []
-            @Flag(help: "Print the whole record as JSON.") var json = false
+            @OptionGroup var record: PassTypeRecordOptions
             @OptionGroup var server: ServerOptions
 
             func run() async throws {
                 let signingIdentity = try identity.load()
-                let clients = try client.map { try identifier($0, of: "client") }
-                let (passType, created) = try await withAdministration(server) { administration in
+                try await record.importing(into: server) { administration in
                     let imported = try await administration.importPassType(
-                        signingIdentity, organizationName: organization, bindingLearnMoreURL: learnMoreURL)
-                    for client in clients {
-                        try await administration.sharePassType(passTypeID: imported.passType.id, clientID: client)
-                    }
-                    return imported
+                        signingIdentity, organizationName: record.organization,
+                        bindingLearnMoreURL: record.learnMoreURL)
+                    return (imported.passType, imported.created, nil)
                 }
-                if json { try Output.printJSON(passType, snakeCaseKeys: true) } else { print(passType.id.uuidString) }
-                Output.note(
-                    created
-                        ? "imported \(passType.passTypeIdentifier) (team \(passType.teamIdentifier))"
-                        : "replaced the identity of \(passType.passTypeIdentifier)")
             }
         }
 
