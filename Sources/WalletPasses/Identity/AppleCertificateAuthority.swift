@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Secrets
 import X509
 
 /// Apple's certificate authorities that Wallet certificates chain to, known by the SHA-256 fingerprints of the
@@ -20,7 +21,7 @@ public enum AppleCertificateAuthority {
     /// The authority's name ("Apple WWDR G4"), or its subject marked as not Apple's (a development or test CA).
     public static func name(of certificate: Certificate) -> String {
         guard let der = try? certificate.derBytes() else { return "\(certificate.subject)" }
-        let fingerprint = SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
+        let fingerprint = SHA256.hash(data: der).hexString
         return names[fingerprint] ?? "\(certificate.subject), not one of Apple's authorities"
     }
 }
