@@ -70,6 +70,11 @@ struct ReplicaTests {
 
     /// Runs `coffer admin …` beside replica A (its data directory), on a thread of its own.
     func admin(_ arguments: String...) async throws -> String {
+        try await admin(arguments)
+    }
+
+    /// Runs `coffer admin …` beside replica A with `arguments`.
+    func admin(_ arguments: [String]) async throws -> String {
         let outcome = try await ChildProcess.runDetached(
             coffer, ["admin"] + arguments + ["--data-dir", directory.appending("a").path], environment: environment)
         try #require(outcome.status == 0, "coffer admin \(arguments.joined(separator: " ")): \(outcome.errorOutput)")
@@ -177,42 +182,92 @@ struct ReplicaTests {
         let hierarchies = try await ChildProcess.detached {
             (try OpenSSL.Hierarchy(in: TemporaryDirectory()), try OpenSSL.Hierarchy(in: TemporaryDirectory()))
         }
-        let identifier = "pass.com.example.replicas"
-        func importIdentity(from hierarchy: OpenSSL.Hierarchy, named name: String) async throws -> String {
-            let leaf = try await ChildProcess.detached {
-                try hierarchy.leaf(userID: identifier, team: "REPLICA001", marker: identifier)
-            }
-            let certificate = directory.appending("\(name).pem")
-            let key = directory.appending("\(name).key")
-            let wwdr = directory.appending("\(name)-wwdr.pem")
-            try leaf.certificate.write(to: certificate)
-            try leaf.key.write(to: key)
-            try hierarchy.intermediatePEM.write(to: wwdr)
-            return try await admin(
-                "pass-type", "import", "--certificate", certificate.path, "--key", key.path, "--wwdr", wwdr.path)
-        }
         let passTypeID = try await importIdentity(from: hierarchies.0, named: "first")
+        let token = try await issuingClient(passTypeID: passTypeID)
+        #expect(
+            try await signed(at: baseB, token: token, by: hierarchies.0), "B signs with the identity imported beside A")
+        _ = try await importIdentity(from: hierarchies.1, named: "renewed")
+        #expect(
+            try await eventually(within: .seconds(10)) { try await signed(at: baseB, token: token, by: hierarchies.1) })
+        #expect(try await a.stop() == 0)
+        #expect(try await b.stop() == 0)
+    }
+
+    @Test(
+        "a renewal staged beside A waits, then after `activate` B signs with it within seconds and serves passes it signed"
+    )
+    func stagedRenewalAcrossReplicas() async throws {
+        let (a, _) = try await startReplica("a")
+        let (b, baseB) = try await startReplica("b", ["--no-development-identity"])
+        let hierarchies = try await ChildProcess.detached {
+            (try OpenSSL.Hierarchy(in: TemporaryDirectory()), try OpenSSL.Hierarchy(in: TemporaryDirectory()))
+        }
+        let passTypeID = try await importIdentity(from: hierarchies.0, named: "current")
+        let token = try await issuingClient(passTypeID: passTypeID)
+        #expect(try await signed(at: baseB, token: token, by: hierarchies.0))
+        _ = try await importIdentity(from: hierarchies.1, named: "next", "--next")
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await signed(at: baseB, token: token, by: hierarchies.0), "a staged identity signs nothing yet")
+
+        _ = try await admin("pass-type", "activate", Self.replicaPassType)
+        #expect(
+            try await eventually(within: .seconds(5)) { try await signed(at: baseB, token: token, by: hierarchies.1) })
+        let passURL = baseB.replacingOccurrences(of: "/in_app_provisioning", with: "/passes/R-1/pkpass")
+        let (pkpass, status) = try await curl(["-u", "\(token):", passURL])
+        #expect(status == 200)
+        let directory = directory
+        let verified = try await ChildProcess.detached {
+            (
+                try OpenSSL.verify(pkpass: pkpass, root: hierarchies.1.rootPEM, in: directory).outcome.status,
+                try OpenSSL.verify(pkpass: pkpass, root: hierarchies.0.rootPEM, in: directory).outcome.status
+            )
+        }
+        #expect(verified.0 == 0, "the pass fetched after the switch is signed by the new identity")
+        #expect(verified.1 != 0)
+        #expect(try await a.stop() == 0)
+        #expect(try await b.stop() == 0)
+    }
+
+    static let replicaPassType = "pass.com.example.replicas"
+
+    /// Imports a leaf of `hierarchy` for ``replicaPassType`` beside A with `extra` arguments; returns the output.
+    func importIdentity(from hierarchy: OpenSSL.Hierarchy, named name: String, _ extra: String...) async throws
+        -> String
+    {
+        let identifier = Self.replicaPassType
+        let leaf = try await ChildProcess.detached {
+            try hierarchy.leaf(userID: identifier, team: "REPLICA001", marker: identifier)
+        }
+        let certificate = directory.appending("\(name).pem")
+        let key = directory.appending("\(name).key")
+        let wwdr = directory.appending("\(name)-wwdr.pem")
+        try leaf.certificate.write(to: certificate)
+        try leaf.key.write(to: key)
+        try hierarchy.intermediatePEM.write(to: wwdr)
+        return try await admin(
+            ["pass-type", "import", "--certificate", certificate.path, "--key", key.path, "--wwdr", wwdr.path] + extra)
+    }
+
+    /// A client with an API user and the tag `R-1` with a pass of `passTypeID`; returns the API token.
+    func issuingClient(passTypeID: String) async throws -> String {
         let client = try await admin("client", "create", "--name", "Replicas")
         let token = try await admin("api-user", "create", "--client", client)
         _ = try await admin("pass-type", "share", "--pass-type", passTypeID, "--client", client)
         _ = try await admin("tag", "create", "--client", client, "--reference-id", "R-1", "--pass-type", passTypeID)
+        return token
+    }
 
-        func signed(by hierarchy: OpenSSL.Hierarchy) async throws -> Bool {
-            let issued = try await issue(baseB, token: token, tag: "R-1")
-            guard issued.status == 200, let content = issued.body["issuer_data"].flatMap({ Data(base64Encoded: $0) }),
-                let signature = issued.body["signature"].flatMap({ Data(base64Encoded: $0) })
-            else { return false }
-            let directory = directory
-            let verified = try await ChildProcess.detached {
-                try OpenSSL.verify(signature: signature, content: content, root: hierarchy.rootPEM, in: directory)
-            }
-            return verified.status == 0
+    /// Whether issuer data for `R-1` from `base` verifies against `hierarchy`'s root.
+    func signed(at base: String, token: String, by hierarchy: OpenSSL.Hierarchy) async throws -> Bool {
+        let issued = try await issue(base, token: token, tag: "R-1")
+        guard issued.status == 200, let content = issued.body["issuer_data"].flatMap({ Data(base64Encoded: $0) }),
+            let signature = issued.body["signature"].flatMap({ Data(base64Encoded: $0) })
+        else { return false }
+        let directory = directory
+        let verified = try await ChildProcess.detached {
+            try OpenSSL.verify(signature: signature, content: content, root: hierarchy.rootPEM, in: directory)
         }
-        #expect(try await signed(by: hierarchies.0), "B signs with the identity imported beside A")
-        _ = try await importIdentity(from: hierarchies.1, named: "renewed")
-        #expect(try await eventually(within: .seconds(10)) { try await signed(by: hierarchies.1) })
-        #expect(try await a.stop() == 0)
-        #expect(try await b.stop() == 0)
+        return verified.status == 0
     }
 
     @Test("an API user revoked beside A is refused by both replicas within 10 s")

@@ -146,6 +146,9 @@ public struct SigningIdentity: Sendable, CustomStringConvertible {
     /// When the certificate expires (its `notAfter`): Wallet refuses passes it signs after that, and APNs its pushes.
     public var notValidAfter: Date { certificate.notValidAfter }
 
+    /// When the certificate starts to be valid (its `notBefore`).
+    public var notValidBefore: Date { certificate.notValidBefore }
+
     /// The organization the certificate names (its subject's O), if any.
     public var organizationName: String? {
         Self.attribute(.RDNAttributeType.organizationName, of: certificate.subject)

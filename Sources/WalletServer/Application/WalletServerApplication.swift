@@ -201,7 +201,8 @@ public enum WalletServerApplication {
         }
         services.append(
             CertificateWatch(
-                repository: storage.repository, identities: storage.identities, metrics: metrics, logger: logger))
+                repository: storage.repository, secrets: storage.secrets, identities: storage.identities,
+                metrics: metrics, logger: logger))
         services.append(TraceFlusher(trace: trace))
         // The dispatcher closes its APNs connections when it stops.
         services.append(

@@ -10,8 +10,9 @@ extension WalletAdministration {
     }
 
     /// Makes the private key of a new Pass Type ID certificate inside the secret store and returns the CSR to upload
-    /// in Apple's developer portal; ``completeCertificateRequest(passTypeIdentifier:certificate:wwdr:organizationName:bindingLearnMoreURL:now:)``
-    /// takes the certificate Apple gives for it.
+    /// in Apple's developer portal; ``completeCertificateRequest(passTypeIdentifier:certificate:wwdr:organizationName:bindingLearnMoreURL:staged:activatingAt:now:)``
+    /// takes the certificate Apple gives for it. A pass type that exists keeps signing with its
+    /// current identity meanwhile.
     ///
     /// - Parameter replacing: Whether to replace a request that is still waiting for its certificate (whose key is
     ///   then gone, and a certificate Apple issued for it useless).
@@ -38,15 +39,15 @@ extension WalletAdministration {
 
     /// Pairs Apple's certificate with the key of the waiting request, checks it (this key, this pass type and team,
     /// Apple's pass-signing usage, valid now, issued by `wwdr`), and imports it as
-    /// ``importPassType(_:organizationName:bindingLearnMoreURL:)`` does; the request is removed once the pass type
-    /// signs with it.
+    /// ``importPassType(_:organizationName:bindingLearnMoreURL:staged:activatingAt:)`` does (signing with it now, or
+    /// staged beside the current identity); the request is removed once the identity is stored.
     ///
     /// - Throws: ``WalletServerError/notFound(_:)`` when no request is waiting for the pass type; the certificate's
     ///   refusal (`WalletPassesError`), saying what to do.
     /// - Returns: The pass type, whether it was new, and the name of the intermediate that issued the certificate.
     public func completeCertificateRequest(
         passTypeIdentifier: String, certificate: Data, wwdr: Data, organizationName: String? = nil,
-        bindingLearnMoreURL: String? = nil, now: Date = Date()
+        bindingLearnMoreURL: String? = nil, staged: Bool = false, activatingAt: Date? = nil, now: Date = Date()
     ) async throws -> (passType: PassType, created: Bool, issuer: String) {
         let path = Self.certificateRequestPath(passTypeIdentifier)
         guard try secrets.readData(account: path) != nil else {
@@ -56,7 +57,8 @@ extension WalletAdministration {
         let request = try PassTypeCertificateRequest(from: secrets, at: path)
         let identity = try request.identity(certificate: certificate, wwdr: wwdr, now: now)
         let (passType, created) = try await importPassType(
-            identity, organizationName: organizationName, bindingLearnMoreURL: bindingLearnMoreURL)
+            identity, organizationName: organizationName, bindingLearnMoreURL: bindingLearnMoreURL, staged: staged,
+            activatingAt: activatingAt)
         _ = try? secrets.deleteData(account: path)
         let issuer = identity.intermediates.first.map(AppleCertificateAuthority.name(of:)) ?? "none"
         logger.notice(

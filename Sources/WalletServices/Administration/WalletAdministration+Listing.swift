@@ -22,14 +22,30 @@ extension WalletAdministration {
         try await repository.passTypes()
     }
 
-    /// When each pass type's certificate ends, by pass type identifier; a pass type whose identity does not load
-    /// (`/ready` says why) has none.
-    public func certificateEnds() async throws -> [String: Date] {
-        var ends: [String: Date] = [:]
+    /// The pass type `name` names: its identifier (a UUID) or its pass type identifier.
+    ///
+    /// - Throws: ``WalletServerError/notFound(_:)`` when none does.
+    public func passType(named name: String) async throws -> PassType {
+        let passTypes = try await repository.passTypes()
+        guard
+            let named = passTypes.first(where: {
+                $0.id.uuidString == name.uppercased() || $0.passTypeIdentifier == name
+            })
+        else { throw WalletServerError.notFound("a pass type \(name)") }
+        return named
+    }
+
+    /// When each pass type's current certificate ends and, when one is staged, its next one, by pass type
+    /// identifier; an identity that does not load (`/ready` says why) has no end.
+    public func certificateEnds() async throws -> [String: (current: Date?, next: Date?)] {
+        var ends: [String: (current: Date?, next: Date?)] = [:]
+        let renewal = passTypeIdentities
         for passType in try await repository.passTypes() {
-            if let identity = try? await identities.identity(for: passType) {
-                ends[passType.passTypeIdentifier] = identity.notValidAfter
+            var next: Date?
+            if let path = passType.nextSigningKeyPath {
+                next = try? await renewal.identity(at: path, of: passType).notValidAfter
             }
+            ends[passType.passTypeIdentifier] = (try? await identities.identity(for: passType).notValidAfter, next)
         }
         return ends
     }

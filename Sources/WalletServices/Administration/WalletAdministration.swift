@@ -92,17 +92,25 @@ public struct WalletAdministration: Sendable {
     // MARK: Pass types
 
     /// Keeps `identity` in the secret store and records its pass type; importing a renewed certificate for a
-    /// pass type that exists replaces the stored identity and keeps the record (with the organization name and
-    /// learn-more page given, when they are).
+    /// pass type that exists keeps the record (with the organization name and learn-more page given, when they
+    /// are) and signs with the new identity at once or, with `stagedUntil`, stages it beside the current one.
+    ///
+    /// A replaced identity stays in the store until its certificate expires; a staged one replaces one staged
+    /// before.
     ///
     /// - Parameters:
     ///   - organizationName: The name users see; defaults to the certificate's organization.
     ///   - bindingLearnMoreURL: An https page that bound passes of this type link to from their binding
     ///     (`issuerBindingData.learnMoreURL`).
-    /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a learn-more URL that is not https.
+    ///   - staged: Whether to stage the identity as the pass type's next one rather than sign with it now.
+    ///   - activatingAt: When a staged identity takes over: by default, when the current certificate expires
+    ///     (never before the new one's `notBefore`); ``activateNextIdentity(passTypeID:at:)`` can say sooner.
+    /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a learn-more URL that is not https, or a staged
+    ///   identity for a pass type that has none yet.
     /// - Returns: The pass type, and whether it was new.
     public func importPassType(
-        _ identity: SigningIdentity, organizationName: String? = nil, bindingLearnMoreURL: String? = nil
+        _ identity: SigningIdentity, organizationName: String? = nil, bindingLearnMoreURL: String? = nil,
+        staged: Bool = false, activatingAt: Date? = nil
     ) async throws -> (passType: PassType, created: Bool) {
         if let bindingLearnMoreURL {
             guard Pass.isHTTPSURL(bindingLearnMoreURL) else {
@@ -118,31 +126,35 @@ public struct WalletAdministration: Sendable {
             throw WalletServerError.conflict(
                 "the pass type \(identifier) of team \(existing.teamIdentifier) (this certificate is team \(team))")
         }
-        // The new identity goes to a path of its own, and the record is switched to it: until the record commits,
-        // the previous identity stays where it was and keeps signing.
-        let keyPath = "wallet/pass-types/\(identifier)/\(SecureRandom.hex(byteCount: 8))"
-        try SecretPath.validate(path: keyPath)
-        try identity.save(to: secrets, at: keyPath)
-        var passType = PassType(
-            id: existing?.id ?? UUID(), passTypeIdentifier: identifier, teamIdentifier: team,
-            organizationName: organizationName ?? existing?.organizationName ?? identity.organizationName ?? identifier,
-            signingKeyPath: keyPath, bindingLearnMoreURL: bindingLearnMoreURL ?? existing?.bindingLearnMoreURL,
-            createdAt: existing?.createdAt ?? Date(), nfcPublicKey: existing?.nfcPublicKey)
-        do {
-            if existing == nil {
-                try await repository.createPassType(passType)
-            } else {
-                try await repository.updatePassType(passType)
-            }
-        } catch {
-            _ = try? secrets.deleteData(account: keyPath)
-            throw error
+        guard !staged || existing != nil else {
+            throw WalletServerError.invalidArgument(
+                "the pass type \(identifier) has no identity yet to stage a next one beside: import it without --next")
         }
-        if let existing {
-            _ = try? secrets.deleteData(account: existing.signingKeyPath)
-            await identities.forget(path: existing.signingKeyPath)
-            logger.info("replaced the signing identity of a pass type", metadata: ["pass_type": "\(identifier)"])
+        var passType: PassType
+        if var existing {
+            existing.organizationName = organizationName ?? existing.organizationName
+            existing.bindingLearnMoreURL = bindingLearnMoreURL ?? existing.bindingLearnMoreURL
+            passType = try await passTypeIdentities.store(
+                identity, for: existing, activation: staged ? .staged(activatingAt: activatingAt) : .immediately,
+                now: Date())
+            logger.info(
+                staged
+                    ? "staged the next signing identity of a pass type"
+                    : "replaced the signing identity of a pass type",
+                metadata: ["pass_type": "\(identifier)"])
         } else {
+            // The identity goes to a path of its own, and only then is the record made.
+            let keyPath = try await passTypeIdentities.storeNew(identity, passTypeIdentifier: identifier)
+            passType = PassType(
+                passTypeIdentifier: identifier, teamIdentifier: team,
+                organizationName: organizationName ?? identity.organizationName ?? identifier, signingKeyPath: keyPath,
+                bindingLearnMoreURL: bindingLearnMoreURL)
+            do {
+                try await repository.createPassType(passType)
+            } catch {
+                _ = try? secrets.deleteData(account: keyPath)
+                throw error
+            }
             logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
         }
         // Account-bound passes are NFC passes, and Wallet accepts only encrypted ones: every pass type gets a key.
@@ -179,6 +191,29 @@ public struct WalletAdministration: Sendable {
         logger.notice(
             "stopped sharing a pass type with a client",
             metadata: ["pass_type": "\(passType.passTypeIdentifier)", "client": "\(clientID)"])
+    }
+
+    /// Switches the pass type to its staged identity at `date` (by default now; never before the staged
+    /// certificate's `notBefore`): every server signs and pushes with it from then on, without a restart, and keeps
+    /// the identity it replaces in the store until that one expires.
+    ///
+    /// - Throws: ``WalletServerError/notFound(_:)`` for an unknown pass type or one with no staged identity.
+    /// - Returns: The pass type as it is now.
+    public func activateNextIdentity(passTypeID: UUID, at date: Date? = nil) async throws -> PassType {
+        let passType = try await existingPassType(passTypeID)
+        let activated = try await passTypeIdentities.activate(passType, at: date, now: Date())
+        logger.notice(
+            "set when a pass type's next identity takes over",
+            metadata: [
+                "pass_type": "\(passType.passTypeIdentifier)",
+                "activates_at": "\(activated.nextActivatesAt.map(PassTrace.time) ?? "now")",
+            ])
+        return activated
+    }
+
+    /// The renewal over this administration's records and secret store.
+    var passTypeIdentities: PassTypeIdentities {
+        PassTypeIdentities(store: repository, secrets: secrets, cache: identities, logger: logger)
     }
 
     func existingPassType(_ id: UUID) async throws -> PassType {

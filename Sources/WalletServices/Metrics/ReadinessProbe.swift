@@ -4,7 +4,8 @@ import WalletPasses
 
 /// Whether the server can do its work now, for `GET /ready`: the database answers within ``timeout``, and every pass
 /// type's signing identity can be loaded from the secret store and has a certificate that has not expired. A
-/// certificate that expires within ``CertificateExpiry/warningPeriod`` leaves the server ready but degraded.
+/// certificate that expires within ``CertificateExpiry/warningPeriod``, with no renewed one staged to take over by
+/// then, leaves the server ready but degraded.
 ///
 /// The database check is the pass types' list (a small table); each identity comes from the server's
 /// ``SigningIdentityCache``, so a check after the first costs a read of that list. The reasons say what to fix and
@@ -63,9 +64,9 @@ package struct ReadinessProbe: Sendable {
         for passType in passTypes {
             let identities = identities
             let name = passType.passTypeIdentifier
-            switch await Self.answer(within: timeout, { try await identities.identity(for: passType) }) {
-            case .success(let identity)?:
-                let expiry = CertificateExpiry(notValidAfter: identity.notValidAfter, now: clock.now)
+            switch await Self.answer(within: timeout, { try await identities.signingEnd(of: passType) }) {
+            case .success(let end)?:
+                let expiry = CertificateExpiry(notValidAfter: end, now: clock.now)
                 guard let reason = expiry.reason(passTypeIdentifier: name) else { continue }
                 if expiry.isExpired { reasons.append(reason) } else { warnings.append(reason) }
             case .none:

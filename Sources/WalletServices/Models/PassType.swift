@@ -1,6 +1,7 @@
 import Foundation
 
-/// A Pass Type ID the server signs for. Its signing identity lives in Coffer's secret store at ``signingKeyPath``.
+/// A Pass Type ID the server signs for. Its signing identity lives in Coffer's secret store at ``signingKeyPath``;
+/// a renewed one can wait beside it at ``nextSigningKeyPath`` until ``nextActivatesAt``.
 public struct PassType: Codable, Hashable, Sendable, Identifiable {
     /// The pass type's identifier.
     public var id: UUID
@@ -19,12 +20,19 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
     /// The current NFC key's public half (Base64 SubjectPublicKeyInfo, P-256) that every NFC pass of the type carries
     /// as `nfc.encryptionPublicKey`; `nil` until one is made (``PassTypeNFCKey``).
     public var nfcPublicKey: String?
+    /// Where the next identity (a renewed certificate) waits in the secret store, if one is staged.
+    public var nextSigningKeyPath: String?
+    /// When the next identity takes over signing and certificate-based pushes.
+    public var nextActivatesAt: Date?
+    /// Where the identity the current one replaced is kept until its certificate expires.
+    public var retiredSigningKeyPath: String?
 
     /// Creates a pass type record.
     public init(
         id: UUID = UUID(), passTypeIdentifier: String, teamIdentifier: String, organizationName: String,
         signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date(),
-        nfcPublicKey: String? = nil
+        nfcPublicKey: String? = nil, nextSigningKeyPath: String? = nil, nextActivatesAt: Date? = nil,
+        retiredSigningKeyPath: String? = nil
     ) {
         self.id = id
         self.passTypeIdentifier = passTypeIdentifier
@@ -34,5 +42,8 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
         self.bindingLearnMoreURL = bindingLearnMoreURL
         self.createdAt = createdAt
         self.nfcPublicKey = nfcPublicKey
+        self.nextSigningKeyPath = nextSigningKeyPath
+        self.nextActivatesAt = nextActivatesAt
+        self.retiredSigningKeyPath = retiredSigningKeyPath
     }
 }

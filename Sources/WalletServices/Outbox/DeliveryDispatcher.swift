@@ -235,15 +235,15 @@ public struct DeliveryDispatcher: Service {
 
     /// Sends one webhook delivery and records its result: delivered ones leave the outbox; failed ones are sent
     /// again after the backoff, until ``webhookLifetime`` after they were queued, then kept as failed and put in the
-    /// pass's trace.
+    /// pass's trace (when it is about a pass).
     func send(_ delivery: PendingWebhook) async {
         guard let webhooks else { return }
         let outcome = await webhooks.send(delivery)
         guard !Task.isCancelled else { return }
-        let metadata: Logger.Metadata = [
-            "pass_id": "\(delivery.passID)", "endpoint": "\(delivery.endpointID)", "event": "\(delivery.eventID)",
-            "attempts": "\(delivery.attempts)",
+        var metadata: Logger.Metadata = [
+            "endpoint": "\(delivery.endpointID)", "event": "\(delivery.eventID)", "attempts": "\(delivery.attempts)",
         ]
+        if let passID = delivery.passID { metadata["pass_id"] = "\(passID)" }
         do {
             switch outcome {
             case .delivered:
@@ -256,10 +256,10 @@ public struct DeliveryDispatcher: Service {
                     logger.warning(
                         "a webhook failed for a day; it is kept as failed",
                         metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
-                    if let trace {
+                    if let trace, let passID = delivery.passID {
                         await trace.record(
                             trace.event(
-                                .webhookFailed, passID: delivery.passID,
+                                .webhookFailed, passID: passID,
                                 details: [
                                     "event_id": .string(delivery.eventID),
                                     "event_type": .string(delivery.eventType.rawValue),

@@ -7,10 +7,9 @@ import WalletPasses
 ///
 /// Decrypting and parsing an identity costs far more than a signature; the cache keeps each one after its first
 /// use and checks that it is really for the pass type and team it is stored under. Entries are reloaded after
-/// ``reloadInterval`` (10 seconds by default), so a renewed certificate imported by `coffer admin pass-type import`
-/// reaches every running server, every replica on one PostgreSQL database included, within that time and without a
-/// restart. (An import stores the identity at a new path and switches the pass type's record to it, so a server
-/// that reads the record sees the new identity at once.)
+/// ``reloadInterval`` (10 seconds by default). Every new identity is stored at a new path and the pass type's record
+/// switched to it (``PassTypeIdentities``), so a server that reads the record signs with it at once, on every
+/// replica and without a restart.
 ///
 /// The store is read on a thread of `NIOThreadPool.singleton`, never on Swift concurrency's few threads: a store
 /// in PostgreSQL blocks its caller until the database answers.
@@ -37,8 +36,23 @@ public actor SigningIdentityCache {
     ///   `WalletPassesError/identityMismatch(expected:found:)` when the stored one is for another pass type,
     ///   `SecretsError` when the store cannot be read.
     public func identity(for passType: PassType) async throws -> SigningIdentity {
+        try await identity(at: passType.signingKeyPath, of: passType)
+    }
+
+    /// When `passType` stops being able to sign: its current certificate's end or, when a staged identity loads and
+    /// takes over by then, that one's.
+    ///
+    /// - Throws: What ``identity(for:)`` throws for the current identity.
+    package func signingEnd(of passType: PassType) async throws -> Date {
+        let current = try await identity(for: passType).notValidAfter
+        guard let nextPath = passType.nextSigningKeyPath, let activatesAt = passType.nextActivatesAt,
+            activatesAt <= current, let next = try? await identity(at: nextPath, of: passType)
+        else { return current }
+        return max(current, next.notValidAfter)
+    }
+
+    private func identity(at path: String, of passType: PassType) async throws -> SigningIdentity {
         let now = ContinuousClock.now
-        let path = passType.signingKeyPath
         if let entry = entries[path], now - entry.loadedAt < reloadInterval {
             return entry.identity
         }

@@ -4,11 +4,11 @@ import Foundation
 /// PostgreSQL. Only the application's assembly and ``WalletAdministration`` hold it; each service holds the store it
 /// uses (``ProvisioningStore``, ``PassWebServiceStore``, ``PassManagementStore``, ``PassChangeStore``,
 /// ``ShareLinkStore``, ``LandingLinkStore``, ``PassTraceStore``, ``WebhookEndpointStore``, ``ExpiringRecordStore``,
-/// ``PassTypeStore``, ``APITokenStore``), and what it adds here is the operator's: clients, users, pass types and
+/// ``PassTypeStore``, ``PassTypeIdentityStore``, ``APITokenStore``), and what it adds here is the operator's: clients, users, pass types and
 /// tags.
 package protocol WalletRepository:
     APITokenStore, ProvisioningStore, PassManagementStore, PassChangeStore, PassWebServiceStore, LandingLinkStore,
-    ShareLinkStore, PassTraceStore, WebhookEndpointStore, ExpiringRecordStore
+    ShareLinkStore, PassTraceStore, WebhookEndpointStore, ExpiringRecordStore, PassTypeIdentityStore
 {
     /// Creates a client.
     func createClient(name: String) async throws -> Client
@@ -33,8 +33,6 @@ package protocol WalletRepository:
 
     /// Stores a pass type.
     func createPassType(_ passType: PassType) async throws
-    /// Changes a pass type's organization name, signing identity path and binding learn-more page.
-    func updatePassType(_ passType: PassType) async throws
     /// Lets the client issue passes under the pass type (granting it twice changes nothing).
     func grantPassType(passTypeID: UUID, clientID: UUID, now: Date) async throws
     /// Stops the client from issuing under the pass type; returns whether it could.

@@ -5,8 +5,8 @@ import WalletPasses
 package struct PendingWebhook: Sendable, Hashable, Identifiable {
     /// The outbox row.
     package var id: UUID
-    /// The pass the event is about.
-    package var passID: UUID
+    /// The pass the event is about; `nil` for an event about a pass type (`pass_type.certificate_expiring`).
+    package var passID: UUID?
     /// The endpoint it goes to.
     package var endpointID: UUID
     /// The endpoint's URL.
@@ -37,7 +37,7 @@ package struct PendingWebhook: Sendable, Hashable, Identifiable {
 
     /// Creates a pending delivery.
     package init(
-        id: UUID, passID: UUID, endpointID: UUID, url: String, eventID: String, eventType: WebhookEventType,
+        id: UUID, passID: UUID?, endpointID: UUID, url: String, eventID: String, eventType: WebhookEventType,
         payload: Data, attempts: Int, createdAt: Date, leasedUntil: Date
     ) {
         self.id = id

@@ -13,4 +13,7 @@ public enum WebhookEventType: String, Codable, Hashable, Sendable, CaseIterable 
     case passUpdated = "pass.updated"
     /// APNs refused a push for the pass, or a push was given up after its last attempt.
     case pushFailed = "push.failed"
+    /// A pass type's certificate ends within 30, 14, 7 or 1 days and no renewed one is staged to take over: sent once
+    /// per threshold to the clients the pass type is shared with.
+    case passTypeCertificateExpiring = "pass_type.certificate_expiring"
 }

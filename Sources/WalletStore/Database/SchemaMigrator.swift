@@ -189,5 +189,7 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 11, name: "kept pass archives sealed", apply: dropUnsealedArchives),
         Migration(version: 12, name: "when each registered device was last seen", apply: addRegistrationsSeen),
         Migration(version: 13, name: "rate limits shared by replicas", apply: createRateBuckets),
+        Migration(
+            version: 14, name: "renewed identities staged, certificate notices", apply: stageRenewedIdentities),
     ]
 }

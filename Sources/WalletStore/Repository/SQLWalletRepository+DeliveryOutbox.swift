@@ -47,7 +47,7 @@ extension SQLWalletRepository: DeliveryOutbox {
             return try candidates.filter { claimed.contains($0.push.id) }.map { candidate in
                 PendingPush(
                     id: try DeliveryOutboxRow.uuid(candidate.push.id, .id),
-                    passID: try DeliveryOutboxRow.uuid(candidate.push.passID, .passID),
+                    passID: try DeliveryOutboxRow.uuid(candidate.push.passID ?? "", .passID),
                     passTypeID: try PassTypeRow.uuid(candidate.passType.id, .id),
                     passTypeIdentifier: candidate.passType.passTypeIdentifier,
                     deviceLibraryIdentifier: candidate.push.deviceLibraryIdentifier, pushToken: candidate.pushToken,

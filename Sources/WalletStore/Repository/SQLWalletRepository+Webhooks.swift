@@ -98,7 +98,6 @@ extension SQLWalletRepository {
         for (id, event) in events {
             guard let type = event.webhookType else { continue }
             for target in targets[event.passID.uuidString] ?? [] where target.endpoint.eventTypes.contains(type) {
-                let eventID = "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
                 var data = target.pass
                 if let device = event.device {
                     data["device"] = .string(
@@ -107,18 +106,27 @@ extension SQLWalletRepository {
                 for (key, value) in event.details.merging(event.webhookDetails, uniquingKeysWith: { $1 }) {
                     data[key] = value
                 }
-                let payload: JSONValue = .object([
-                    "id": .string(eventID), "type": .string(type.rawValue),
-                    "created_at": .string(PassTrace.time(event.occurredAt)), "data": .object(data),
-                ])
+                let body = webhookBody(type: type, occurredAt: event.occurredAt, data: data)
                 deliveries.append(
                     DeliveryOutboxRow(
-                        passID: event.passID, endpointID: target.endpoint.id, eventID: eventID, eventType: type,
-                        payload: String(decoding: payload.serialized(), as: UTF8.self), sequence: id,
-                        now: event.occurredAt))
+                        passID: event.passID, endpointID: target.endpoint.id, eventID: body.eventID, eventType: type,
+                        payload: body.payload, sequence: id, now: event.occurredAt))
             }
         }
         if !deliveries.isEmpty { try await db.insert(deliveries).run() }
+    }
+
+    /// A webhook's JSON body: a new event identifier (`evt_…`, the same in every attempt), `type`, when it happened
+    /// and `data`.
+    static func webhookBody(type: WebhookEventType, occurredAt: Date, data: [String: JSONValue])
+        -> (eventID: String, payload: String)
+    {
+        let eventID = "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let body: JSONValue = .object([
+            "id": .string(eventID), "type": .string(type.rawValue), "created_at": .string(PassTrace.time(occurredAt)),
+            "data": .object(data),
+        ])
+        return (eventID, String(decoding: body.serialized(), as: UTF8.self))
     }
 
     /// Leases the due webhook deliveries: each the oldest still waiting of its pass for its endpoint (so that one
@@ -237,7 +245,7 @@ extension SQLWalletRepository {
         }
         return PendingWebhook(
             id: try DeliveryOutboxRow.uuid(id, .id),
-            passID: try DeliveryOutboxRow.uuid(try row.decode(column: "pass_id", as: String.self), .passID),
+            passID: try row.decode(column: "pass_id", as: String?.self).map { try DeliveryOutboxRow.uuid($0, .passID) },
             endpointID: try DeliveryOutboxRow.uuid(try row.decode(column: "endpoint_id", as: String.self), .endpointID),
             url: try row.decode(column: "url", as: String.self),
             eventID: try row.decode(column: "event_id", as: String.self), eventType: type,

@@ -136,15 +136,30 @@ public struct SQLWalletRepository: WalletRepository {
         try await insert(PassTypeRow(passType))
     }
 
-    /// Changes a pass type's organization name, signing identity path and binding learn-more page.
-    package func updatePassType(_ passType: PassType) async throws {
-        try await run {
-            try await sql.update("pass_types")
-                .set("organization_name", to: passType.organizationName)
-                .set("signing_key_path", to: passType.signingKeyPath)
-                .set("binding_learn_more_url", to: passType.bindingLearnMoreURL)
-                .where("id", .equal, passType.id.uuidString)
-                .run()
+    /// Changes a pass type's organization name, binding learn-more page and identity paths, if its stored identity
+    /// paths are still `previous`'s (one statement, so a concurrent change on another replica makes it return
+    /// `false` rather than be overwritten).
+    package func updatePassType(_ passType: PassType, replacing previous: PassType) async throws -> Bool {
+        let row = PassTypeRow(passType)
+        return try await run {
+            var update = sql.update(PassTypeRow.table)
+                .set("organization_name", to: row.organizationName)
+                .set("binding_learn_more_url", to: row.bindingLearnMoreURL)
+                .set("signing_key_path", to: row.signingKeyPath)
+                .set("next_signing_key_path", to: row.nextSigningKeyPath)
+                .set("next_activates_at", to: row.nextActivatesAt)
+                .set("retired_signing_key_path", to: row.retiredSigningKeyPath)
+                .where("id", .equal, previous.id.uuidString)
+            for (column, value) in [
+                ("signing_key_path", previous.signingKeyPath as String?),
+                ("next_signing_key_path", previous.nextSigningKeyPath),
+                ("retired_signing_key_path", previous.retiredSigningKeyPath),
+            ] {
+                update = update.where(
+                    SQLBinaryExpression(
+                        left: SQLIdentifier(column), op: SQLRaw("IS NOT DISTINCT FROM"), right: SQLBind(value)))
+            }
+            return try await update.returning("id").all().count == 1
         }
     }
 

@@ -13,7 +13,8 @@ extension AdminCommand {
         static let configuration = CommandConfiguration(
             commandName: "pass-type", abstract: "Import and list pass types and their signing identities.",
             subcommands: [
-                Import.self, Request.self, AttachCertificate.self, List.self, Share.self, Unshare.self, Template.self,
+                Import.self, Request.self, AttachCertificate.self, Activate.self, List.self, Share.self, Unshare.self,
+                Template.self,
                 NFCKeyCommands.self,
             ])
 
@@ -24,7 +25,8 @@ extension AdminCommand {
                 discussion: """
                     The private key is stored encrypted in the server's secret store (with a PostgreSQL database, \
                     sealed in the database for every replica), never in the clear. Importing a renewed certificate \
-                    for a known pass type replaces its identity; every running server picks it up within 10 seconds. \
+                    for a known pass type replaces its identity, on every running server at once; with --next it \
+                    waits beside the current one until it is activated. \
                     A client issues under a pass type only once it is shared with it (--client here, or \
                     `coffer admin pass-type share`).
                     """)
@@ -37,7 +39,8 @@ extension AdminCommand {
                 try await record.importing(into: server) { administration in
                     let imported = try await administration.importPassType(
                         signingIdentity, organizationName: record.organization,
-                        bindingLearnMoreURL: record.learnMoreURL)
+                        bindingLearnMoreURL: record.learnMoreURL, staged: record.next,
+                        activatingAt: try record.activationTime())
                     return (imported.passType, imported.created, nil)
                 }
             }
@@ -45,41 +48,56 @@ extension AdminCommand {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                commandName: "list", abstract: "List every pass type, with when its certificate expires.")
+                commandName: "list",
+                abstract: "List every pass type: when its certificate expires, its staged renewal, how it pushes.")
             @Flag(help: "Print JSON.") var json = false
             @OptionGroup var server: ServerOptions
 
-            /// A pass type with its certificate's end, as `--json` prints it.
+            /// A pass type with its certificates' ends and its push authentication, as `--json` prints it.
             struct Listed: Encodable {
                 let passType: PassType
                 let certificateExpiresAt: Date?
+                let nextCertificateExpiresAt: Date?
+                let push: APNsConfiguration.PushAuthentication
 
-                enum CodingKeys: String, CodingKey { case certificateExpiresAt }
+                enum CodingKeys: String, CodingKey { case certificateExpiresAt, nextCertificateExpiresAt, push }
 
                 func encode(to encoder: any Encoder) throws {
                     try passType.encode(to: encoder)
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(certificateExpiresAt, forKey: .certificateExpiresAt)
+                    try container.encode(nextCertificateExpiresAt, forKey: .nextCertificateExpiresAt)
+                    try container.encode(push, forKey: .push)
                 }
             }
 
             func run() async throws {
+                let configuration = try server.configuration()
                 let (passTypes, ends) = try await withAdministration(server) {
                     (try await $0.passTypes(), try await $0.certificateEnds())
                 }
-                if json {
-                    return try Output.printJSON(
-                        passTypes.map { Listed(passType: $0, certificateExpiresAt: ends[$0.passTypeIdentifier]) },
-                        snakeCaseKeys: true)
+                let listed = passTypes.map {
+                    Listed(
+                        passType: $0, certificateExpiresAt: ends[$0.passTypeIdentifier]?.current,
+                        nextCertificateExpiresAt: ends[$0.passTypeIdentifier]?.next,
+                        push: configuration.apns.pushAuthentication(teamIdentifier: $0.teamIdentifier))
                 }
+                if json { return try Output.printJSON(listed, snakeCaseKeys: true) }
                 let now = Date()
+                func ending(_ end: Date?) -> String {
+                    end.map { CertificateExpiry(notValidAfter: $0, now: now).summary } ?? "unreadable: see GET /ready"
+                }
                 Output.printTable(
-                    ["ID", "PASS TYPE", "TEAM", "ORGANIZATION", "CERTIFICATE"],
-                    passTypes.map {
-                        [
-                            $0.id.uuidString, $0.passTypeIdentifier, $0.teamIdentifier, $0.organizationName,
-                            ends[$0.passTypeIdentifier].map { CertificateExpiry(notValidAfter: $0, now: now).summary }
-                                ?? "unreadable: see GET /ready",
+                    ["ID", "PASS TYPE", "TEAM", "ORGANIZATION", "CERTIFICATE", "NEXT", "PUSH"],
+                    listed.map { item in
+                        let passType = item.passType
+                        let next = passType.nextActivatesAt.map {
+                            "from \(String($0.formatted(.iso8601).prefix(10))), \(ending(item.nextCertificateExpiresAt))"
+                        }
+                        return [
+                            passType.id.uuidString, passType.passTypeIdentifier, passType.teamIdentifier,
+                            passType.organizationName, ending(item.certificateExpiresAt), next ?? "-",
+                            item.push.summary,
                         ]
                     })
             }

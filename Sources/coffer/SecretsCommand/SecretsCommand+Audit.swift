@@ -215,8 +215,7 @@ enum AuditCommandFile {
         if let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropLast()), amount >= 0 {
             return now.addingTimeInterval(-amount * unit)
         }
-        if let date = RFC3339.date(text) { return date }
-        if let day = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return day }
+        if let date = CommandTime.absolute(text) { return date }
         throw CommandFailure(
             "--since '\(text)' is not a time: give 2026-11-24, 2026-11-24T07:30:00Z, or an age such as 90m, 12h, 7d",
             status: .usage)

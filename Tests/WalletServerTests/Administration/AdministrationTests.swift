@@ -85,7 +85,7 @@ struct AdministrationTests {
     }
 
     @Test(
-        "importing a renewed identity replaces the stored key, keeps the record, and is used at once",
+        "importing a renewed identity keeps the record, is used at once, and retires the replaced one",
         arguments: Engine.available)
     func renewIdentity(_ engine: Engine) async throws {
         try await withAdministration(engine) { administration, storage in
@@ -107,9 +107,8 @@ struct AdministrationTests {
             let stored = try SigningIdentity(from: storage.secrets, at: again.signingKeyPath)
             #expect(stored.certificate == renewed.signingIdentity.certificate)
             #expect(try await storage.repository.passType(id: passType.id) == again)
-            #expect(
-                try storage.secrets.readData(account: passType.signingKeyPath) == nil,
-                "the previous identity is removed once the record points at the new one")
+            #expect(again.retiredSigningKeyPath == passType.signingKeyPath, "kept until it expires")
+            #expect(try storage.secrets.readData(account: passType.signingKeyPath) != nil)
             #expect(again.organizationName == "Renew Co", "kept when not given again")
         }
     }

@@ -40,7 +40,8 @@ struct CertificateExpiryTests {
 
     /// A world whose pass type's certificate ends `days` from now.
     static func withIdentity(
-        endingIn days: Double, _ body: (ProvisioningWorld, SigningIdentityCache) async throws -> Void
+        endingIn days: Double,
+        _ body: (ProvisioningWorld, SigningIdentityCache, AggregateSecretsStore) async throws -> Void
     ) async throws {
         try await ProvisioningWorld.with(.sqliteFile) { world in
             let identity = try DevelopmentIdentity.generate(
@@ -52,13 +53,13 @@ struct CertificateExpiryTests {
                 PassType(
                     passTypeIdentifier: "pass.dev.coffer.expiring", teamIdentifier: "DEVTEAM000",
                     organizationName: "Acme", signingKeyPath: "wallet/pass-types/expiring"))
-            try await body(world, SigningIdentityCache(store: secrets))
+            try await body(world, SigningIdentityCache(store: secrets), secrets)
         }
     }
 
     @Test("an identity 10 days from expiry: /ready is 200 degraded, naming it; the other pass type is fine")
     func degraded() async throws {
-        try await Self.withIdentity(endingIn: 10) { world, identities in
+        try await Self.withIdentity(endingIn: 10) { world, identities, _ in
             let probe = ReadinessProbe(repository: world.repository, identities: identities)
             let (status, answer, _) = try await ReadinessTests.ready(world, readiness: probe)
             #expect(status == .ok)
@@ -72,7 +73,7 @@ struct CertificateExpiryTests {
 
     @Test("an expired identity: /ready is 503, saying when it expired")
     func expired() async throws {
-        try await Self.withIdentity(endingIn: 10) { world, identities in
+        try await Self.withIdentity(endingIn: 10) { world, identities, _ in
             let later = ManualClock(Date().addingTimeInterval(11 * 86_400))
             let probe = ReadinessProbe(repository: world.repository, identities: identities, clock: later)
             let (status, answer, _) = try await ReadinessTests.ready(world, readiness: probe)
@@ -84,12 +85,13 @@ struct CertificateExpiryTests {
 
     @Test("the daily look sets each pass type's expiry gauge and logs a warning for the one about to expire")
     func watch() async throws {
-        try await Self.withIdentity(endingIn: 10) { world, identities in
+        try await Self.withIdentity(endingIn: 10) { world, identities, secrets in
             let metrics = ServerMetrics()
             let lines = Recorder()
             let logger = Logger(label: "watch") { _ in RecordingLogHandler(recorder: lines, logLevel: .warning) }
             let watch = CertificateWatch(
-                repository: world.repository, identities: identities, metrics: metrics, logger: logger)
+                repository: world.repository, secrets: secrets, identities: identities, metrics: metrics,
+                logger: logger)
             let found = try await watch.look()
             let expiring = try #require(found["pass.dev.coffer.expiring"])
             #expect(expiring.isExpiringSoon)

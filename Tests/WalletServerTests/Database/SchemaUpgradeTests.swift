@@ -43,13 +43,14 @@ struct SchemaUpgradeTests {
             try await migrator.migrate()
             #expect(try await migrator.appliedVersions() == Array(1...SchemaMigrator.latestVersion))
             let repository = SQLWalletRepository(database: database)
-            var passType = try #require(try await repository.passType(id: passTypeID))
+            let stored = try #require(try await repository.passType(id: passTypeID))
+            var passType = stored
             #expect(passType.passTypeIdentifier == "pass.com.example.old")
             #expect(passType.organizationName == "Old Co")
             #expect(passType.bindingLearnMoreURL == nil)
 
             passType.bindingLearnMoreURL = "https://old.example.com/binding"
-            try await repository.updatePassType(passType)
+            #expect(try await repository.updatePassType(passType, replacing: stored))
             #expect(try await repository.passType(id: passTypeID) == passType)
         }
     }

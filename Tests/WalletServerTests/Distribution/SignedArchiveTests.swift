@@ -120,9 +120,10 @@ struct SignedArchiveTests {
         try await PassWebServiceTests().withFixture(engine) { fixture in
             let first = try await Self.fetch(fixture)
             let repository = fixture.world.repository
-            var passType = try #require(try await repository.passTypes().first)
+            let stored = try #require(try await repository.passTypes().first)
+            var passType = stored
             passType.bindingLearnMoreURL = "https://acme.example.com/binding-2"
-            try await repository.updatePassType(passType)
+            #expect(try await repository.updatePassType(passType, replacing: stored))
             fixture.world.clock.advance(by: 5)
             let second = try await Self.fetch(fixture)
             #expect(second != first)

@@ -24,6 +24,7 @@ struct DeliveryOutboxRow: TableRow {
         case sequence
         case failedAt = "failed_at"
         case lastError = "last_error"
+        case passTypeID = "pass_type_id"
     }
 
     /// ``kind`` of a push to a device (rows older than webhooks have `nil`).
@@ -33,8 +34,8 @@ struct DeliveryOutboxRow: TableRow {
 
     /// The push's identifier.
     var id: String
-    /// The pass that changed.
-    var passID: String
+    /// The pass that changed; `nil` for a webhook about a pass type.
+    var passID: String?
     /// The device to tell.
     var deviceLibraryIdentifier: String
     /// How many times sending it was tried.
@@ -61,6 +62,8 @@ struct DeliveryOutboxRow: TableRow {
     var failedAt: Int64?
     /// Why a webhook's last attempt failed.
     var lastError: String?
+    /// The pass type a webhook is about, when it is about a pass type rather than a pass.
+    var passTypeID: String?
 
     /// A new, unleased push of the pass `passID` to the device `deviceLibraryIdentifier`, due at `now`.
     init(passID: UUID, deviceLibraryIdentifier: String, now: Date) {
@@ -74,14 +77,16 @@ struct DeliveryOutboxRow: TableRow {
         kind = Self.pushKind
     }
 
-    /// A new, unleased delivery of the event `eventID` about the pass `passID` to the endpoint `endpointID`, due at
-    /// `now`, in the place `sequence` among the pass's deliveries to that endpoint.
+    /// A new, unleased delivery of the event `eventID` about the pass `passID` (or, without one, the pass type
+    /// `passTypeID`) to the endpoint `endpointID`, due at `now`, in the place `sequence` among the pass's deliveries
+    /// to that endpoint.
     init(
-        passID: UUID, endpointID: UUID, eventID: String, eventType: WebhookEventType, payload: String, sequence: Int64,
-        now: Date
+        passID: UUID?, passTypeID: UUID? = nil, endpointID: UUID, eventID: String, eventType: WebhookEventType,
+        payload: String, sequence: Int64, now: Date
     ) {
         id = UUID().uuidString
-        self.passID = passID.uuidString
+        self.passID = passID?.uuidString
+        self.passTypeID = passTypeID?.uuidString
         deviceLibraryIdentifier = ""
         attempts = 0
         nextAttemptAt = SQLWalletRepository.ms(now)

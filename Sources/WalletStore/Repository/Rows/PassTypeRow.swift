@@ -16,6 +16,9 @@ struct PassTypeRow: TableRow {
         case bindingLearnMoreURL = "binding_learn_more_url"
         case createdAt = "created_at"
         case nfcPublicKey = "nfc_public_key"
+        case nextSigningKeyPath = "next_signing_key_path"
+        case nextActivatesAt = "next_activates_at"
+        case retiredSigningKeyPath = "retired_signing_key_path"
     }
 
     /// The pass type's identifier.
@@ -34,6 +37,12 @@ struct PassTypeRow: TableRow {
     var createdAt: Int64
     /// The pass type's current NFC public key, if it has one.
     var nfcPublicKey: String?
+    /// Where the next identity waits, if one is staged.
+    var nextSigningKeyPath: String?
+    /// When the next identity takes over, in milliseconds.
+    var nextActivatesAt: Int64?
+    /// Where the replaced identity is kept until it expires.
+    var retiredSigningKeyPath: String?
 
     /// The row that stores `passType`.
     init(_ passType: PassType) {
@@ -45,6 +54,9 @@ struct PassTypeRow: TableRow {
         bindingLearnMoreURL = passType.bindingLearnMoreURL
         createdAt = SQLWalletRepository.ms(passType.createdAt)
         nfcPublicKey = passType.nfcPublicKey
+        nextSigningKeyPath = passType.nextSigningKeyPath
+        nextActivatesAt = passType.nextActivatesAt.map(SQLWalletRepository.ms)
+        retiredSigningKeyPath = passType.retiredSigningKeyPath
     }
 
     /// The pass type this row stores.
@@ -53,6 +65,8 @@ struct PassTypeRow: TableRow {
             id: try Self.uuid(id, .id), passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
             organizationName: organizationName, signingKeyPath: signingKeyPath,
             bindingLearnMoreURL: bindingLearnMoreURL, createdAt: SQLWalletRepository.date(createdAt),
-            nfcPublicKey: nfcPublicKey)
+            nfcPublicKey: nfcPublicKey, nextSigningKeyPath: nextSigningKeyPath,
+            nextActivatesAt: nextActivatesAt.map(SQLWalletRepository.date), retiredSigningKeyPath: retiredSigningKeyPath
+        )
     }
 }
