@@ -21,6 +21,8 @@ public enum WalletPassesError: Error, Hashable, Sendable {
     case unusableCertificate(String)
     /// A pass type or team identifier Apple's developer portal would refuse; the reason says what one looks like.
     case invalidIdentifier(String)
+    /// A localized text or a language's `pass.strings` that cannot be used; the reason says what is wrong.
+    case invalidLocalization(String)
     /// The signing certificate is for another pass type or team.
     case identityMismatch(expected: String, found: String)
     /// Creating a signature failed.
@@ -89,6 +91,7 @@ extension WalletPassesError: CustomStringConvertible, LocalizedError {
             return "the signing certificate is for \(found), not \(expected)"
         case .unusableCertificate(let reason): return "the certificate cannot be used: \(reason)"
         case .invalidIdentifier(let reason): return reason
+        case .invalidLocalization(let reason): return reason
         case .signingFailed(let reason): return "signing failed: \(reason)"
         case .signingEngineUnavailable(let reason): return "the RSA signing engine is unavailable: \(reason)"
         case .malformedArchive(let reason): return "the archive cannot be read: \(reason)"

@@ -134,13 +134,13 @@ struct PreparedPassTemplateTests {
         }
     }
 
-    @Test("an image that is not a PNG and strings that are not text are refused, naming the file")
+    @Test("an image that is not a PNG and strings Wallet cannot read are refused, naming the file")
     func refusesBadContent() {
         #expect(
             throws: WalletPassesError.invalidPass([
                 PassFinding(
-                    code: "file.strings", severity: .error, path: "de.lproj/pass.strings",
-                    message: "is not UTF-8 or UTF-16 text"),
+                    code: "strings.encoding", severity: .error, path: "de.lproj/pass.strings",
+                    message: "is neither UTF-8 nor UTF-16 text", fix: "save it as UTF-16 (or UTF-8)"),
                 PassFinding(code: "file.png", severity: .error, path: "icon.png", message: "is not a PNG image"),
             ])
         ) {

@@ -18,7 +18,10 @@ enum PassChecks {
         checkSemanticBoardingPass(pass, files: files, in: &context)
         checkFeaturedActions(pass, in: &context)
         checkUpcomingEntries(pass, in: &context)
-        if let files { checkImages(pass, files: files, in: &context) }
+        if let files {
+            checkImages(pass, files: files, in: &context)
+            checkLocalizations(pass, files: files, in: &context)
+        }
     }
 
     /// Whether `text` is empty or only white space.

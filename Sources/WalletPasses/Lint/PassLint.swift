@@ -37,15 +37,19 @@ public enum PassLint {
         return PassLintReport(findings: context.findings, pass: pass, files: files)
     }
 
-    /// What is wrong with one file of a pass: a `.png` that is not a PNG image, a `pass.strings` that is not text.
+    /// What is wrong with one file of a pass: a `.png` that is not a PNG image, a `pass.strings` that Wallet cannot
+    /// read.
     static func checkFile(_ path: String, _ data: Data, in context: inout PassLintContext) {
         if path.hasSuffix(".png"), !data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             context.error("file.png", path, "is not a PNG image")
         }
-        if path.hasSuffix("pass.strings"), String(data: data, encoding: .utf8) == nil,
-            String(data: data, encoding: .utf16) == nil
-        {
-            context.error("file.strings", path, "is not UTF-8 or UTF-16 text")
+        if path.hasSuffix("/pass.strings") {
+            switch Result(catching: { () throws(PassStrings.ReadError) in try PassStrings(data: data) }) {
+            case .success: break
+            case .failure(.encoding(let reason)):
+                context.error("strings.encoding", path, reason, fix: "save it as UTF-16 (or UTF-8)")
+            case .failure(.syntax(let reason)): context.error("strings.syntax", path, reason)
+            }
         }
     }
 }

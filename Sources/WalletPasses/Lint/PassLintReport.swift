@@ -20,6 +20,13 @@ public struct PassLintReport: Sendable {
         pass.map { pass in IOSVersion.reported.map { PassRendering(pass, files: files, on: $0) } } ?? []
     }
 
+    /// How the pass reads in each language it has a `pass.strings` for; empty when it has none (or `pass.json`
+    /// could not be read).
+    public var languageViews: [PassLanguageView] {
+        guard let pass, let files else { return [] }
+        return PassLanguageView.views(of: pass, files: files)
+    }
+
     /// The findings that stop a pass from being signed.
     public var errors: [PassFinding] { findings.filter { $0.severity == .error } }
     /// The warnings.

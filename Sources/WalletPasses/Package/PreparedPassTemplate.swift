@@ -29,7 +29,7 @@ public struct PreparedPassTemplate: Sendable {
     /// - Throws: ``WalletPassesError/invalidFilePath(_:reason:)`` for a `pass.json` (each pass brings its own), a
     ///   `manifest.json` or `signature`, and a path a pass may not hold (absolute, `..`, hidden, nested);
     ///   ``WalletPassesError/tooLarge(what:limit:)`` when the files exceed ``PassPackage/maximumTotalSize``;
-    ///   ``WalletPassesError/invalidPass(_:)`` for a `.png` that is not a PNG or a `pass.strings` that is not text.
+    ///   ``WalletPassesError/invalidPass(_:)`` for a `.png` that is not a PNG or a `pass.strings` Wallet cannot read.
     public init(files: [String: Data]) throws {
         var total = 0
         var context = PassLintContext()

@@ -86,24 +86,91 @@ package struct ManagementBody {
         }
     }
 
-    /// The `fields` object: each key a field's key, each value a string or a finite number; `nil` when absent.
-    func fields() throws(PassManagementFailure) -> [String: PassField.Value]? {
+    /// The `fields` object, or `nil` when absent: each key a field's key, each value a string or a finite number
+    /// (the new value), or an object of `value`, `label` and `change_message`, each a string, a localized text
+    /// (`{"en": "Gate", "de": "Tor"}`) or, for a value, a number.
+    func fields() throws(PassManagementFailure) -> ManagedFields? {
         guard let value = try value("fields") else { return nil }
         guard case .object(let fields) = value else { throw .invalidRequest("'fields' must be an object") }
         guard fields.count <= PassChange.maximumFields else {
             throw .invalidRequest("'fields' may set at most \(PassChange.maximumFields) fields at once")
         }
-        var values: [String: PassField.Value] = [:]
+        var parsed = ManagedFields()
         for (key, value) in fields {
             switch value {
-            case .string(let text) where text.unicodeScalars.count <= PassChange.maximumValueLength:
-                values[key] = .text(text)
-            case .string:
-                throw .invalidRequest("'fields.\(key)' is longer than \(PassChange.maximumValueLength) characters")
-            case .number(let number) where number.isFinite: values[key] = .number(number)
-            default: throw .invalidRequest("'fields.\(key)' must be a string or a number")
+            case .object(let slots):
+                var texts: [PassFieldText.Slot: PassFieldText] = [:]
+                for (name, slotValue) in slots {
+                    guard let slot = Self.slots[name] else {
+                        throw .invalidRequest("'fields.\(key).\(name)' is not one of value, label and change_message")
+                    }
+                    texts[slot] = try Self.text(slotValue, at: "fields.\(key).\(name)", number: slot == .value)
+                }
+                guard !texts.isEmpty else {
+                    throw .invalidRequest("'fields.\(key)' must set at least one of value, label and change_message")
+                }
+                parsed.texts[key] = texts
+            default:
+                guard case .plain(let plain) = try Self.text(value, at: "fields.\(key)", number: true, localized: false)
+                else { continue }
+                parsed.values[key] = plain
             }
         }
-        return values
+        return parsed
     }
+
+    private static let slots: [String: PassFieldText.Slot] = [
+        "value": .value, "label": .label, "change_message": .changeMessage,
+    ]
+
+    /// A field's text at `path`: a string, a number (where `number`), or (where `localized`) an object of language
+    /// identifiers to strings.
+    private static func text(_ value: JSONValue, at path: String, number: Bool, localized: Bool = true)
+        throws(PassManagementFailure) -> PassFieldText
+    {
+        func checked(_ text: String, at path: String) throws(PassManagementFailure) -> String {
+            guard text.unicodeScalars.count <= PassChange.maximumValueLength else {
+                throw .invalidRequest("'\(path)' is longer than \(PassChange.maximumValueLength) characters")
+            }
+            return text
+        }
+        switch value {
+        case .string(let text): return .plain(.text(try checked(text, at: path)))
+        case .number(let value) where number && value.isFinite: return .plain(.number(value))
+        case .object(let languages) where localized:
+            var values: [String: String] = [:]
+            for (language, text) in languages {
+                guard case .string(let text) = text else {
+                    throw .invalidRequest("'\(path).\(language)' must be a string")
+                }
+                values[language] = try checked(text, at: "\(path).\(language)")
+            }
+            do {
+                return .localized(try LocalizedText(values))
+            } catch {
+                throw .invalidRequest("'\(path)': \(error)")
+            }
+        default:
+            let kinds = [number ? "a number" : nil, localized ? "an object of languages" : nil].compactMap { $0 }
+            throw .invalidRequest("'\(path)' must be a string" + kinds.map { " or \($0)" }.joined())
+        }
+    }
+}
+
+/// The `fields` of a management request: plain values, and texts that may be localized, by field key.
+package struct ManagedFields: Hashable, Sendable {
+    /// New values, the same in every language.
+    package var values: [String: PassField.Value] = [:]
+    /// New values, labels and change messages, each plain or localized.
+    package var texts: [String: [PassFieldText.Slot: PassFieldText]] = [:]
+
+    /// No fields.
+    package init(values: [String: PassField.Value] = [:], texts: [String: [PassFieldText.Slot: PassFieldText]] = [:])
+    {
+        self.values = values
+        self.texts = texts
+    }
+
+    /// Whether it sets no field.
+    package var isEmpty: Bool { values.isEmpty && texts.isEmpty }
 }

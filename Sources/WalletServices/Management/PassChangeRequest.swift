@@ -14,7 +14,7 @@ package struct PassChangeRequest: Decodable, Sendable {
                 "'fields' must set at least one field (leave it out to change none)")
         }
         var change = PassChange(
-            fields: fields ?? [:], relevantDate: try body.date("relevant_date"),
+            fields: fields?.values ?? [:], texts: fields?.texts ?? [:], relevantDate: try body.date("relevant_date"),
             expirationDate: try body.date("expiration_date"))
         change.voided = try body.bool("voided")
         guard !change.isEmpty else {

@@ -16,6 +16,8 @@ package struct PassCreationRequest: Hashable, Sendable, Decodable {
     package var passTypeID: UUID?
     /// New values of the template's fields, by key.
     package var fields: [String: PassField.Value]
+    /// New values, labels and change messages of the template's fields, plain or localized, by key.
+    package var texts: [String: [PassFieldText.Slot: PassFieldText]]
     /// When the pass becomes relevant.
     package var relevantDate: Date?
     /// When the pass expires.
@@ -25,8 +27,10 @@ package struct PassCreationRequest: Hashable, Sendable, Decodable {
     package init(
         referenceID: String? = nil, prontoTagID: String? = nil, subscriptionID: String? = nil,
         userReference: String? = nil, passTypeID: UUID? = nil, fields: [String: PassField.Value] = [:],
-        relevantDate: Date? = nil, expirationDate: Date? = nil
+        texts: [String: [PassFieldText.Slot: PassFieldText]] = [:], relevantDate: Date? = nil,
+        expirationDate: Date? = nil
     ) {
+        self.texts = texts
         self.referenceID = referenceID
         self.prontoTagID = prontoTagID
         self.subscriptionID = subscriptionID
@@ -62,7 +66,9 @@ package struct PassCreationRequest: Hashable, Sendable, Decodable {
             }
             passTypeID = id
         }
-        fields = try body.fields() ?? [:]
+        let managed = try body.fields() ?? ManagedFields()
+        fields = managed.values
+        texts = managed.texts
         relevantDate = try body.date("relevant_date")
         expirationDate = try body.date("expiration_date")
     }
@@ -85,6 +91,19 @@ package struct PassCreationRequest: Hashable, Sendable, Decodable {
             switch fields[key]! {
             case .text(let value): add("field.\(key.utf8.count):\(key).text", value)
             case .number(let value): add("field.\(key.utf8.count):\(key).number", "\(value)")
+            }
+        }
+        for key in texts.keys.sorted() {
+            for slot in PassFieldText.Slot.allCases {
+                switch texts[key]![slot] {
+                case nil: continue
+                case .plain(.text(let value))?: add("text.\(key.utf8.count):\(key).\(slot.rawValue).text", value)
+                case .plain(.number(let value))?: add("text.\(key.utf8.count):\(key).\(slot.rawValue).number", "\(value)")
+                case .localized(let localized)?:
+                    for language in localized.values.keys.sorted() {
+                        add("text.\(key.utf8.count):\(key).\(slot.rawValue).\(language)", localized.values[language])
+                    }
+                }
             }
         }
         add("relevant_date", relevantDate.map { "\($0.timeIntervalSince1970)" })

@@ -57,9 +57,10 @@ package struct PassManagement: Sendable {
             throw PassManagementFailure.invalidPass(findings)
         }
         let change = PassChange(
-            fields: request.fields, relevantDate: request.relevantDate, expirationDate: request.expirationDate)
+            fields: request.fields, texts: request.texts, relevantDate: request.relevantDate,
+            expirationDate: request.expirationDate)
         do {
-            try package.setPass(try Self.refusingInvalid { try change.applied(to: try package.pass) })
+            package = try Self.refusingInvalid { try change.applied(to: package) }
             try package.validate()
         } catch WalletPassesError.invalidPass(let findings) {
             throw PassManagementFailure.invalidPass(findings)

@@ -1,11 +1,15 @@
 import Foundation
 import WalletPasses
 
-/// A change to a pass's content: new field values, dates, or its end. What is `nil` stays as it is.
+/// A change to a pass's content: new field values, labels and change messages (each in one language or several),
+/// dates, or its end. What is `nil` stays as it is.
 public struct PassChange: Hashable, Sendable {
     /// New values by field key (a key of one of the template's fields: header, primary, secondary, auxiliary or
     /// back).
     public var fields: [String: PassField.Value]
+    /// New values, labels and change messages by field key, each plain or localized: a localized one is written
+    /// to each language's `pass.strings` (`PassPackage/setField(_:ofKey:to:)`).
+    public var texts: [String: [PassFieldText.Slot: PassFieldText]]
     /// When the pass becomes relevant.
     public var relevantDate: Date?
     /// When the pass expires: Wallet shows it as expired from then on.
@@ -15,24 +19,67 @@ public struct PassChange: Hashable, Sendable {
 
     /// Creates a change.
     public init(
-        fields: [String: PassField.Value] = [:], relevantDate: Date? = nil, expirationDate: Date? = nil,
-        voided: Bool? = nil
+        fields: [String: PassField.Value] = [:], texts: [String: [PassFieldText.Slot: PassFieldText]] = [:],
+        relevantDate: Date? = nil, expirationDate: Date? = nil, voided: Bool? = nil
     ) {
         self.fields = fields
+        self.texts = texts
         self.relevantDate = relevantDate
         self.expirationDate = expirationDate
         self.voided = voided
     }
 
     /// Whether the change changes nothing.
-    public var isEmpty: Bool { fields.isEmpty && relevantDate == nil && expirationDate == nil && voided == nil }
+    public var isEmpty: Bool {
+        fields.isEmpty && texts.isEmpty && relevantDate == nil && expirationDate == nil && voided == nil
+    }
+
+    /// The keys of the fields the change sets.
+    public var fieldKeys: Set<String> { Set(fields.keys).union(texts.keys) }
 
     /// The most fields one change sets.
     public static let maximumFields = 100
     /// The longest text value of a field, in characters.
     public static let maximumValueLength = 2048
 
-    /// `pass` with the change applied.
+    /// `package` with the change applied: ``applied(to:)-(Pass)`` to its `pass.json`, then each of ``texts``.
+    ///
+    /// - Throws: What ``applied(to:)-(Pass)`` throws; ``WalletServerError/invalidArgument(_:)`` for a text of a field
+    ///   the pass has not, or a text Wallet cannot take.
+    public func applied(to package: PassPackage) throws -> PassPackage {
+        guard fieldKeys.count <= Self.maximumFields else {
+            throw WalletServerError.invalidArgument("a change sets at most \(Self.maximumFields) fields")
+        }
+        var package = package
+        try package.setPass(try applied(to: package.pass))
+        for key in texts.keys.sorted() {
+            for slot in PassFieldText.Slot.allCases {
+                guard let text = texts[key]![slot] else { continue }
+                let values: [String]
+                switch text {
+                case .plain(.text(let value)): values = [value]
+                case .plain(.number): values = []
+                case .localized(let localized): values = Array(localized.values.values)
+                }
+                if values.contains(where: { $0.count > Self.maximumValueLength }) {
+                    throw WalletServerError.invalidArgument(
+                        "a \(slot.rawValue) of field '\(key)' is longer than \(Self.maximumValueLength) characters")
+                }
+                do {
+                    guard try package.setField(slot, ofKey: key, to: text) else {
+                        throw WalletServerError.invalidArgument(
+                            "the pass has no field '\(key)' (its fields: "
+                                + "\(try package.pass.fields.keys.joined(separator: ", ")))")
+                    }
+                } catch WalletPassesError.invalidLocalization(let reason) {
+                    throw WalletServerError.invalidArgument(reason)
+                }
+            }
+        }
+        return package
+    }
+
+    /// `pass` with the change applied, but for ``texts``, which need the pass's files.
     ///
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` naming a key the pass has no field for, or a value that
     ///   is too long.

@@ -63,13 +63,13 @@ public struct PassUpdater: Sendable {
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take,
     ///   `WalletPassesError/invalidPass(_:)` for one that would make it invalid.
     private static func applying(_ change: PassChange, to content: Data) throws -> (Data, [String: JSONValue]) {
-        var package = try PassPackage(archive: content)
-        let before = try package.pass
-        let after = try change.applied(to: before)
-        try package.setPass(after)
+        let original = try PassPackage(archive: content)
+        let before = try original.pass
+        let package = try change.applied(to: original)
+        let after = try package.pass
         try package.validate()
         var fields: [JSONValue] = []
-        for key in change.fields.keys.sorted() where before.fields.value(forKey: key) != after.fields.value(forKey: key)
+        for key in change.fieldKeys.sorted() where before.fields.field(forKey: key) != after.fields.field(forKey: key)
         {
             let message = after.fields.field(forKey: key)?.changeMessage
             fields.append(.object(["key": .string(key), "change_message": .bool(message?.isEmpty == false)]))

@@ -259,15 +259,24 @@ extension AdminCommand {
             discussion: """
                 The same service as the management API's PATCH /api/v2/passes/{tag_id}: the pass is rewritten, its \
                 update tag moves forward, and every device registered for it is sent a push (by the running server's \
-                push dispatcher, within 30 seconds). Only fields the pass's pass.json has can be set. Prints the \
-                pass's new state as JSON.
+                push dispatcher, within 30 seconds). Only fields the pass's pass.json has can be set. A key with a \
+                language (gate:de=Tor 5) sets that language's text, written to its pass.strings: give each \
+                language the same way (gate:en=Gate 5). Prints the pass's new state as JSON.
                 """)
         @Option(help: "The client's identifier.") var client: String
         @Option(help: "The tag, by the identifier --id-attribute names (default: its reference_id).") var tag: String
         @Option(help: "Which identifier --tag is: reference_id, pronto_tag_id or subscription_id.")
         var idAttribute = TagIDAttribute.referenceID.rawValue
-        @Option(name: .customLong("field"), help: "key=value: a field's new text (repeat for several fields).")
+        @Option(
+            name: .customLong("field"),
+            help: "key=value or key:language=value: a field's new text (repeat for several fields or languages).")
         var fields: [String] = []
+        @Option(name: .customLong("label"), help: "key=text or key:language=text: a field's new label (repeatable).")
+        var labels: [String] = []
+        @Option(
+            name: .customLong("change-message"),
+            help: "key=text or key:language=text: a field's new change message, %@ for the value (repeatable).")
+        var changeMessages: [String] = []
         @Option(name: .customLong("number-field"), help: "key=number: a field's new number (repeatable).")
         var numberFields: [String] = []
         @Option(help: "When the pass becomes relevant (ISO 8601, e.g. 2026-12-31T19:00:00Z).") var relevantAt: String?
@@ -305,33 +314,73 @@ extension AdminCommand {
         func makeChange() throws -> PassChange {
             guard !(void && unvoid) else { throw CommandFailure("give --void or --unvoid, not both", status: .usage) }
             var values: [String: PassField.Value] = [:]
-            for (option, pairs) in [("--field", fields), ("--number-field", numberFields)] {
+            var texts: [String: [PassFieldText.Slot: PassFieldText]] = [:]
+            for (option, pairs, slot) in [
+                ("--field", fields, PassFieldText.Slot.value), ("--number-field", numberFields, .value),
+                ("--label", labels, .label), ("--change-message", changeMessages, .changeMessage),
+            ] {
+                var plain: [String: String] = [:]
+                var localized: [String: [String: String]] = [:]
                 for pair in pairs {
                     guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                         throw CommandFailure("\(option) takes key=value, not '\(pair)'", status: .usage)
                     }
-                    let key = String(pair[..<equals])
+                    var key = String(pair[..<equals])
                     let text = String(pair[pair.index(after: equals)...])
-                    guard values[key] == nil else {
-                        throw CommandFailure("the field '\(key)' is given twice", status: .usage)
-                    }
-                    if option == "--field" {
-                        values[key] = .text(text)
-                    } else {
+                    if option == "--number-field" {
+                        guard values[key] == nil, texts[key]?[.value] == nil else {
+                            throw CommandFailure("the field '\(key)' is given twice", status: .usage)
+                        }
                         guard let number = Double(text), number.isFinite else {
                             throw CommandFailure("--number-field \(key) needs a number, not '\(text)'", status: .usage)
                         }
                         values[key] = .number(number)
+                        continue
+                    }
+                    if let colon = key.lastIndex(of: ":"), LocalizedText.isLanguage(String(key[key.index(after: colon)...])) {
+                        let language = String(key[key.index(after: colon)...])
+                        key = String(key[..<colon])
+                        guard localized[key]?[language] == nil else {
+                            throw CommandFailure("\(option) \(key):\(language) is given twice", status: .usage)
+                        }
+                        localized[key, default: [:]][language] = text
+                    } else {
+                        guard plain[key] == nil else {
+                            throw CommandFailure("\(option) \(key) is given twice", status: .usage)
+                        }
+                        plain[key] = text
+                    }
+                }
+                for key in Set(plain.keys).union(localized.keys) {
+                    if let languages = localized[key] {
+                        guard plain[key] == nil else {
+                            throw CommandFailure(
+                                "\(option) \(key) is given both with and without a language: give each language",
+                                status: .usage)
+                        }
+                        texts[key, default: [:]][slot] = .localized(
+                            try CommandFailure.mapping { try LocalizedText(languages) })
+                    } else if slot == .value {
+                        guard values[key] == nil else {
+                            throw CommandFailure("the field '\(key)' is given twice", status: .usage)
+                        }
+                        values[key] = .text(plain[key]!)
+                    } else {
+                        texts[key, default: [:]][slot] = .plain(.text(plain[key]!))
                     }
                 }
             }
+            if let both = Set(values.keys).first(where: { texts[$0]?[.value] != nil }) {
+                throw CommandFailure("the field '\(both)' is given twice", status: .usage)
+            }
             let change = PassChange(
-                fields: values, relevantDate: try relevantAt.map { try date($0, option: "--relevant-at") },
+                fields: values, texts: texts, relevantDate: try relevantAt.map { try date($0, option: "--relevant-at") },
                 expirationDate: try expireAt.map { try date($0, option: "--expire-at") },
                 voided: void ? true : unvoid ? false : nil)
             guard !change.isEmpty else {
                 throw CommandFailure(
-                    "give at least one of --field, --number-field, --relevant-at, --expire-at, --void and --unvoid",
+                    "give at least one of --field, --number-field, --label, --change-message, --relevant-at, "
+                        + "--expire-at, --void and --unvoid",
                     status: .usage)
             }
             return change

@@ -11,7 +11,8 @@ extension PassCommand {
             discussion: """
                 Reads a pass folder, a Pass Designer .pkpasstemplate (folder or ZIP) or a .pkpass. Prints each \
                 finding with its path in pass.json (or its file), then how each iOS shows the pass: the layout it \
-                picks and the keys it ignores, which Wallet drops silently. Exits 1 when there are errors (or \
+                picks and the keys it ignores, which Wallet drops silently; then, for a localized pass, how each \
+                language reads each text its pass.strings gives. Exits 1 when there are errors (or \
                 warnings, with --strict). --fix applies the safe fixes to a folder's pass.json and says what it \
                 changed.
                 """)
@@ -82,10 +83,25 @@ extension PassCommand {
                     print(line)
                 }
             }
+            printLanguages(report.languageViews)
             let notes = report.findings.count - report.errors.count - report.warnings.count
             print(
                 "\(Self.count(report.errors.count, "error")), \(Self.count(report.warnings.count, "warning")), "
                     + Self.count(notes, "note"))
+        }
+
+        /// Each language's texts, of those some language localizes.
+        private func printLanguages(_ views: [PassLanguageView]) {
+            let localized = Set(views.flatMap { $0.texts.filter(\.isLocalized).map(\.path) })
+            guard !localized.isEmpty else { return }
+            print("")
+            print("How each language reads:")
+            for view in views {
+                print("  \(view.language):")
+                for text in view.texts where localized.contains(text.path) {
+                    print("    \(text.path): \(text.shown)" + (text.isLocalized ? "" : "  (no entry: shows the key)"))
+                }
+            }
         }
 
         private static func count(_ number: Int, _ noun: String) -> String {

@@ -73,7 +73,7 @@ struct PassLintTests {
 
     static let cases: [LintCase] =
         schemaCases + structureCases + fieldCases + barcodeAndRelevanceCases
-        + serviceCases + layoutCases + imageCases
+        + serviceCases + layoutCases + imageCases + localizationCases
 
     static let schemaCases: [LintCase] = [
         LintCase("key.required", .error, at: "serialNumber") { pass, _ in pass.json["serialNumber"] = nil },
@@ -376,8 +376,37 @@ struct PassLintTests {
             files["strip.png"] = LintSample.png(width: 375, height: 375)
         },
         LintCase("file.png", .error, at: "logo.png") { _, files in files["logo.png"] = Data("GIF89a".utf8) },
-        LintCase("file.strings", .error, at: "fr.lproj/pass.strings") { _, files in
+    ]
+
+    static let localizationCases: [LintCase] = [
+        LintCase("strings.encoding", .error, at: "fr.lproj/pass.strings") { _, files in
             files["fr.lproj/pass.strings"] = Data([0xD8, 0x00, 0xFF])
+        },
+        LintCase("strings.encoding", .error, at: "de.lproj/pass.strings", in: .localized) { _, files in
+            files["de.lproj/pass.strings"] = Data([0xFF, 0xFE, 0x22])
+        },
+        LintCase("strings.encoding", .error, at: "de.lproj/pass.strings", in: .localized) { _, files in
+            files["de.lproj/pass.strings"] = "\"event.label\" = \"VERANSTALTUNG\";".data(using: .utf16LittleEndian)
+        },
+        LintCase("strings.syntax", .error, at: "de.lproj/pass.strings", in: .localized) { _, files in
+            files["de.lproj/pass.strings"] = Data("\"event.label\" = \"VERANSTALTUNG\"\n\"event.value\" = \"x\";".utf8)
+        },
+        LintCase("strings.missing", .warning, at: "ja.lproj/pass.strings", in: .localized) { _, files in
+            files["ja.lproj/pass.strings"] = PassStrings(["event.label": "イベント"]).encoded()
+        },
+        LintCase("strings.missing", .warning, at: "fr.lproj/pass.strings", in: .localized) { _, files in
+            files["fr.lproj/logo.png"] = LintSample.png(width: 160, height: 50)
+        },
+        LintCase("strings.unused", .warning, at: "de.lproj/pass.strings", in: .localized) { _, files in
+            files["de.lproj/pass.strings"] = PassStrings([
+                "event.label": "VERANSTALTUNG", "event.value": "Swift im Konzert", "event.old": "Alt",
+            ]).encoded()
+        },
+        LintCase("image.shadowed", .warning, at: "de.lproj/logo.png", in: .localized) { _, files in
+            files["de.lproj/logo.png"] = LintSample.png(width: 160, height: 50)
+        },
+        LintCase("localization.language", .warning, at: "German.lproj", in: .localized) { _, files in
+            files["German.lproj/pass.strings"] = files["de.lproj/pass.strings"]
         },
     ]
 }

@@ -5,7 +5,13 @@ import Foundation
 /// Clean passes of every layout (no errors, no warnings), with images of the sizes Wallet draws: the starting points
 /// the lint tests break one way at a time.
 enum LintSample: String, CaseIterable, Sendable {
-    case eventTicket, posterEventTicket, semanticBoardingPass, posterGeneric, storeCard
+    case eventTicket, posterEventTicket, semanticBoardingPass, posterGeneric, storeCard, localized
+
+    /// The localized sample's texts: the label and value of its `event` field in English, German and Japanese.
+    static let translations: [(language: String, label: String, value: String)] = [
+        ("en", "EVENT", "Swift in Concert"), ("de", "VERANSTALTUNG", "Swift im Konzert"),
+        ("ja", "イベント", "Swift コンサート"),
+    ]
 
     /// A PNG header of `width`×`height` pixels: what lint reads of an image.
     static func png(width: Int, height: Int) -> Data {
@@ -34,6 +40,13 @@ enum LintSample: String, CaseIterable, Sendable {
         switch self {
         case .eventTicket:
             return Fixtures.pass()
+        case .localized:
+            var pass = Fixtures.pass()
+            pass.fields.modifyField(forKey: "event") {
+                $0.label = "event.label"
+                $0.value = .text("event.value")
+            }
+            return pass
         case .posterEventTicket:
             var pass = Fixtures.pass()
             pass.preferredStyleSchemes = [Pass.StyleScheme.posterEventTicket, "eventTicket"]
@@ -131,6 +144,12 @@ enum LintSample: String, CaseIterable, Sendable {
         switch self {
         case .eventTicket:
             files.merge(Self.images("strip", width: 375, height: 98)) { $1 }
+        case .localized:
+            files.merge(Self.images("strip", width: 375, height: 98)) { $1 }
+            for (language, label, value) in Self.translations {
+                files["\(language).lproj/pass.strings"] =
+                    PassStrings(["event.label": label, "event.value": value]).encoded()
+            }
         case .posterEventTicket:
             files.merge(Self.images("strip", width: 375, height: 98)) { $1 }
             files.merge(Self.images("artwork", width: 358, height: 448)) { $1 }

@@ -88,10 +88,16 @@ public struct PassFields: PassDictionary {
     /// Sets the value of the field whose key is `key`, wherever it is; returns whether there is one.
     @discardableResult
     public mutating func setValue(_ value: PassField.Value, forKey key: String) -> Bool {
+        modifyField(forKey: key) { $0.value = value }
+    }
+
+    /// Changes the field whose key is `key`, wherever it is, with `change`; returns whether there is one.
+    @discardableResult
+    public mutating func modifyField(forKey key: String, _ change: (inout PassField) throws -> Void) rethrows -> Bool {
         for list in Self.lists {
             guard var fields: [PassField] = self[list], let index = fields.firstIndex(where: { $0.key == key })
             else { continue }
-            fields[index].value = value
+            try change(&fields[index])
             self[list] = fields
             return true
         }

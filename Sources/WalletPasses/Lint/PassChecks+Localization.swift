@@ -1,0 +1,67 @@
+import Foundation
+
+extension PassChecks {
+    /// The checks of the `xx.lproj` folders: each `pass.strings` that reads has an entry for every
+    /// key `pass.json` looks up in any language and none that nothing uses; each folder is named for a language;
+    /// no localized image is hidden by a top-level one of the same name.
+    static func checkLocalizations(_ pass: Pass, files: [String: Data], in context: inout PassLintContext) {
+        let languages = PassPackage.languages(in: files.keys)
+        var tables: [String: PassStrings] = [:]
+        for language in languages {
+            let folder = "\(language).lproj"
+            if !LocalizedText.isLanguage(language) {
+                context.warning(
+                    "localization.language", folder,
+                    "is not named for a language identifier (en, de, zh-Hans, pt-BR): no device may pick it")
+            }
+            // A file that does not read is reported with the other files (`PassLint.checkFile`).
+            if let data = files[PassPackage.stringsPath(for: language)], let strings = try? PassStrings(data: data) {
+                tables[language] = strings
+            }
+        }
+        checkEntries(pass, tables: tables, languages: languages, in: &context)
+        for path in files.keys.sorted() where path.contains(".lproj/") {
+            guard let name = path.split(separator: "/").last, name.hasSuffix(".png"), files[String(name)] != nil
+            else { continue }
+            context.warning(
+                "image.shadowed", path, "is never shown: the top-level \(name) overrides every localized version",
+                fix: "remove the top-level \(name), giving each language its own")
+        }
+    }
+
+    /// Every key looked up in one language is in each language's `pass.strings`; every entry is used.
+    private static func checkEntries(
+        _ pass: Pass, tables: [String: PassStrings], languages: [String], in context: inout PassLintContext
+    ) {
+        guard !tables.isEmpty else { return }
+        let keys = Set(tables.values.flatMap(\.entries.keys))
+        var lookedUp: [(path: String, key: String)] = []
+        for (path, text) in pass.localizableTexts where keys.contains(text) {
+            lookedUp.append((path, text))
+        }
+        let used = Set(stringValues(in: .object(pass.json)))
+        for language in languages {
+            let path = PassPackage.stringsPath(for: language)
+            let entries = tables[language]?.entries ?? [:]
+            for (textPath, key) in lookedUp where entries[key] == nil {
+                context.warning(
+                    "strings.missing", path,
+                    "has no entry for '\(key)' (\(textPath)): devices in this language show the key itself",
+                    fix: "add \"\(key)\" = \"…\"; to it")
+            }
+            for key in entries.keys.sorted() where !used.contains(key) {
+                context.warning("strings.unused", path, "has an entry for '\(key)', which no text of pass.json uses")
+            }
+        }
+    }
+
+    /// Every string in `value`, nested ones included.
+    private static func stringValues(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let text): [text]
+        case .array(let values): values.flatMap(stringValues(in:))
+        case .object(let object): object.values.flatMap(stringValues(in:))
+        default: []
+        }
+    }
+}

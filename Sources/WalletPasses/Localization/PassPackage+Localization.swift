@@ -1,0 +1,60 @@
+import Foundation
+
+extension PassPackage {
+    /// The languages the pass has folders for (`de` for `de.lproj/`), sorted.
+    public var languages: [String] { Self.languages(in: files.keys) }
+
+    /// The languages of the `xx.lproj/` folders among `paths`, sorted.
+    static func languages(in paths: some Sequence<String>) -> [String] {
+        Set(paths.compactMap { path -> String? in
+            guard let slash = path.firstIndex(of: "/"), path[..<slash].hasSuffix(".lproj") else { return nil }
+            return String(path[..<slash].dropLast(".lproj".count))
+        }).sorted()
+    }
+
+    /// Where `language`'s `pass.strings` is.
+    public static func stringsPath(for language: String) -> String { "\(language).lproj/pass.strings" }
+
+    /// `language`'s `pass.strings`, empty when the language has none.
+    ///
+    /// - Throws: ``WalletPassesError/invalidLocalization(_:)`` naming the file when it cannot be read.
+    public func strings(for language: String) throws(WalletPassesError) -> PassStrings {
+        let path = Self.stringsPath(for: language)
+        guard let data = files[path] else { return PassStrings() }
+        do {
+            return try PassStrings(data: data)
+        } catch {
+            throw .invalidLocalization("\(path) \(error)")
+        }
+    }
+
+    /// Writes `language`'s `pass.strings` (UTF-16, as Apple asks).
+    public mutating func setStrings(_ strings: PassStrings, for language: String) throws {
+        guard LocalizedText.isLanguage(language) else {
+            throw WalletPassesError.invalidLocalization("'\(language)' is not a language identifier")
+        }
+        try add(strings.encoded(), at: Self.stringsPath(for: language))
+    }
+
+    /// Makes the key `key` show `text`: in each of its languages their own, and in every other language the pass
+    /// has the text's ``LocalizedText/fallback`` (the language Wallet picks for a device whose language the pass
+    /// lacks is not defined, so every language gets every key).
+    ///
+    /// - Throws: ``WalletPassesError/invalidLocalization(_:)`` for a `pass.strings` that cannot be read.
+    public mutating func localize(_ key: String, as text: LocalizedText) throws {
+        for language in Set(languages).union(text.values.keys).sorted() {
+            var strings = try strings(for: language)
+            strings.entries[key] = text.values[language] ?? text.fallback
+            try setStrings(strings, for: language)
+        }
+    }
+
+    /// Removes the key `key` from every language's `pass.strings`.
+    public mutating func removeLocalization(_ key: String) throws {
+        for language in languages where files[Self.stringsPath(for: language)] != nil {
+            var strings = try strings(for: language)
+            guard strings.entries.removeValue(forKey: key) != nil else { continue }
+            try setStrings(strings, for: language)
+        }
+    }
+}
