@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs Apple's own pass validator (`buildpass validate`, from Apple's public pass-builder repository) over every kind of
 # pass Coffer emits: the callback's bound pass, the pass a device fetches after an update, a pass made through the
-# management API, a personalized pass, the example passes built with `coffer pass build`, and the passes the tests
+# management API, a pass in three languages, a personalized pass, the example passes built with `coffer pass build`, and the passes the tests
 # sign (a sample of every layout, and passes shaped like Apple's documented examples). Prints each finding and
 # exits 1 on any error (warnings are printed and do not fail).
 #
@@ -80,6 +80,19 @@ curl -sSf "${auth[@]}" -H 'content-type: application/json' -d '{"reference_id":"
     "$base/api/v2/passes" >/dev/null
 bind MANAGED-1 "$work/managed.pkpass"
 
+# A pass in English, German and Japanese through the management API, bound; each language's pass.strings is UTF-16.
+curl -sSf "${auth[@]}" -H 'content-type: application/json' "$base/api/v2/passes" >/dev/null -d '{
+  "reference_id": "LOCALIZED-1",
+  "fields": {"event": {
+    "value": {"en": "Swift in Concert", "de": "Swift im Konzert", "ja": "Swift コンサート"},
+    "label": {"en": "EVENT", "de": "VERANSTALTUNG", "ja": "イベント"},
+    "change_message": {"en": "Now: %@", "de": "Jetzt: %@", "ja": "変更: %@"}}}}'
+bind LOCALIZED-1 "$work/localized.pkpass"
+for language in en de ja; do
+    bom=$(unzip -p "$work/localized.pkpass" "$language.lproj/pass.strings" | head -c 2 | od -An -tx1 | tr -d ' ')
+    [ "$bom" = fffe ] || { echo "$language.lproj/pass.strings is not UTF-16 with a byte order mark"; exit 1; }
+done
+
 # A personalized pass: a rewards template, a pass from it, bound, personalized, fetched again.
 template="$work/rewards.pass"
 mkdir -p "$template"
@@ -90,7 +103,7 @@ cat >"$template/pass.json" <<'EOF'
  "serialNumber": "TEMPLATE", "organizationName": "Coffer", "description": "Rewards card",
  "storeCard": {"primaryFields": [{"key": "points", "label": "POINTS", "value": "0"}],
    "secondaryFields": [{"key": "personalization.fullName", "label": "MEMBER", "value": "Not yet a member"}]},
- "barcodes": [{"format": "PKBarcodeFormatQR", "message": "TEMPLATE", "messageEncoding": "iso-8859-1"}],
+ "barcodes": [{"format": "PKBarcodeFormatQR", "message": "MEMBER-PENDING", "messageEncoding": "iso-8859-1"}],
  "nfc": {"message": "TEMPLATE"}}
 EOF
 cat >"$template/personalization.json" <<'EOF'

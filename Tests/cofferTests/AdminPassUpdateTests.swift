@@ -38,6 +38,31 @@ struct AdminPassUpdateTests {
         #expect(try #require((second["update_tag"] as? String).flatMap { Int64($0) }) > firstTag)
     }
 
+    @Test("key:language=text sets each language's value, label and change message; the state shows them all")
+    func localized() throws {
+        let (client, tag, _) = try world.seed()
+        let changed = try state(
+            try world.admin(
+                "pass", "update", "--client", client, "--tag", tag, "--field", "seat:en=Row 7", "--field",
+                "seat:de=Reihe 7", "--field", "seat:ja=7列", "--label", "seat:en=SEAT", "--label", "seat:de=PLATZ",
+                "--change-message", "seat=%@"))
+        #expect((changed["fields"] as? [String: Any])?["seat"] as? String == "Row 7")
+        let seat = try #require((changed["localized_fields"] as? [String: Any])?["seat"] as? [String: Any])
+        #expect(seat["value"] as? [String: String] == ["en": "Row 7", "de": "Reihe 7", "ja": "7列"])
+        #expect(seat["label"] as? [String: String] == ["en": "SEAT", "de": "PLATZ", "ja": "SEAT"])
+        #expect(seat["change_message"] == nil, "a plain change message is the same in every language")
+
+        let mixed = try ChildProcess.run(
+            world.coffer,
+            [
+                "admin", "pass", "update", "--client", client, "--tag", tag, "--field", "seat=1", "--field",
+                "seat:de=2",
+                "--data-dir", world.dataDirectory,
+            ])
+        #expect(mixed.status == 2)
+        #expect(mixed.errorOutput.contains("with and without a language"))
+    }
+
     @Test("mistakes exit 2 (the command line) or 1 (another client's tag), print nothing and change nothing")
     func mistakes() throws {
         let (client, tag, _) = try world.seed()

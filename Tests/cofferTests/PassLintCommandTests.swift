@@ -50,6 +50,22 @@ struct PassLintCommandTests {
         #expect(fallback.output.contains("iOS 18: event ticket (missing venueRoom)"))
     }
 
+    @Test("each language's view of a localized pass; a language missing an entry is a warning naming the key")
+    func languages() throws {
+        let outcome = try lint(SourceTree.appending("Examples/Passes/EventTicket.pass").path)
+        #expect(outcome.output.contains("How each language reads:"))
+        #expect(outcome.output.contains("  ja:\n    eventTicket.headerFields[0].label: 座席"), "\(outcome.output)")
+        #expect(outcome.output.contains("eventTicket.primaryFields[0].value: Swift im Konzert"))
+
+        let copy = try copy("EventTicket.pass")
+        let german = copy.appendingPathComponent("de.lproj/pass.strings")
+        try Data("\"EVENT\" = \"VERANSTALTUNG\";\n".utf8).write(to: german)
+        let missing = try lint(copy.path, "--strict")
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("warning[strings.missing] de.lproj/pass.strings: has no entry for 'SEAT'"))
+        #expect(missing.output.contains("eventTicket.headerFields[0].label: SEAT  (no entry: shows the key)"))
+    }
+
     @Test("errors exit 1 and name their path; warnings exit 1 only with --strict")
     func exitStatus() throws {
         let broken = try copy("EventTicket.pass") { pass in

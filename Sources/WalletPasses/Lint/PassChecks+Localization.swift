@@ -6,20 +6,21 @@ extension PassChecks {
     /// no localized image is hidden by a top-level one of the same name.
     static func checkLocalizations(_ pass: Pass, files: [String: Data], in context: inout PassLintContext) {
         let languages = PassPackage.languages(in: files.keys)
-        var tables: [String: PassStrings] = [:]
-        for language in languages {
-            let folder = "\(language).lproj"
-            if !LocalizedText.isLanguage(language) {
-                context.warning(
-                    "localization.language", folder,
-                    "is not named for a language identifier (en, de, zh-Hans, pt-BR): no device may pick it")
-            }
-            // A file that does not read is reported with the other files (`PassLint.checkFile`).
-            if let data = files[PassPackage.stringsPath(for: language)], let strings = try? PassStrings(data: data) {
-                tables[language] = strings
+        for language in languages where !LocalizedText.isLanguage(language) {
+            context.warning(
+                "localization.language", "\(language).lproj",
+                "is not named for a language identifier (en, de, zh-Hans, pt-BR): no device may pick it")
+        }
+        let tables = localizedTables(files)
+        checkEntries(pass, tables: tables, languages: languages, in: &context)
+        for (path, key) in pass.localizableTexts where path.hasSuffix(".changeMessage") {
+            for language in tables.keys.sorted() {
+                guard let message = tables[language]?.entries[key], !message.contains("%@") else { continue }
+                context.error(
+                    "field.change-message", PassPackage.stringsPath(for: language),
+                    "has '\(message)' for \(path), without the %@ Wallet replaces with the new value")
             }
         }
-        checkEntries(pass, tables: tables, languages: languages, in: &context)
         for path in files.keys.sorted() where path.contains(".lproj/") {
             guard let name = path.split(separator: "/").last, name.hasSuffix(".png"), files[String(name)] != nil
             else { continue }
@@ -27,6 +28,18 @@ extension PassChecks {
                 "image.shadowed", path, "is never shown: the top-level \(name) overrides every localized version",
                 fix: "remove the top-level \(name), giving each language its own")
         }
+    }
+
+    /// The `pass.strings` of each language in `files` that reads (one that does not is reported with the other
+    /// files, by `PassLint.checkFile`).
+    static func localizedTables(_ files: [String: Data]) -> [String: PassStrings] {
+        var tables: [String: PassStrings] = [:]
+        for language in PassPackage.languages(in: files.keys) {
+            if let data = files[PassPackage.stringsPath(for: language)], let strings = try? PassStrings(data: data) {
+                tables[language] = strings
+            }
+        }
+        return tables
     }
 
     /// Every key looked up in one language is in each language's `pass.strings`; every entry is used.

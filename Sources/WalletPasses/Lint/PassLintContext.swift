@@ -1,6 +1,9 @@
 /// What a lint run collects: the findings so far, in the order they were found.
 struct PassLintContext {
     private(set) var findings: [PassFinding] = []
+    /// The keys some language's `pass.strings` has: a text of `pass.json` that is one of them is checked in each
+    /// language's text instead.
+    var localizedKeys: Set<String> = []
 
     /// Records an error.
     mutating func error(_ code: String, _ path: String, _ message: String, fix: String? = nil) {

@@ -18,6 +18,14 @@ public enum PassFieldText: Hashable, Sendable {
         case label
         /// `changeMessage`.
         case changeMessage
+
+        /// Whether `text` is a key ``PassPackage/setField(_:ofKey:to:)`` made for this slot of the field `fieldKey`.
+        public func isLocalizationKey(_ text: String, ofField fieldKey: String) -> Bool {
+            let prefix = "\(fieldKey).\(rawValue)."
+            guard text.hasPrefix(prefix) else { return false }
+            let digest = text.dropFirst(prefix.count)
+            return digest.count == 8 && digest.allSatisfy(\.isHexDigit)
+        }
     }
 }
 
@@ -37,7 +45,6 @@ extension PassPackage {
     {
         var pass = try pass
         guard let field = pass.fields.field(forKey: fieldKey) else { return false }
-        let prefix = "\(fieldKey).\(slot.rawValue)."
         let newValue: JSONValue
         switch text {
         case .plain(.number) where slot != .value:
@@ -45,16 +52,35 @@ extension PassPackage {
         case .plain(let value):
             newValue = value.passJSON
         case .localized(let localized):
-            let key = prefix + Self.digest(of: localized)
+            let key = "\(fieldKey).\(slot.rawValue)." + Self.digest(of: localized)
             try localize(key, as: localized)
             newValue = .string(key)
         }
-        if case .string(let old)? = field.json[slot.rawValue], old.hasPrefix(prefix), newValue != .string(old) {
+        if case .string(let old)? = field.json[slot.rawValue], slot.isLocalizationKey(old, ofField: fieldKey),
+            newValue != .string(old)
+        {
             try removeLocalization(old)
         }
         pass.fields.modifyField(forKey: fieldKey) { $0.json[slot.rawValue] = newValue }
         try setPass(pass)
         return true
+    }
+
+    /// The texts of the field `fieldKey` that ``setField(_:ofKey:to:)`` localized, by slot, in each language the
+    /// pass has an entry in.
+    public func localizedTexts(ofField fieldKey: String) throws -> [PassFieldText.Slot: LocalizedText] {
+        guard let field = try pass.fields.field(forKey: fieldKey) else { return [:] }
+        var texts: [PassFieldText.Slot: LocalizedText] = [:]
+        for slot in PassFieldText.Slot.allCases {
+            guard case .string(let key)? = field.json[slot.rawValue], slot.isLocalizationKey(key, ofField: fieldKey)
+            else { continue }
+            var values: [String: String] = [:]
+            for language in languages where LocalizedText.isLanguage(language) {
+                values[language] = try strings(for: language).entries[key]
+            }
+            if !values.isEmpty { texts[slot] = try LocalizedText(values) }
+        }
+        return texts
     }
 
     /// The first 8 hexadecimal digits of the SHA-256 of `text`'s languages and values.

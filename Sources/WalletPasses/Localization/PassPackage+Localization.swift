@@ -6,10 +6,12 @@ extension PassPackage {
 
     /// The languages of the `xx.lproj/` folders among `paths`, sorted.
     static func languages(in paths: some Sequence<String>) -> [String] {
-        Set(paths.compactMap { path -> String? in
-            guard let slash = path.firstIndex(of: "/"), path[..<slash].hasSuffix(".lproj") else { return nil }
-            return String(path[..<slash].dropLast(".lproj".count))
-        }).sorted()
+        Set(
+            paths.compactMap { path -> String? in
+                guard let slash = path.firstIndex(of: "/"), path[..<slash].hasSuffix(".lproj") else { return nil }
+                return String(path[..<slash].dropLast(".lproj".count))
+            }
+        ).sorted()
     }
 
     /// Where `language`'s `pass.strings` is.
@@ -42,7 +44,12 @@ extension PassPackage {
     ///
     /// - Throws: ``WalletPassesError/invalidLocalization(_:)`` for a `pass.strings` that cannot be read.
     public mutating func localize(_ key: String, as text: LocalizedText) throws {
-        for language in Set(languages).union(text.values.keys).sorted() {
+        let all = Set(languages).union(text.values.keys)
+        guard all.count <= LocalizedText.maximumLanguages else {
+            throw WalletPassesError.invalidLocalization(
+                "a pass has at most \(LocalizedText.maximumLanguages) languages; this one would have \(all.count)")
+        }
+        for language in all.sorted() {
             var strings = try strings(for: language)
             strings.entries[key] = text.values[language] ?? text.fallback
             try setStrings(strings, for: language)

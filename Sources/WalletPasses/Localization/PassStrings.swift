@@ -40,6 +40,10 @@ public struct PassStrings: Hashable, Sendable {
             entries = [:]
             return
         }
+        if let line = Self.lineOfNestedValue(in: text) {
+            // Foundation's parser recurses into nested values: a file of a million `(` would exhaust the stack.
+            throw .syntax("has a nested value on line \(line): entries are \"key\" = \"value\";")
+        }
         let parsed: Any
         do {
             parsed = try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
@@ -88,6 +92,48 @@ public struct PassStrings: Hashable, Sendable {
                 "is UTF-16 without a byte order mark: start it with one (FF FE) so that its byte order is known")
         }
         throw .encoding("is neither UTF-8 nor UTF-16 text")
+    }
+
+    /// The line of the first `(`, `{` or `<` outside quotes and comments (the start of an array, a dictionary or
+    /// data), or `nil` when there is none.
+    static func lineOfNestedValue(in text: String) -> Int? {
+        var line = 1
+        var quote: Unicode.Scalar?
+        var escaped = false
+        var comment: (block: Bool, closing: Bool)?
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            defer {
+                if scalar == "\n" { line += 1 }
+            }
+            if let open = quote {
+                if escaped {
+                    escaped = false
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == open {
+                    quote = nil
+                }
+                continue
+            }
+            if let current = comment {
+                if current.block ? (current.closing && scalar == "/") : scalar == "\n" {
+                    comment = nil
+                } else if current.block {
+                    comment = (true, scalar == "*")
+                }
+                continue
+            }
+            switch scalar {
+            case "\"", "'": quote = scalar
+            case "/" where previous == "/": comment = (false, false)
+            case "*" where previous == "/": comment = (true, false)
+            case "(", "{", "<": return line
+            default: break
+            }
+            previous = comment == nil ? scalar : nil
+        }
+        return nil
     }
 
     /// `text` inside double quotes as Foundation reads it back: quotes, backslashes and control characters escaped.

@@ -50,8 +50,12 @@ package struct ManagedPassState: Codable, Hashable, Sendable {
     package var passTypeIdentifier: String
     /// Its serial number.
     package var serialNumber: String
-    /// Every field of `pass.json` (header, primary, secondary, auxiliary and back fields), key to value.
+    /// Every field of `pass.json` (header, primary, secondary, auxiliary and back fields), key to value; a
+    /// localized value as its fallback text (English, when it has English).
     package var fields: [String: PassField.Value]
+    /// The localized texts of the fields that have some: field key to slot (`value`, `label`, `change_message`) to
+    /// language to text.
+    package var localizedFields: [String: [String: [String: String]]] = [:]
     /// Whether the pass is voided.
     package var voided: Bool
     /// When the pass expires, if it does.
@@ -71,8 +75,10 @@ package struct ManagedPassState: Codable, Hashable, Sendable {
     package init(
         tag: Tag, passID: UUID, passTypeIdentifier: String, serialNumber: String,
         fields: [String: PassField.Value], voided: Bool, expirationDate: Date?, relevantDate: Date?,
-        bindingState: BindingState, registrations: Int, updatedAt: Date, updateTag: String
+        bindingState: BindingState, registrations: Int, updatedAt: Date, updateTag: String,
+        localizedFields: [String: [String: [String: String]]] = [:]
     ) {
+        self.localizedFields = localizedFields
         self.tag = tag
         self.passID = passID
         self.passTypeIdentifier = passTypeIdentifier
@@ -93,6 +99,7 @@ package struct ManagedPassState: Codable, Hashable, Sendable {
         case passTypeIdentifier = "pass_type_identifier"
         case serialNumber = "serial_number"
         case fields, voided
+        case localizedFields = "localized_fields"
         case expirationDate = "expiration_date"
         case relevantDate = "relevant_date"
         case bindingState = "binding_state"
@@ -109,6 +116,7 @@ package struct ManagedPassState: Codable, Hashable, Sendable {
         try container.encode(passTypeIdentifier, forKey: .passTypeIdentifier)
         try container.encode(serialNumber, forKey: .serialNumber)
         try container.encode(fields, forKey: .fields)
+        try container.encode(localizedFields, forKey: .localizedFields)
         try container.encode(voided, forKey: .voided)
         try container.encode(expirationDate, forKey: .expirationDate)
         try container.encode(relevantDate, forKey: .relevantDate)
@@ -121,14 +129,36 @@ package struct ManagedPassState: Codable, Hashable, Sendable {
     /// The state's JSON as the API answers it: sorted keys, ISO-8601 dates in UTC with milliseconds.
     package func encoded() throws -> Data { try Self.encoder.encode(self) }
 
-    /// The pass's mutable parts, read from its `pass.json`.
-    package static func content(of pass: Pass) -> (
-        fields: [String: PassField.Value], voided: Bool, expiration: Date?, relevant: Date?
+    /// The pass's mutable parts, read from its archive: `pass.json` and, only when a field has localized texts,
+    /// its `pass.strings` files.
+    package static func content(ofArchive archive: Data) throws -> (
+        fields: [String: PassField.Value], localized: [String: [String: [String: String]]], voided: Bool,
+        expiration: Date?, relevant: Date?
     ) {
+        let pass = try PassPackage.pass(inArchive: archive)
         var fields: [String: PassField.Value] = [:]
-        for key in pass.fields.keys { fields[key] = fields[key] ?? pass.fields.value(forKey: key) }
-        return (fields, pass.voided ?? false, pass.expirationDate, pass.relevantDate)
+        var localized: [String: [String: [String: String]]] = [:]
+        var package: PassPackage?
+        for key in pass.fields.keys where fields[key] == nil {
+            guard let field = pass.fields.field(forKey: key) else { continue }
+            fields[key] = field.value
+            let isLocalized = PassFieldText.Slot.allCases.contains { slot in
+                guard case .string(let text)? = field.json[slot.rawValue] else { return false }
+                return slot.isLocalizationKey(text, ofField: key)
+            }
+            guard isLocalized else { continue }
+            if package == nil { package = try PassPackage(archive: archive) }
+            let texts = try package!.localizedTexts(ofField: key)
+            if let value = texts[.value] { fields[key] = .text(value.fallback) }
+            localized[key] = Dictionary(uniqueKeysWithValues: texts.map { (Self.slotNames[$0.key]!, $0.value.values) })
+        }
+        return (fields, localized, pass.voided ?? false, pass.expirationDate, pass.relevantDate)
     }
+
+    /// The API's names of a field's texts.
+    static let slotNames: [PassFieldText.Slot: String] = [
+        .value: "value", .label: "label", .changeMessage: "change_message",
+    ]
 
     /// Made once: shared by every request, never reconfigured.
     package static let encoder: JSONEncoder = {

@@ -165,8 +165,7 @@ package struct ManagedFields: Hashable, Sendable {
     package var texts: [String: [PassFieldText.Slot: PassFieldText]] = [:]
 
     /// No fields.
-    package init(values: [String: PassField.Value] = [:], texts: [String: [PassFieldText.Slot: PassFieldText]] = [:])
-    {
+    package init(values: [String: PassField.Value] = [:], texts: [String: [PassFieldText.Slot: PassFieldText]] = [:]) {
         self.values = values
         self.texts = texts
     }

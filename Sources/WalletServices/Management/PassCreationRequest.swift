@@ -98,7 +98,8 @@ package struct PassCreationRequest: Hashable, Sendable, Decodable {
                 switch texts[key]![slot] {
                 case nil: continue
                 case .plain(.text(let value))?: add("text.\(key.utf8.count):\(key).\(slot.rawValue).text", value)
-                case .plain(.number(let value))?: add("text.\(key.utf8.count):\(key).\(slot.rawValue).number", "\(value)")
+                case .plain(.number(let value))?:
+                    add("text.\(key.utf8.count):\(key).\(slot.rawValue).number", "\(value)")
                 case .localized(let localized)?:
                     for language in localized.values.keys.sorted() {
                         add("text.\(key.utf8.count):\(key).\(slot.rawValue).\(language)", localized.values[language])

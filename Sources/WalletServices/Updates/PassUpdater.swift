@@ -69,8 +69,7 @@ public struct PassUpdater: Sendable {
         let after = try package.pass
         try package.validate()
         var fields: [JSONValue] = []
-        for key in change.fieldKeys.sorted() where before.fields.field(forKey: key) != after.fields.field(forKey: key)
-        {
+        for key in change.fieldKeys.sorted() where before.fields.field(forKey: key) != after.fields.field(forKey: key) {
             let message = after.fields.field(forKey: key)?.changeMessage
             fields.append(.object(["key": .string(key), "change_message": .bool(message?.isEmpty == false)]))
         }

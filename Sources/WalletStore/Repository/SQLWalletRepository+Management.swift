@@ -77,13 +77,16 @@ extension SQLWalletRepository {
     private static func managedPassState(tag: ClientTag, pass: StoredPass, passType: PassType, registrations: Int64)
         throws -> ManagedPassState
     {
-        let content: Pass
+        let fields:
+            (
+                fields: [String: PassField.Value], localized: [String: [String: [String: String]]], voided: Bool,
+                expiration: Date?, relevant: Date?
+            )
         do {
-            content = try PassPackage.pass(inArchive: pass.passContent)
+            fields = try ManagedPassState.content(ofArchive: pass.passContent)
         } catch {
             throw WalletServerError.corruptRecord("the content of pass \(pass.id)")
         }
-        let fields = ManagedPassState.content(of: content)
         let binding: ManagedPassState.BindingState =
             pass.issuerBindingData != nil ? .bound : pass.accountBindingData != nil ? .issued : .unbound
         return ManagedPassState(
@@ -93,6 +96,6 @@ extension SQLWalletRepository {
             passID: pass.id, passTypeIdentifier: passType.passTypeIdentifier, serialNumber: pass.serialNumber,
             fields: fields.fields, voided: fields.voided, expirationDate: fields.expiration,
             relevantDate: fields.relevant, bindingState: binding, registrations: Int(registrations),
-            updatedAt: pass.updatedAt, updateTag: String(pass.updateTag))
+            updatedAt: pass.updatedAt, updateTag: String(pass.updateTag), localizedFields: fields.localized)
     }
 }

@@ -337,7 +337,9 @@ extension AdminCommand {
                         values[key] = .number(number)
                         continue
                     }
-                    if let colon = key.lastIndex(of: ":"), LocalizedText.isLanguage(String(key[key.index(after: colon)...])) {
+                    if let colon = key.lastIndex(of: ":"),
+                        LocalizedText.isLanguage(String(key[key.index(after: colon)...]))
+                    {
                         let language = String(key[key.index(after: colon)...])
                         key = String(key[..<colon])
                         guard localized[key]?[language] == nil else {
@@ -374,7 +376,8 @@ extension AdminCommand {
                 throw CommandFailure("the field '\(both)' is given twice", status: .usage)
             }
             let change = PassChange(
-                fields: values, texts: texts, relevantDate: try relevantAt.map { try date($0, option: "--relevant-at") },
+                fields: values, texts: texts,
+                relevantDate: try relevantAt.map { try date($0, option: "--relevant-at") },
                 expirationDate: try expireAt.map { try date($0, option: "--expire-at") },
                 voided: void ? true : unvoid ? false : nil)
             guard !change.isEmpty else {

@@ -392,14 +392,20 @@ struct PassLintTests {
             files["de.lproj/pass.strings"] = Data("\"event.label\" = \"VERANSTALTUNG\"\n\"event.value\" = \"x\";".utf8)
         },
         LintCase("strings.missing", .warning, at: "ja.lproj/pass.strings", in: .localized) { _, files in
-            files["ja.lproj/pass.strings"] = PassStrings(["event.label": "イベント"]).encoded()
+            files["ja.lproj/pass.strings"] = PassStrings(["event.label": "イベント", "event.changeMessage": "%@"]).encoded()
+        },
+        LintCase("field.change-message", .error, at: "de.lproj/pass.strings", in: .localized) { _, files in
+            files["de.lproj/pass.strings"] = PassStrings([
+                "event.label": "VERANSTALTUNG", "event.value": "Swift im Konzert", "event.changeMessage": "Neu",
+            ]).encoded()
         },
         LintCase("strings.missing", .warning, at: "fr.lproj/pass.strings", in: .localized) { _, files in
             files["fr.lproj/logo.png"] = LintSample.png(width: 160, height: 50)
         },
         LintCase("strings.unused", .warning, at: "de.lproj/pass.strings", in: .localized) { _, files in
             files["de.lproj/pass.strings"] = PassStrings([
-                "event.label": "VERANSTALTUNG", "event.value": "Swift im Konzert", "event.old": "Alt",
+                "event.label": "VERANSTALTUNG", "event.value": "Swift im Konzert", "event.changeMessage": "%@",
+                "event.old": "Alt",
             ]).encoded()
         },
         LintCase("image.shadowed", .warning, at: "de.lproj/logo.png", in: .localized) { _, files in

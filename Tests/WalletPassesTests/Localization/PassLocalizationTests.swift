@@ -66,6 +66,11 @@ struct PassStringsTests {
             return reason.contains("line 2")
         }
         #expect(throws: PassStrings.ReadError.self) { try PassStrings(data: Data("a = (1, 2);".utf8)) }
+        let deep = Data(("\"a\" = \"(\";\n// {\n/* < */ b = " + String(repeating: "(", count: 1_000_000)).utf8)
+        #expect(throws: PassStrings.ReadError.syntax("has a nested value on line 3: entries are \"key\" = \"value\";"))
+        {
+            try PassStrings(data: deep)
+        }
     }
 }
 
@@ -102,7 +107,9 @@ struct PassFieldTextTests {
         var package = try Self.package()
         let value = try LocalizedText(["en": "Swift in Concert", "de": "Swift im Konzert", "ja": "Swift コンサート"])
         #expect(try package.setField(.value, ofKey: "event", to: .localized(value)))
-        #expect(try package.setField(.label, ofKey: "event", to: .localized(try LocalizedText(["en": "EVENT", "de": "VERANSTALTUNG"]))))
+        #expect(
+            try package.setField(
+                .label, ofKey: "event", to: .localized(try LocalizedText(["en": "EVENT", "de": "VERANSTALTUNG"]))))
         #expect(package.languages == ["de", "en", "ja"])
         let field = try #require(try package.pass.fields.field(forKey: "event"))
         guard case .text(let valueKey) = field.value, let labelKey = field.label else {

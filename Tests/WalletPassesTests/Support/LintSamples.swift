@@ -45,6 +45,7 @@ enum LintSample: String, CaseIterable, Sendable {
             pass.fields.modifyField(forKey: "event") {
                 $0.label = "event.label"
                 $0.value = .text("event.value")
+                $0.changeMessage = "event.changeMessage"
             }
             return pass
         case .posterEventTicket:
@@ -148,7 +149,8 @@ enum LintSample: String, CaseIterable, Sendable {
             files.merge(Self.images("strip", width: 375, height: 98)) { $1 }
             for (language, label, value) in Self.translations {
                 files["\(language).lproj/pass.strings"] =
-                    PassStrings(["event.label": label, "event.value": value]).encoded()
+                    PassStrings(["event.label": label, "event.value": value, "event.changeMessage": "\(label): %@"])
+                    .encoded()
             }
         case .posterEventTicket:
             files.merge(Self.images("strip", width: 375, height: 98)) { $1 }
