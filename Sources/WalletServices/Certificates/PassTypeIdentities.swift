@@ -100,13 +100,26 @@ package struct PassTypeIdentities: Sendable {
         return switched
     }
 
-    /// Switches every pass type whose staged identity is due at `now`; returns the pass types switched (here: a
-    /// replica that lost the race to another switches nothing).
+    /// Switches every pass type whose staged identity is due at `now` and loads; returns the pass types switched
+    /// (here: a replica that lost the race to another switches nothing). A staged identity that no longer loads is
+    /// left staged, logged as an error, and the current one keeps signing.
     @discardableResult
     package func activateDue(now: Date) async throws -> [PassType] {
         var switched: [PassType] = []
         for passType in try await store.passTypes() {
-            guard let activatesAt = passType.nextActivatesAt, activatesAt <= now else { continue }
+            guard let activatesAt = passType.nextActivatesAt, activatesAt <= now,
+                let nextPath = passType.nextSigningKeyPath
+            else { continue }
+            do {
+                _ = try await identity(at: nextPath, of: passType)
+            } catch {
+                logger.error(
+                    "a pass type's staged identity is due but does not load; the current one keeps signing",
+                    metadata: [
+                        "pass_type": "\(passType.passTypeIdentifier)", "error": "\(LoggedError.description(of: error))",
+                    ])
+                continue
+            }
             if let updated = try await promote(passType) { switched.append(updated) }
         }
         return switched

@@ -249,3 +249,18 @@ struct CertificateNoticeTests {
         #expect(threshold(-0.5) == nil)
     }
 }
+
+extension IdentityRenewalTests {
+    @Test(
+        "a due identity that no longer loads is not switched to: the current one keeps signing",
+        arguments: Engine.available)
+    func brokenStagedIdentity(_ engine: Engine) async throws {
+        try await withPassType(engine) { administration, storage, passType in
+            let current = try await signer(storage, passType.id)
+            let (staged, _) = try await administration.importPassType(try Self.identity(), staged: true)
+            try storage.secrets.saveData(Data("not an identity".utf8), account: try #require(staged.nextSigningKeyPath))
+            #expect(try await watch(storage).renewal.activateDue(now: Date.distantFuture).isEmpty)
+            #expect(try await signer(storage, passType.id).certificate == current.certificate)
+        }
+    }
+}
