@@ -1,4 +1,5 @@
 import CofferTestSupport
+import Crypto
 import Foundation
 import HTTPTypes
 import Logging
@@ -105,6 +106,18 @@ struct CertificateExpiryTests {
             #expect(lines.values.count == 1, "one warning, for the pass type about to expire: \(lines.values)")
             #expect(lines.values.first?.contains("pass.dev.coffer.expiring") == true)
         }
+    }
+
+    @Test("pushes authenticate with the certificate, or with a .p8 key that works only for its own team")
+    func pushAuthentication() throws {
+        let key = try APNsSigningKey(privateKey: P256.Signing.PrivateKey(), keyID: "KEY1234567", teamID: "TEAM000001")
+        let token = APNsConfiguration(authentication: .token(key))
+        let own = token.pushAuthentication(teamIdentifier: "TEAM000001")
+        #expect(own.usable && own.summary == "p8 key KEY1234567 (team TEAM000001)")
+        let other = token.pushAuthentication(teamIdentifier: "TEAM000002")
+        #expect(!other.usable && other.summary == "P8 KEY OF ANOTHER TEAM (TEAM000001): PUSHES FAIL")
+        let certificate = APNsConfiguration().pushAuthentication(teamIdentifier: "TEAM000002")
+        #expect(certificate.usable && certificate.summary == "certificate" && certificate.keyID == nil)
     }
 
     @Test("the pass type list says how long each certificate has left, in capitals when it is soon or past")
