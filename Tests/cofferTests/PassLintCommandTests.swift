@@ -196,3 +196,30 @@ struct PassLintCommandTests {
                     archive.write(path, os.path.join(os.path.basename(source), os.path.relpath(path, source)))
         """
 }
+
+extension PassLintCommandTests {
+    @Test("coffer pass google prints the Google Wallet class, object and findings; a bad issuer ID exits 2")
+    func google() throws {
+        let outcome = try CofferCLI.run([
+            "pass", "google", SourceTree.appending("Examples/Passes/EventTicket.pass").path, "--issuer-id",
+            "3388000000012345678", "--image-base-url", "https://passes.example.com/images",
+        ])
+        #expect(outcome.status == 0, "\(outcome.errorOutput)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        #expect(printed["kind"] as? String == "eventTicket")
+        let object = try #require(printed["object"] as? [String: Any])
+        #expect((object["id"] as? String)?.hasPrefix("3388000000012345678.") == true)
+        let modules = try #require(object["textModulesData"] as? [[String: Any]])
+        let event = try #require(modules.first { $0["id"] as? String == "event" })
+        let translations = (event["localizedBody"] as? [String: Any])?["translatedValues"] as? [[String: String]]
+        #expect(translations?.contains(["language": "ja", "value": "Swift コンサート"]) == true)
+        let walletClass = try #require(printed["class"] as? [String: Any])
+        #expect((walletClass["logo"] as? [String: Any]) != nil)
+
+        let bad = try CofferCLI.run([
+            "pass", "google", SourceTree.appending("Examples/Passes/EventTicket.pass").path, "--issuer-id", "acme",
+        ])
+        #expect(bad.status == 2)
+        #expect(bad.errorOutput.contains("--issuer-id"))
+    }
+}

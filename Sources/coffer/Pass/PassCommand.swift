@@ -8,7 +8,9 @@ struct PassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pass",
         abstract: "Build, sign and verify Apple Wallet passes and issuer data.",
-        subcommands: [Build.self, Lint.self, Verify.self, IssuerData.self, DevIdentity.self, ImportIdentity.self]
+        subcommands: [
+            Build.self, Lint.self, Google.self, Verify.self, IssuerData.self, DevIdentity.self, ImportIdentity.self,
+        ]
     )
 }
 

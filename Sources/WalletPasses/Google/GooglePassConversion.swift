@@ -1,0 +1,420 @@
+import Crypto
+import Foundation
+import Secrets
+
+/// A pass made into a Google Wallet class and object, with what could not be carried over, in lint's form.
+///
+/// The kind follows Google's own converter: a boarding pass is a flight (by air) or transit, a coupon an offer,
+/// an event ticket an event ticket, a store card a loyalty card, anything else generic. A kind whose required keys
+/// the pass cannot fill (a flight without its airports, a loyalty card without a logo URL) becomes generic, with a
+/// `google.fallback` warning. Fields become text modules; texts localized in the pass's `pass.strings` carry every
+/// language; images need a public ``Options/imageBaseURL``.
+public struct GooglePassConversion: Sendable {
+    /// How to convert.
+    public struct Options: Hashable, Sendable {
+        /// The Google Wallet issuer's numeric identifier: the prefix of every class and object identifier.
+        public var issuerID: String
+        /// The public https URL under which the pass's images are served (`<url>/logo.png`), or `nil`.
+        public var imageBaseURL: String?
+        /// The language of `pass.json`'s own texts.
+        public var defaultLanguage: String
+
+        /// Options for the issuer `issuerID`.
+        public init(issuerID: String, imageBaseURL: String? = nil, defaultLanguage: String = "en") {
+            self.issuerID = issuerID
+            self.imageBaseURL = imageBaseURL
+            self.defaultLanguage = defaultLanguage
+        }
+    }
+
+    /// The class.
+    public let walletClass: GoogleWalletClass
+    /// The object.
+    public let walletObject: GoogleWalletObject
+    /// What the conversion dropped or changed, each with its path in `pass.json`.
+    public let findings: [PassFinding]
+
+    /// The most text modules Google shows of an object.
+    public static let maximumTextModules = 10
+    /// The most locations Google keeps of an object.
+    public static let maximumLocations = 10
+
+    /// Converts `pass`, whose other files are `files` (images, `xx.lproj/pass.strings`).
+    public init(_ pass: Pass, files: [String: Data] = [:], options: Options) {
+        var converter = Converter(pass: pass, files: files, options: options)
+        (walletClass, walletObject) = converter.convert()
+        findings = converter.findings
+    }
+}
+
+/// The state of one conversion.
+private struct Converter {
+    let pass: Pass
+    let files: [String: Data]
+    let options: GooglePassConversion.Options
+    let tables: [String: PassStrings]
+    var findings: [PassFinding] = []
+    /// The top-level keys of `pass.json` the conversion used.
+    var used: Set<String> = ["formatVersion", "passTypeIdentifier", "serialNumber", "organizationName", "description"]
+
+    init(pass: Pass, files: [String: Data], options: GooglePassConversion.Options) {
+        self.pass = pass
+        self.files = files
+        self.options = options
+        tables = PassChecks.localizedTables(files)
+    }
+
+    /// Keys that concern Apple's devices or Coffer only, with no counterpart to report.
+    static let appleOnly: Set<String> = [
+        "teamIdentifier", "webServiceURL", "authenticationToken", "userInfo", "fidoProfile", "issuerBindingData",
+        "foregroundColor", "labelColor", "suppressStripShine", "suppressHeaderDarkening", "useAutomaticColors",
+        "preferredStyleSchemes",
+    ]
+
+    mutating func convert() -> (GoogleWalletClass, GoogleWalletObject) {
+        let type = googleType()
+        let classPrefix = options.issuerID + "."
+        var walletClass = GoogleWalletClass(type: type, id: classPrefix)
+        var object = GoogleWalletObject(
+            type: type, id: options.issuerID + "." + identifier("\(pass.passTypeIdentifier).\(pass.serialNumber)"),
+            classId: "")
+        object.state = pass.voided == true ? "INACTIVE" : "ACTIVE"
+        if let end = pass.expirationDate {
+            object.validTimeInterval = GoogleWallet.TimeInterval(
+                start: nil, end: GoogleWallet.DateTime(date: W3CDate.string(from: end)))
+            used.insert("expirationDate")
+        }
+        if pass.voided != nil { used.insert("voided") }
+        object.barcode = barcode()
+        object.textModulesData = textModules()
+        object.merchantLocations = locations()
+        object.heroImage = image(["strip", "background"])
+        let color = pass.backgroundColor.map(Self.hex)
+        if color != nil { used.insert("backgroundColor") }
+        if type != .generic {
+            walletClass.issuerName = pass.organizationName
+            walletClass.reviewStatus = "UNDER_REVIEW"
+            walletClass.hexBackgroundColor = color
+        }
+        switch type {
+        case .generic:
+            object.hexBackgroundColor = color
+            fillGeneric(&object)
+        case .eventTicket: fillEventTicket(&walletClass, &object)
+        case .flight: fillFlight(&walletClass, &object)
+        case .transit: fillTransit(&walletClass, &object)
+        case .offer:
+            walletClass.title = pass.description
+            walletClass.provider = pass.organizationName
+            walletClass.redemptionChannel = "BOTH"
+            walletClass.titleImage = image(["logo", "icon"])
+        case .loyalty: fillLoyalty(&walletClass, &object)
+        case .giftCard: break
+        }
+        walletClass.id = classPrefix + identifier(pass.passTypeIdentifier) + "_" + Self.digest(of: walletClass)
+        object.classId = walletClass.id
+        reportUnused()
+        return (walletClass, object)
+    }
+
+    // MARK: Kinds
+
+    /// The kind the style asks for, or generic when the pass cannot fill what that kind requires.
+    mutating func googleType() -> GoogleWalletType {
+        let semantics = pass.semantics
+        switch pass.style {
+        case .boardingPass where pass.fields.transitType == .air:
+            let missing = [
+                ("semantics.airlineCode", semantics?.airlineCode == nil),
+                ("semantics.flightNumber", semantics?.flightNumber == nil),
+                ("semantics.departureAirportCode", semantics?.departureAirportCode == nil),
+                ("semantics.destinationAirportCode", semantics?.destinationAirportCode == nil),
+                (
+                    "semantics.originalDepartureDate",
+                    semantics?.originalDepartureDate == nil && semantics?.currentDepartureDate == nil
+                ),
+            ].filter(\.1).map(\.0)
+            return missing.isEmpty ? .flight : fallback("a flight", missing: missing)
+        case .boardingPass:
+            return image(["logo", "icon"]) == nil ? fallback("transit", missing: ["a logo URL"]) : .transit
+        case .coupon: return .offer
+        case .eventTicket: return .eventTicket
+        case .storeCard:
+            return image(["logo", "icon"]) == nil ? fallback("a loyalty card", missing: ["a logo URL"]) : .loyalty
+        case .generic: return .generic
+        }
+    }
+
+    mutating func fallback(_ kind: String, missing: [String]) -> GoogleWalletType {
+        findings.append(
+            PassFinding(
+                code: "google.fallback", severity: .warning, path: pass.style.rawValue,
+                message: "becomes a generic Google pass: \(kind) needs \(missing.joined(separator: ", "))"))
+        return .generic
+    }
+
+    mutating func fillGeneric(_ object: inout GoogleWalletObject) {
+        object.cardTitle = localized(pass.organizationName)
+        let primary = pass.fields.primaryFields?.first
+        if let primary, case .text(let value) = primary.value {
+            object.header = localized(value)
+            object.subheader = primary.label.map { localized($0) }
+        } else {
+            object.header = localized(pass.description)
+        }
+        object.logo = image(["logo", "icon"])
+    }
+
+    mutating func fillEventTicket(_ walletClass: inout GoogleWalletClass, _ object: inout GoogleWalletObject) {
+        let semantics = pass.semantics
+        var eventName = semantics?.eventName
+        if eventName == nil, case .text(let value)? = pass.fields.primaryFields?.first?.value { eventName = value }
+        walletClass.eventName = localized(eventName ?? pass.description)
+        walletClass.logo = image(["logo", "icon"])
+        if let start = semantics?.eventStartDate {
+            walletClass.dateTime = GoogleWallet.EventDateTime(
+                doorsOpen: semantics?.venueDoorsOpenDate.map(W3CDate.string(from:)),
+                start: W3CDate.string(from: start), end: semantics?.eventEndDate.map(W3CDate.string(from:)))
+        }
+        if let venue = semantics?.venueName {
+            let address = semantics?.venueRegionName ?? venue
+            walletClass.venue = GoogleWallet.EventVenue(name: localized(venue), address: localized(address))
+        }
+        if let seat = semantics?.seats?.first {
+            object.seatInfo = GoogleWallet.EventSeat(
+                seat: seat.seatNumber.map { localized($0) }, row: seat.seatRow.map { localized($0) },
+                section: seat.seatSection.map { localized($0) },
+                gate: semantics?.venueEntranceGate.map { localized($0) })
+        }
+        object.ticketHolderName = semantics?.attendeeName
+        if semantics != nil { used.insert("semantics") }
+    }
+
+    mutating func fillFlight(_ walletClass: inout GoogleWalletClass, _ object: inout GoogleWalletObject) {
+        guard let semantics = pass.semantics, let airline = semantics.airlineCode,
+            let number = semantics.flightNumber, let from = semantics.departureAirportCode,
+            let to = semantics.destinationAirportCode,
+            let departure = semantics.currentDepartureDate ?? semantics.originalDepartureDate
+        else { return }
+        used.insert("semantics")
+        walletClass.flightHeader = GoogleWallet.FlightHeader(
+            carrier: .init(carrierIataCode: airline), flightNumber: String(number))
+        walletClass.origin = GoogleWallet.AirportInfo(
+            airportIataCode: from, terminal: semantics.departureTerminal, gate: semantics.departureGate)
+        walletClass.destination = GoogleWallet.AirportInfo(airportIataCode: to, terminal: nil, gate: nil)
+        let zone = semantics.departureLocationTimeZone.flatMap(TimeZone.init(identifier:))
+        if zone == nil {
+            findings.append(
+                PassFinding(
+                    code: "google.time-zone", severity: .warning, path: "semantics.departureLocationTimeZone",
+                    message: "is missing: Google wants the departure in the airport's local time; UTC is given"))
+        }
+        walletClass.localScheduledDepartureDateTime = Self.localTime(departure, in: zone ?? .gmt)
+        object.passengerName = semantics.passengerName.map {
+            [$0.givenName, $0.familyName].compactMap { $0 }.joined(separator: " ")
+        }
+        object.reservationInfo = GoogleWallet.ReservationInfo(confirmationCode: semantics.confirmationNumber)
+        object.boardingAndSeatingInfo = GoogleWallet.BoardingAndSeatingInfo(
+            boardingGroup: semantics.boardingGroup, seatNumber: semantics.seats?.first?.seatNumber,
+            seatClass: semantics.ticketFareClass)
+    }
+
+    mutating func fillTransit(_ walletClass: inout GoogleWalletClass, _ object: inout GoogleWalletObject) {
+        walletClass.transitType =
+            switch pass.fields.transitType {
+            case .train: "RAIL"
+            case .bus: "BUS"
+            case .boat: "FERRY"
+            default: "OTHER"
+            }
+        walletClass.logo = image(["logo", "icon"])
+        object.tripType = "ONE_WAY"
+        let semantics = pass.semantics
+        let primary = pass.fields.primaryFields ?? []
+        func name(_ station: String?, _ index: Int) -> GoogleWallet.LocalizedString? {
+            if let station { return localized(station) }
+            guard index < primary.count, case .text(let value) = primary[index].value else { return nil }
+            return localized(value)
+        }
+        let origin = name(semantics?.departureStationName, 0)
+        object.ticketLeg = GoogleWallet.TicketLeg(
+            originName: origin, destinationName: origin == nil ? nil : name(semantics?.destinationStationName, 1),
+            departureDateTime: (semantics?.currentDepartureDate ?? semantics?.originalDepartureDate).map(
+                W3CDate.string(from:)),
+            arrivalDateTime: nil, platform: semantics?.departurePlatform)
+        if semantics != nil { used.insert("semantics") }
+    }
+
+    mutating func fillLoyalty(_ walletClass: inout GoogleWalletClass, _ object: inout GoogleWalletObject) {
+        walletClass.programName = pass.organizationName
+        walletClass.programLogo = image(["logo", "icon"])
+        object.accountId = pass.semantics?.membershipProgramNumber
+        let points = (pass.fields.primaryFields ?? []).first
+        if let points {
+            var balance = GoogleWallet.LoyaltyPoints.Balance()
+            switch points.value {
+            case .number(let number) where number == number.rounded() && abs(number) < 2e9: balance.int = Int(number)
+            case .number(let number): balance.double = number
+            case .text(let text): balance.string = text
+            }
+            object.loyaltyPoints = GoogleWallet.LoyaltyPoints(label: points.label, balance: balance)
+        }
+        if pass.semantics?.membershipProgramNumber != nil { used.insert("semantics") }
+    }
+
+    // MARK: Parts
+
+    /// The first barcode Google can draw; the others are reported.
+    mutating func barcode() -> GoogleWallet.Barcode? {
+        let barcodes = pass.barcodes ?? pass.barcode.map { [$0] } ?? []
+        let key = pass.barcodes != nil ? "barcodes" : "barcode"
+        guard !barcodes.isEmpty else { return nil }
+        used.insert(key)
+        var chosen: GoogleWallet.Barcode?
+        for (index, barcode) in barcodes.enumerated() {
+            let type: String? =
+                switch barcode.format {
+                case .qr: "QR_CODE"
+                case .pdf417: "PDF_417"
+                case .aztec: "AZTEC"
+                case .code128: "CODE_128"
+                case .code39: "CODE_39"
+                case .codabar: "CODABAR"
+                case .ean13: "EAN_13"
+                case .interleaved2of5, nil: nil
+                }
+            if chosen == nil, let type {
+                chosen = GoogleWallet.Barcode(type: type, value: barcode.message, alternateText: barcode.altText)
+            } else {
+                findings.append(
+                    PassFinding(
+                        code: "google.dropped", severity: .note,
+                        path: pass.barcodes != nil ? "\(key)[\(index)]" : key,
+                        message: type == nil
+                            ? "has a format Google Wallet cannot draw" : "is not shown: Google shows one barcode"))
+            }
+        }
+        return chosen
+    }
+
+    /// Every field as a text module, up to ``GooglePassConversion/maximumTextModules``.
+    mutating func textModules() -> [GoogleWallet.TextModule]? {
+        var modules: [GoogleWallet.TextModule] = []
+        let style = pass.style.rawValue
+        for (list, index, field) in pass.fields.all {
+            used.insert(style)
+            let path = "\(style).\(list)[\(index)]"
+            guard modules.count < GooglePassConversion.maximumTextModules else {
+                findings.append(
+                    PassFinding(
+                        code: "google.dropped", severity: .warning, path: path,
+                        message: "is not shown: Google shows \(GooglePassConversion.maximumTextModules) text modules"))
+                continue
+            }
+            let body: GoogleWallet.LocalizedString
+            switch field.value {
+            case .text(let text):
+                body = W3CDate.date(from: text) != nil ? GoogleWallet.LocalizedString(text) : localized(text)
+            case .number(let number):
+                let amount = number.formatted(.number.grouping(.never))
+                body = GoogleWallet.LocalizedString(field.currencyCode.map { "\(amount) \($0)" } ?? amount)
+            }
+            let header = field.label.map { localized($0) }
+            modules.append(
+                GoogleWallet.TextModule(
+                    id: identifier(field.key, allowingDots: false), header: header?.defaultValue.value,
+                    body: body.defaultValue.value, localizedHeader: header?.translatedValues == nil ? nil : header,
+                    localizedBody: body.translatedValues == nil ? nil : body))
+        }
+        return modules.isEmpty ? nil : modules
+    }
+
+    /// The pass's locations, up to ``GooglePassConversion/maximumLocations``.
+    mutating func locations() -> [GoogleWallet.Location]? {
+        guard let locations = pass.locations, !locations.isEmpty else { return nil }
+        used.insert("locations")
+        for (index, location) in locations.enumerated() where location.relevantText != nil {
+            findings.append(
+                PassFinding(
+                    code: "google.dropped", severity: .note, path: "locations[\(index)].relevantText",
+                    message: "has no place in Google Wallet: Google writes its own location notifications"))
+        }
+        if locations.count > GooglePassConversion.maximumLocations {
+            findings.append(
+                PassFinding(
+                    code: "google.dropped", severity: .warning, path: "locations",
+                    message: "has \(locations.count) places; Google keeps \(GooglePassConversion.maximumLocations)"))
+        }
+        return locations.prefix(GooglePassConversion.maximumLocations).map {
+            GoogleWallet.Location(latitude: $0.latitude, longitude: $0.longitude)
+        }
+    }
+
+    /// The first of the images `stems` the pass has, as a URL under the image base URL.
+    func image(_ stems: [String]) -> GoogleWallet.Image? {
+        guard let base = options.imageBaseURL, let stem = stems.first(where: { files["\($0).png"] != nil }) else {
+            return nil
+        }
+        let scaled =
+            files["\(stem)@3x.png"] != nil
+            ? "\(stem)@3x.png" : files["\(stem)@2x.png"] != nil ? "\(stem)@2x.png" : "\(stem).png"
+        return GoogleWallet.Image(url: base.hasSuffix("/") ? base + scaled : base + "/" + scaled)
+    }
+
+    /// `text` with its translations from the pass's `pass.strings` when it is one of their keys.
+    func localized(_ text: String) -> GoogleWallet.LocalizedString {
+        let translations = tables.keys.sorted().compactMap { language -> GoogleWallet.LocalizedString.Translation? in
+            tables[language]?.entries[text].map { .init(language: language, value: $0) }
+        }
+        guard !translations.isEmpty else {
+            return GoogleWallet.LocalizedString(text, language: options.defaultLanguage)
+        }
+        let preferred = translations.first { $0.language == options.defaultLanguage } ?? translations[0]
+        return GoogleWallet.LocalizedString(
+            preferred.value, language: preferred.language,
+            translations: translations.filter { $0.language != preferred.language })
+    }
+
+    /// `text` with every character Google refuses in an identifier replaced by `_`.
+    func identifier(_ text: String, allowingDots: Bool = true) -> String {
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                let allowed =
+                    (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+                    || scalar == "_" || scalar == "-" || (allowingDots && scalar == ".")
+                return allowed ? Character(scalar) : "_"
+            })
+    }
+
+    /// Reports every top-level key of `pass.json` the conversion did not carry.
+    mutating func reportUnused() {
+        if pass.logoText != nil, pass.style == .generic { used.insert("logoText") }
+        for key in pass.json.keys.sorted() where !used.contains(key) && !Self.appleOnly.contains(key) {
+            findings.append(
+                PassFinding(
+                    code: "google.dropped", severity: .note, path: key,
+                    message: "has no counterpart in this Google Wallet pass"))
+        }
+    }
+
+    /// `#rrggbb`.
+    static func hex(_ color: PassColor) -> String {
+        "#" + [color.red, color.green, color.blue].hexString
+    }
+
+    /// `date` as local time in `zone`, without an offset: `2027-03-05T06:30:00`.
+    static func localTime(_ date: Date, in zone: TimeZone) -> String {
+        var style = Date.ISO8601FormatStyle(timeZone: zone)
+        style = style.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)
+            .timeSeparator(.colon)
+        return style.format(date)
+    }
+
+    /// 8 hexadecimal digits of the SHA-256 of the class's JSON: passes whose classes are alike share one.
+    static func digest(of walletClass: GoogleWalletClass) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(walletClass)) ?? Data()
+        return SHA256.hash(data: data).prefix(4).hexString
+    }
+}

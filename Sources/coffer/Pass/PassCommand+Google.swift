@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import WalletPasses
+
+extension PassCommand {
+    /// `coffer pass google`.
+    struct Google: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "google",
+            abstract: "Show a pass as a Google Wallet class and object, and what has no place there.",
+            discussion: """
+                Reads a pass folder, a Pass Designer .pkpasstemplate (folder or ZIP) or a .pkpass, and prints \\
+                {"kind", "class", "object", "findings"} as JSON: the class and object as Google's walletobjects \\
+                API takes them, and each key that could not be carried, with its path in pass.json. Images need \\
+                --image-base-url: Google fetches them from a public URL.
+                """)
+
+        @Argument(help: "The pass folder, .pkpasstemplate or .pkpass.") var source: String
+        @Option(help: "The Google Wallet issuer ID (the numbers in the Google Pay & Wallet console).")
+        var issuerID = "3388000000000000000"
+        @Option(help: "The public https URL the pass's images are served under (<url>/logo.png).")
+        var imageBaseURL: String?
+        @Option(help: "The language of pass.json's own texts.") var language = "en"
+
+        /// What the command prints.
+        struct Printed: Encodable {
+            let kind: GoogleWalletType
+            let `class`: GoogleWalletClass
+            let object: GoogleWalletObject
+            let findings: [PassFinding]
+        }
+
+        func run() throws {
+            guard !issuerID.isEmpty, issuerID.allSatisfy(\.isNumber) else {
+                throw CommandFailure("--issuer-id must be the issuer's number", status: .usage)
+            }
+            guard LocalizedText.isLanguage(language) else {
+                throw CommandFailure("--language must be a language identifier such as en or de", status: .usage)
+            }
+            let package = try CommandFailure.mapping { try PassPackage(contentsOf: StoreOptions.absoluteURL(source)) }
+            let pass = try CommandFailure.mapping { try package.pass }
+            let conversion = GooglePassConversion(
+                pass, files: package.files,
+                options: .init(issuerID: issuerID, imageBaseURL: imageBaseURL, defaultLanguage: language))
+            try Output.printJSON(
+                Printed(
+                    kind: conversion.walletClass.type, class: conversion.walletClass,
+                    object: conversion.walletObject, findings: conversion.findings))
+        }
+    }
+}
