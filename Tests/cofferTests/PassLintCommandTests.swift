@@ -221,5 +221,24 @@ extension PassLintCommandTests {
         ])
         #expect(bad.status == 2)
         #expect(bad.errorOutput.contains("--issuer-id"))
+
+        let key = directory.appending("account.pem")
+        #expect(
+            try OpenSSL.run("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key.path).status
+                == 0)
+        let account = directory.appending("account.json")
+        try JSONSerialization.data(withJSONObject: [
+            "client_email": "wallet@coffer-test.iam.gserviceaccount.com",
+            "private_key": try String(contentsOf: key, encoding: .utf8),
+        ]).write(to: account)
+        let signed = try CofferCLI.run([
+            "pass", "google", SourceTree.appending("Examples/Passes/EventTicket.pass").path, "--service-account",
+            account.path, "--origin", "https://tickets.example.com",
+        ])
+        #expect(signed.status == 0, "\(signed.errorOutput)")
+        let link = try #require(try JSONSerialization.jsonObject(with: Data(signed.output.utf8)) as? [String: Any])
+        #expect((link["save_link"] as? String)?.hasPrefix("https://pay.google.com/gp/v/save/") == true)
+        #expect(link["skinny"] as? Bool != nil)
+        #expect(!signed.output.contains("PRIVATE KEY"))
     }
 }

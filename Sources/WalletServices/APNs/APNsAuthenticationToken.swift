@@ -1,3 +1,4 @@
+import CofferSupport
 import Secrets
 import Crypto
 import Foundation
@@ -57,9 +58,9 @@ package final class APNsAuthenticationToken: Sendable {
     package static func make(key: APNsSigningKey, issuedAt: Date) throws -> String {
         let header = #"{"alg":"ES256","kid":"\#(key.keyID)"}"#
         let claims = #"{"iss":"\#(key.teamID)","iat":\#(Int64(issuedAt.timeIntervalSince1970.rounded(.down)))}"#
-        let signingInput = SecretToken.base64URL(Data(header.utf8)) + "." + SecretToken.base64URL(Data(claims.utf8))
+        let signingInput = Data(header.utf8).base64URLEncodedString + "." + Data(claims.utf8).base64URLEncodedString
         // ES256 in a JWT is the raw r || s pair (64 bytes), not DER.
         let signature = try key.privateKey.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + SecretToken.base64URL(signature.rawRepresentation)
+        return signingInput + "." + signature.rawRepresentation.base64URLEncodedString
     }
 }

@@ -1,3 +1,4 @@
+import CofferSupport
 import Foundation
 
 /// Where a page of a client's passes ends, handed to the client as an opaque string: the tag's creation time and
@@ -35,7 +36,7 @@ package struct PassPageCursor: Hashable, Sendable {
 
     /// The cursor as the client sees it: URL-safe Base64 without padding.
     package var text: String {
-        SecretToken.base64URL(Data("p1:\(createdAt):\(tagID.uuidString)".utf8))
+        Data("p1:\(createdAt):\(tagID.uuidString)".utf8).base64URLEncodedString
     }
 }
 

@@ -1,3 +1,4 @@
+import CofferSupport
 import Crypto
 import Foundation
 import Secrets
@@ -6,13 +7,7 @@ import Secrets
 package enum SecretToken {
     /// A new API token: 32 random bytes, URL-safe Base64 without padding (43 characters).
     package static func makeAPIToken() -> String {
-        base64URL(SecureRandom.bytes(count: 32))
-    }
-
-    /// `data` as URL-safe Base64 without padding (RFC 4648 §5, as JWTs and URLs carry it).
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        SecureRandom.bytes(count: 32).base64URLEncodedString
     }
 
     /// The SHA-256 of a token: what is stored and looked up, so the token itself is never kept.

@@ -1,3 +1,4 @@
+import CofferSupport
 import Crypto
 import Foundation
 import Secrets
@@ -88,7 +89,7 @@ package struct PassAuthenticationTokens: Sendable {
     package func token(passID: UUID, salt: String) -> String {
         let message = Data("coffer pass authentication\u{0}\(passID.uuidString)\u{0}\(salt)".utf8)
         let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)
-        return SecretToken.base64URL(Data(mac))
+        return Data(mac).base64URLEncodedString
     }
 
     /// What a pass's trace keeps of a device's library identifier: the first 16 hexadecimal digits of its HMAC under

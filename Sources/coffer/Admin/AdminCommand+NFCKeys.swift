@@ -15,9 +15,9 @@ extension AdminCommand.PassTypeCommands {
             commandName: "nfc-key",
             abstract: "Make, import, show, export and rotate a pass type's NFC key (Value Added Services, P-256).",
             discussion: """
-                Every NFC pass of the type carries the current key's public half as nfc.encryptionPublicKey; the \\
-                NFC reader needs the private half (export-private). A new pass type gets a key when it is imported. \\
-                After a rotation, passes already issued keep the old key until they are next updated, so give the \\
+                Every NFC pass of the type carries the current key's public half as nfc.encryptionPublicKey; the \
+                NFC reader needs the private half (export-private). A new pass type gets a key when it is imported. \
+                After a rotation, passes already issued keep the old key until they are next updated, so give the \
                 reader every key show lists until then.
                 """,
             subcommands: [Create.self, Import.self, Show.self, ExportPrivate.self, Rotate.self])
