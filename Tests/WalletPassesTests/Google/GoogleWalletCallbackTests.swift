@@ -1,0 +1,134 @@
+import Crypto
+import Foundation
+import Testing
+
+@testable import WalletPasses
+
+@Suite("Google Wallet's save and delete callbacks: verified from root key to message, refused when anything is off")
+struct GoogleWalletCallbackTests {
+    static let issuer = "3388000000012345678"
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    /// Google's side, made here: a root key, an intermediate key it signs, and messages that key signs.
+    struct Google {
+        let root = P256.Signing.PrivateKey()
+        let intermediate = P256.Signing.PrivateKey()
+
+        func rootKeys(expiring: Date = GoogleWalletCallbackTests.now.addingTimeInterval(86_400)) -> Data {
+            let key: [String: Any] = [
+                "keyValue": root.publicKey.derRepresentation.base64EncodedString(),
+                "protocolVersion": "ECv2SigningOnly",
+                "keyExpiration": "\(Int64(expiring.timeIntervalSince1970 * 1000))",
+            ]
+            return try! JSONSerialization.data(withJSONObject: ["keys": [key]])
+        }
+
+        /// A callback body for `recipient`, changed by `edit` after signing.
+        func callback(
+            event: String = "save", recipient: String = GoogleWalletCallbackTests.issuer,
+            keyExpires: Date = GoogleWalletCallbackTests.now.addingTimeInterval(3600),
+            messageExpires: Date = GoogleWalletCallbackTests.now.addingTimeInterval(60),
+            edit: (inout [String: Any]) -> Void = { _ in }
+        ) throws -> Data {
+            let signedKey = String(
+                decoding: try JSONSerialization.data(withJSONObject: [
+                    "keyValue": intermediate.publicKey.derRepresentation.base64EncodedString(),
+                    "keyExpiration": "\(Int64(keyExpires.timeIntervalSince1970 * 1000))",
+                ]), as: UTF8.self)
+            let message = String(
+                decoding: try JSONSerialization.data(withJSONObject: [
+                    "classId": "\(GoogleWalletCallbackTests.issuer).event",
+                    "objectId": "\(GoogleWalletCallbackTests.issuer).ticket-1",
+                    "eventType": event, "nonce": UUID().uuidString,
+                    "expTimeMillis": Int64(messageExpires.timeIntervalSince1970 * 1000),
+                ]), as: UTF8.self)
+            let keySignature = try root.signature(
+                for: GoogleWalletCallback.lengthPrefixed(["GooglePayPasses", "ECv2SigningOnly", signedKey]))
+            let messageSignature = try intermediate.signature(
+                for: GoogleWalletCallback.lengthPrefixed(["GooglePayPasses", recipient, "ECv2SigningOnly", message]))
+            var body: [String: Any] = [
+                "protocolVersion": "ECv2SigningOnly", "signedMessage": message,
+                "signature": messageSignature.derRepresentation.base64EncodedString(),
+                "intermediateSigningKey": [
+                    "signedKey": signedKey, "signatures": [keySignature.derRepresentation.base64EncodedString()],
+                ],
+            ]
+            edit(&body)
+            return try JSONSerialization.data(withJSONObject: body)
+        }
+    }
+
+    func verify(_ body: Data, _ google: Google) throws(GoogleWalletCallback.Failure) -> GoogleWalletCallback {
+        let keys = try GoogleWalletCallback.rootKeys(json: google.rootKeys(), now: Self.now)
+        return try GoogleWalletCallback(verifying: body, rootKeys: keys, issuerID: Self.issuer, now: Self.now)
+    }
+
+    @Test("a save and a delete signed by Google's chain verify, naming the class, object, event and nonce")
+    func verifies() throws {
+        let google = Google()
+        let saved = try verify(try google.callback(), google)
+        #expect(
+            saved.event == .saved && saved.objectID == "\(Self.issuer).ticket-1"
+                && saved.classID == "\(Self.issuer).event")
+        #expect(!saved.nonce.isEmpty)
+        #expect(try verify(try google.callback(event: "del"), google).event == .removed)
+    }
+
+    @Test("a forged, changed, foreign, expired or malformed callback is refused with its reason")
+    func refused() throws {
+        let google = Google()
+        let cases: [(Data, (GoogleWalletCallback.Failure) -> Bool)] = [
+            (try Google().callback(), { if case .badSignature = $0 { true } else { false } }),  // another root
+            (try google.callback(recipient: "1111"), { if case .badSignature = $0 { true } else { false } }),
+            (
+                try google.callback { body in
+                    body["signedMessage"] = (body["signedMessage"] as! String).replacingOccurrences(
+                        of: "save", with: "del")
+                }, { if case .badSignature = $0 { true } else { false } }
+            ),
+            (
+                try google.callback(keyExpires: Self.now.addingTimeInterval(-1)),
+                { if case .expired = $0 { true } else { false } }
+            ),
+            (
+                try google.callback(messageExpires: Self.now.addingTimeInterval(-1)),
+                { if case .expired = $0 { true } else { false } }
+            ),
+            (try google.callback { $0["extra"] = true }, { if case .malformed = $0 { true } else { false } }),
+            (
+                try google.callback { $0["protocolVersion"] = "ECv2" },
+                { if case .malformed = $0 { true } else { false } }
+            ),
+            (try google.callback(event: "update"), { if case .malformed = $0 { true } else { false } }),
+            (Data("not json".utf8), { if case .malformed = $0 { true } else { false } }),
+        ]
+        for (index, (body, expected)) in cases.enumerated() {
+            do {
+                _ = try verify(body, google)
+                Issue.record("case \(index) verified")
+            } catch {
+                #expect(expected(error), "case \(index): \(error)")
+            }
+        }
+    }
+
+    @Test("root keys of another protocol or past their expiry are not trusted")
+    func rootKeys() throws {
+        let google = Google()
+        #expect(
+            try GoogleWalletCallback.rootKeys(
+                json: google.rootKeys(expiring: Self.now.addingTimeInterval(-1)), now: Self.now
+            ).isEmpty)
+        let other = try JSONSerialization.data(withJSONObject: [
+            "keys": [
+                [
+                    "keyValue": google.root.publicKey.derRepresentation.base64EncodedString(),
+                    "protocolVersion": "ECv1",
+                    "keyExpiration": "9999999999999",
+                ]
+            ]
+        ])
+        #expect(try GoogleWalletCallback.rootKeys(json: other, now: Self.now).isEmpty)
+        #expect(throws: GoogleWalletCallback.Failure.self) { try GoogleWalletCallback.rootKeys(json: Data("[]".utf8)) }
+    }
+}
