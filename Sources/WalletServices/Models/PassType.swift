@@ -26,14 +26,18 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
     public var nextActivatesAt: Date?
     /// Where the identity the current one replaced is kept until its certificate expires.
     public var retiredSigningKeyPath: String?
+    /// The Google Wallet issuer its passes are also issued under, if any (its service account key is in the secret
+    /// store at ``GoogleIssuer/secretPath(passTypeID:)``).
+    public var googleIssuerID: String?
 
     /// Creates a pass type record.
     public init(
         id: UUID = UUID(), passTypeIdentifier: String, teamIdentifier: String, organizationName: String,
         signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date(),
         nfcPublicKey: String? = nil, nextSigningKeyPath: String? = nil, nextActivatesAt: Date? = nil,
-        retiredSigningKeyPath: String? = nil
+        retiredSigningKeyPath: String? = nil, googleIssuerID: String? = nil
     ) {
+        self.googleIssuerID = googleIssuerID
         self.id = id
         self.passTypeIdentifier = passTypeIdentifier
         self.teamIdentifier = teamIdentifier

@@ -191,5 +191,8 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 13, name: "rate limits shared by replicas", apply: createRateBuckets),
         Migration(
             version: 14, name: "renewed identities staged, certificate notices", apply: stageRenewedIdentities),
+        Migration(version: 15, name: "a Google Wallet issuer per pass type") { db in
+            try await db.alter(table: "pass_types").column("google_issuer_id", type: .text).run()
+        },
     ]
 }

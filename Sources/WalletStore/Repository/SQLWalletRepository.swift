@@ -163,6 +163,14 @@ public struct SQLWalletRepository: WalletRepository {
         }
     }
 
+    /// Sets (or, with `nil`, clears) the pass type's Google Wallet issuer; returns whether the pass type exists.
+    package func setGoogleIssuer(passTypeID: UUID, issuerID: String?) async throws -> Bool {
+        try await run {
+            try await sql.update(PassTypeRow.table).set("google_issuer_id", to: issuerID)
+                .where("id", .equal, passTypeID.uuidString).returning("id").all()
+        }.count == 1
+    }
+
     /// The pass type with `id`.
     public func passType(id: UUID) async throws -> PassType? {
         try await select(PassTypeRow.self, where: [.id: id.uuidString]).first?.model()

@@ -13,7 +13,8 @@ extension AdminCommand {
         static let configuration = CommandConfiguration(
             commandName: "pass-type", abstract: "Import and list pass types and their signing identities.",
             subcommands: [
-                Import.self, Request.self, AttachCertificate.self, Activate.self, List.self, Share.self, Unshare.self,
+                Import.self, Request.self, AttachCertificate.self, Activate.self, List.self, GoogleIssuerCommands.self,
+                Share.self, Unshare.self,
                 Template.self,
                 NFCKeyCommands.self,
             ])

@@ -19,6 +19,7 @@ struct PassTypeRow: TableRow {
         case nextSigningKeyPath = "next_signing_key_path"
         case nextActivatesAt = "next_activates_at"
         case retiredSigningKeyPath = "retired_signing_key_path"
+        case googleIssuerID = "google_issuer_id"
     }
 
     /// The pass type's identifier.
@@ -43,6 +44,8 @@ struct PassTypeRow: TableRow {
     var nextActivatesAt: Int64?
     /// Where the replaced identity is kept until it expires.
     var retiredSigningKeyPath: String?
+    /// The Google Wallet issuer, if any.
+    var googleIssuerID: String?
 
     /// The row that stores `passType`.
     init(_ passType: PassType) {
@@ -57,6 +60,7 @@ struct PassTypeRow: TableRow {
         nextSigningKeyPath = passType.nextSigningKeyPath
         nextActivatesAt = passType.nextActivatesAt.map(SQLWalletRepository.ms)
         retiredSigningKeyPath = passType.retiredSigningKeyPath
+        googleIssuerID = passType.googleIssuerID
     }
 
     /// The pass type this row stores.
@@ -66,7 +70,9 @@ struct PassTypeRow: TableRow {
             organizationName: organizationName, signingKeyPath: signingKeyPath,
             bindingLearnMoreURL: bindingLearnMoreURL, createdAt: SQLWalletRepository.date(createdAt),
             nfcPublicKey: nfcPublicKey, nextSigningKeyPath: nextSigningKeyPath,
-            nextActivatesAt: nextActivatesAt.map(SQLWalletRepository.date), retiredSigningKeyPath: retiredSigningKeyPath
+            nextActivatesAt: nextActivatesAt.map(SQLWalletRepository.date),
+            retiredSigningKeyPath: retiredSigningKeyPath,
+            googleIssuerID: googleIssuerID
         )
     }
 }
