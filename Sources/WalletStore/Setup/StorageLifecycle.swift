@@ -16,6 +16,10 @@ package struct StorageLifecycle: Service {
     package func run() async throws {
         // Returns at graceful shutdown, throws when cancelled; either way the storage is closed.
         try? await gracefulShutdown()
-        try await storage.shutdown()
+        // When the group is cancelled (the server could not start), every service stops at once: the closing runs
+        // in a task of its own, which the cancellation does not reach, so that it still waits for the statements
+        // other services have running.
+        let storage = storage
+        try await Task { try await storage.shutdown() }.value
     }
 }
