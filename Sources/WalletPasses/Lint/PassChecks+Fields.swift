@@ -74,7 +74,7 @@ extension PassChecks {
         if case .string(let key)? = field.json["key"], isBlank(key) {
             context.error("field.blank-key", "\(path).key", "must not be empty")
         }
-        if let message = field.changeMessage, !message.contains("%@"), !context.localizedKeys.contains(message) {
+        if let message = field.changeMessage, !message.contains("%@"), !context.isLocalizedKey(message) {
             context.error(
                 "field.change-message", "\(path).changeMessage",
                 "must contain %@, which Wallet replaces with the new value in the update notification")

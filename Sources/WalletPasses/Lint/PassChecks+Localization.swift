@@ -11,7 +11,7 @@ extension PassChecks {
                 "localization.language", "\(language).lproj",
                 "is not named for a language identifier (en, de, zh-Hans, pt-BR): no device may pick it")
         }
-        let tables = localizedTables(files)
+        let tables = context.localizations
         checkEntries(pass, tables: tables, languages: languages, in: &context)
         for (path, key) in pass.localizableTexts where path.hasSuffix(".changeMessage") {
             for language in tables.keys.sorted() {

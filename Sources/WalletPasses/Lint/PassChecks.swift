@@ -5,7 +5,7 @@ import Foundation
 enum PassChecks {
     /// Every check of `pass` and its `files` (`nil` when only `pass.json` is at hand).
     static func check(_ pass: Pass, files: [String: Data]?, in context: inout PassLintContext) {
-        context.localizedKeys = Set(localizedTables(files ?? [:]).values.flatMap(\.entries.keys))
+        context.localizations = localizedTables(files ?? [:])
         checkIdentity(pass, in: &context)
         checkStyle(pass, in: &context)
         checkFields(pass, in: &context)

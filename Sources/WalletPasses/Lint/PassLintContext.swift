@@ -1,9 +1,12 @@
 /// What a lint run collects: the findings so far, in the order they were found.
 struct PassLintContext {
     private(set) var findings: [PassFinding] = []
-    /// The keys some language's `pass.strings` has: a text of `pass.json` that is one of them is checked in each
+    /// Each language's `pass.strings` that reads, by language, read once for every check.
+    var localizations: [String: PassStrings] = [:]
+
+    /// Whether some language's `pass.strings` has `text` as a key: such a text of `pass.json` is checked in each
     /// language's text instead.
-    var localizedKeys: Set<String> = []
+    func isLocalizedKey(_ text: String) -> Bool { localizations.values.contains { $0.entries[text] != nil } }
 
     /// Records an error.
     mutating func error(_ code: String, _ path: String, _ message: String, fix: String? = nil) {

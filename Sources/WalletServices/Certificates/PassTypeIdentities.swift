@@ -147,11 +147,10 @@ package struct PassTypeIdentities: Sendable {
         return dropped
     }
 
-    /// The identity at `path`, checked to be `passType`'s.
+    /// The identity at `path`, checked to be `passType`'s (through the cache, which reads the store off Swift
+    /// concurrency's threads).
     package func identity(at path: String, of passType: PassType) async throws -> SigningIdentity {
-        let identity = try await withStore { try SigningIdentity(from: $0, at: path) }
-        try identity.check(passTypeIdentifier: passType.passTypeIdentifier, teamIdentifier: passType.teamIdentifier)
-        return identity
+        try await cache.identity(at: path, of: passType)
     }
 
     /// Makes `passType`'s staged identity the current one and retires the current one; `nil` when another change

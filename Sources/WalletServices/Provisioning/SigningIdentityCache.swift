@@ -51,7 +51,9 @@ public actor SigningIdentityCache {
         return max(current, next.notValidAfter)
     }
 
-    private func identity(at path: String, of passType: PassType) async throws -> SigningIdentity {
+    /// The identity stored at `path` (the current, staged or replaced one of `passType`), checked to be the pass
+    /// type's.
+    package func identity(at path: String, of passType: PassType) async throws -> SigningIdentity {
         let now = ContinuousClock.now
         if let entry = entries[path], now - entry.loadedAt < reloadInterval {
             return entry.identity
