@@ -194,13 +194,17 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ]
         ),
-        // An APNs stand-in (HTTP/2 over TLS on loopback) for the server's tests, its benchmarks and integrators' own
-        // tests.
+        // Stand-ins for APNs (HTTP/2 over TLS on loopback) and Google Wallet (Hummingbird on loopback), for the
+        // server's tests, its benchmarks and integrators' own tests.
         .target(
             name: "WalletServerTesting",
             dependencies: [
-                "Secrets", "WalletPasses",
+                "Secrets", "WalletPasses", "CofferSupport",
+                .target(name: "WalletServices", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Server"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),

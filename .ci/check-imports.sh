@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The server's layering, checked from its imports: only WalletStore imports the SQL kits, only WalletServer imports
-# Hummingbird and HTTPTypes (with the app-side TokenAuthentication), and the domain (WalletServices) imports neither.
+# Hummingbird and HTTPTypes (with the app-side TokenAuthentication, and WalletServerTesting, whose stand-ins
+# Hummingbird serves), and the domain (WalletServices) imports neither.
 # The coffer executable imports Hummingbird only to run the application it is given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ check() {
     fi
 }
 check "the SQL kits are" "SQLKit|SQLiteKit|SQLiteNIO|PostgresKit|PostgresNIO" "WalletStore"
-check "Hummingbird is" "Hummingbird|HummingbirdCore|HummingbirdRouter" "WalletServer|coffer"
+check "Hummingbird is" "Hummingbird|HummingbirdCore|HummingbirdRouter" "WalletServer|WalletServerTesting|coffer"
 check "AsyncHTTPClient is" "AsyncHTTPClient|NIOHTTP1|NIOHTTP2" "WalletServer|WalletServerTesting"
 check "HTTPTypes is" "HTTPTypes|HTTPTypesFoundation" "WalletServer|TokenAuthentication"
 [ "$status" -eq 0 ] && echo "imports: the store, HTTP and domain targets keep to their layers"

@@ -1,3 +1,4 @@
+import CofferSupport
 import Crypto
 import Foundation
 import Secrets
@@ -234,8 +235,8 @@ public final class APNsStandIn: Sendable {
         let invalid = Answer(status: 403, reason: "InvalidProviderToken")
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let tokenKey,
-            let headerData = Self.base64URLDecoded(parts[0]), let claimsData = Self.base64URLDecoded(parts[1]),
-            let signatureData = Self.base64URLDecoded(parts[2]),
+            let headerData = Data(base64URLEncoded: parts[0]), let claimsData = Data(base64URLEncoded: parts[1]),
+            let signatureData = Data(base64URLEncoded: parts[2]),
             let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
             let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any],
             header["alg"] as? String == "ES256", header["kid"] as? String == keyID, claims["iss"] as? String == teamID,
@@ -247,12 +248,6 @@ public final class APNsStandIn: Sendable {
         guard age < 3600 else { return Answer(status: 403, reason: "ExpiredProviderToken") }
         guard age > -60 else { return invalid }
         return nil
-    }
-
-    static func base64URLDecoded(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while !base64.utf8.count.isMultiple(of: 4) { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 
     // MARK: Certificates

@@ -216,4 +216,24 @@ public enum GoogleWallet {
         /// The balance.
         public var balance: Balance
     }
+
+    /// A message on a pass's details; `TEXT_AND_NOTIFY` also notifies the holder (Google allows 3 a day per pass).
+    public struct Message: Codable, Hashable, Sendable {
+        /// Its identifier, unique among the pass's messages.
+        public var id: String?
+        /// The title.
+        public var header: String?
+        /// The text.
+        public var body: String?
+        /// `TEXT` or `TEXT_AND_NOTIFY`.
+        public var messageType: String?
+
+        /// A message with `header` and `body`, of `messageType`.
+        public init(id: String? = nil, header: String?, body: String?, messageType: String? = "TEXT_AND_NOTIFY") {
+            self.id = id
+            self.header = header
+            self.body = body
+            self.messageType = messageType
+        }
+    }
 }

@@ -57,6 +57,8 @@ public struct GoogleWalletObject: Encodable, Hashable, Sendable {
     public var cardNumber: String?
     /// The balance (gift cards).
     public var balance: GoogleWallet.Money?
+    /// Messages on its details (Google shows 10).
+    public var messages: [GoogleWallet.Message]?
 
     /// An object of `type` named `id`, of the class `classId`; set the rest as its kind requires.
     public init(type: GoogleWalletType, id: String, classId: String) {
@@ -69,6 +71,6 @@ public struct GoogleWalletObject: Encodable, Hashable, Sendable {
         case id, classId, state, barcode, hexBackgroundColor, heroImage, validTimeInterval, textModulesData
         case linksModuleData, merchantLocations, cardTitle, header, subheader, logo, seatInfo, ticketHolderName
         case passengerName, reservationInfo, boardingAndSeatingInfo, tripType, ticketLeg, accountName, accountId
-        case loyaltyPoints, cardNumber, balance
+        case loyaltyPoints, cardNumber, balance, messages
     }
 }

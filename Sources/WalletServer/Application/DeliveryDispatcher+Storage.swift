@@ -1,22 +1,39 @@
 import Foundation
 import Logging
+import NIOPosix
 import WalletPasses
 import WalletServices
 import WalletStore
 
 extension DeliveryDispatcher {
-    /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, and each pass
+    /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, a
+    /// ``GoogleWalletClient`` with `googleWallet` and each pass type's Google service account, and each pass
     /// type's signing identity read through `storage`'s identity cache (so a renewed certificate is used within its
     /// reload interval). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
     /// are posted with their endpoints' secrets from `storage`'s secret store, to this machine's addresses only with
     /// `allowsLoopbackWebhooks`. It starts a round whenever `wakeUp` rings.
     public init(
-        storage: WalletServerStorage, apns: APNsConfiguration, metrics: ServerMetrics? = nil,
+        storage: WalletServerStorage, apns: APNsConfiguration,
+        googleWallet: GoogleWalletConfiguration = GoogleWalletConfiguration(), metrics: ServerMetrics? = nil,
         trace: PassEventRecorder? = nil, allowsLoopbackWebhooks: Bool = false, wakeUp: OutboxWakeUp = OutboxWakeUp(),
         logger: Logger = Logger(label: "coffer.server")
     ) {
         let repository = storage.repository
         let identities = storage.identities
+        let secrets = storage.secrets
+        let google = GoogleWalletWriter(
+            api: GoogleWalletClient(configuration: googleWallet), outbox: repository,
+            pass: { passID in
+                guard let pass = try await repository.pass(id: passID),
+                    let passType = try await repository.passType(id: pass.passTypeID)
+                else { return nil }
+                return (pass, passType)
+            },
+            account: { passType in
+                try await NIOThreadPool.singleton.runIfActive {
+                    try GoogleIssuer.account(passTypeID: passType.id, in: secrets)
+                }
+            })
         self.init(
             outbox: repository, client: APNsClient(configuration: apns, logger: logger),
             identity: { passTypeID in
@@ -25,7 +42,7 @@ extension DeliveryDispatcher {
                 }
                 return try await identities.identity(for: passType)
             }, metrics: metrics, trace: trace,
-            webhooks: WebhookSender(secrets: storage.secrets, allowsLoopback: allowsLoopbackWebhooks), wakeUp: wakeUp,
-            logger: logger)
+            webhooks: WebhookSender(secrets: storage.secrets, allowsLoopback: allowsLoopbackWebhooks), google: google,
+            wakeUp: wakeUp, logger: logger)
     }
 }

@@ -207,7 +207,8 @@ public enum WalletServerApplication {
         // The dispatcher closes its APNs connections when it stops.
         services.append(
             DeliveryDispatcher(
-                storage: storage, apns: configuration.apns, metrics: metrics, trace: trace,
+                storage: storage, apns: configuration.apns, googleWallet: configuration.googleWallet, metrics: metrics,
+                trace: trace,
                 allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks, wakeUp: outbox, logger: logger))
         return Application(
             router: makeRouter(

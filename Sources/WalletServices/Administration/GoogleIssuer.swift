@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import WalletPasses
 
 /// A pass type's Google Wallet issuer, as `coffer admin pass-type google show` tells it: the issuer ID and the
@@ -14,6 +15,17 @@ public struct GoogleIssuer: Codable, Hashable, Sendable {
     /// Where the service account key of the pass type `passTypeID` is kept in the secret store.
     public static func secretPath(passTypeID: UUID) -> String {
         "wallet/google-issuers/\(passTypeID.uuidString.lowercased())"
+    }
+
+    /// The service account of the pass type `passTypeID`'s issuer, read from `secrets`.
+    ///
+    /// - Throws: ``WalletServerError/corruptRecord(_:)`` when its key is gone from the store or unreadable; the
+    ///   store's error when it cannot be read.
+    package static func account(passTypeID: UUID, in secrets: any SecretsDataStoring) throws -> GoogleServiceAccount {
+        guard let data = try secrets.readData(account: secretPath(passTypeID: passTypeID)),
+            let account = try? GoogleServiceAccount(json: data)
+        else { throw WalletServerError.corruptRecord("the Google service account key (set it again)") }
+        return account
     }
 
     /// Whether `text` is an issuer ID: 1 to 20 digits.

@@ -48,9 +48,10 @@ extension WalletAdministration {
     public func googleIssuer(passTypeID: UUID) async throws -> GoogleIssuer? {
         let passType = try await existingPassType(passTypeID)
         guard let issuerID = passType.googleIssuerID else { return nil }
-        guard let data = try secrets.readData(account: GoogleIssuer.secretPath(passTypeID: passTypeID)),
-            let account = try? GoogleServiceAccount(json: data)
-        else {
+        let account: GoogleServiceAccount
+        do {
+            account = try GoogleIssuer.account(passTypeID: passTypeID, in: secrets)
+        } catch WalletServerError.corruptRecord {
             throw WalletServerError.corruptRecord(
                 "the Google service account key of \(passType.passTypeIdentifier) (set it again)")
         }

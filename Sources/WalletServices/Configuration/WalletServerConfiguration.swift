@@ -108,6 +108,9 @@ public struct WalletServerConfiguration: Sendable {
     /// How pass update pushes reach APNs (``APNsConfiguration``: the production gateway, each pass type's certificate,
     /// by default); read from `COFFER_APNS_*` (``apns(keyFile:keyID:teamID:environment:names:)``).
     public var apns = APNsConfiguration()
+    /// How pass types with a Google Wallet issuer reach Google (``GoogleWalletConfiguration``: Google's own
+    /// endpoints by default).
+    public var googleWallet = GoogleWalletConfiguration()
     /// Where every access to the secret store (a signing key read, an import) is also recorded in a tamper-evident
     /// file (`Secrets/AuditFileSink`, its key kept in the store): `COFFER_AUDIT_FILE`, none by default. Accesses
     /// are always counted in the metrics and logged at `debug` (failures at `warning`).

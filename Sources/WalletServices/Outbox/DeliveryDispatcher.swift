@@ -4,15 +4,16 @@ import Logging
 import ServiceLifecycle
 import WalletPasses
 
-/// Drains the durable outbox (``DeliveryOutbox``) into APNs and issuers' webhook endpoints: when woken (``wake()``, which
-/// the pass updater and the trace call after they commit) and every ``pollInterval`` (for deliveries a restart or
-/// another replica left behind).
+/// Drains the durable outbox (``DeliveryOutbox``, ``GoogleWalletOutbox``) into APNs, issuers' webhook endpoints and
+/// Google Wallet: when woken (``wake()``, which the pass updater and the trace call after they commit) and every
+/// ``pollInterval`` (for deliveries a restart or another replica left behind).
 ///
-/// Pushes and webhooks have their own workers (``DeliveryLane``): at most ``APNsConfiguration/maximumInFlight``
-/// pushes and ``webhookWorkers`` webhooks at once, each started as soon as a worker is free, so a stalled webhook
-/// endpoint never holds up a push or another endpoint's webhooks; no endpoint has more than
-/// ``webhooksPerEndpoint`` deliveries in flight, and no client's endpoints more than ``webhooksPerClient``, on all
-/// replicas together; every send has one overall deadline.
+/// Pushes, webhooks and Google Wallet writes have their own workers (``DeliveryLane``): at most
+/// ``APNsConfiguration/maximumInFlight`` pushes, ``webhookWorkers`` webhooks and
+/// ``GoogleWalletConfiguration/maximumInFlight`` writes at once, each started as soon as a worker is free, so a
+/// stalled webhook endpoint never holds up a push or another endpoint's webhooks; no endpoint has more than
+/// ``webhooksPerEndpoint`` deliveries in flight, no client's endpoints more than ``webhooksPerClient``, and no pass
+/// type more than ``googleWritesPerPassType`` writes, on all replicas together; every send has one overall deadline.
 /// Each delivery is claimed under a lease of ``lease`` (so that two replicas never send it at once) and its result
 /// recorded: delivered pushes are completed; a token APNs no longer knows removes the device's registration of that
 /// pass; a push worth retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked
@@ -48,12 +49,20 @@ public struct DeliveryDispatcher: Service {
     package static let webhooksPerClient = 4
     /// How long a webhook is retried before it is kept as failed: a day.
     package static let webhookLifetime: TimeInterval = 86_400
+    /// What writes passes to Google Wallet, if the dispatcher does.
+    package let google: GoogleWalletWriter?
+    /// How many writes of one pass type's passes may be in flight at once, on every replica together: one issuer's
+    /// burst of changes holds at most this many of the Google workers.
+    package static let googleWritesPerPassType = 4
+    /// How long a Google Wallet write is retried before it is kept as failed: a day (a later change of the pass
+    /// queues a new write of the whole pass).
+    package static let googleWriteLifetime: TimeInterval = 86_400
     private let identity: @Sendable (UUID) async throws -> SigningIdentity
     private let metrics: PushMetrics?
     /// Where each push's result goes in its pass's trace, if anywhere.
-    private let trace: PassEventRecorder?
-    private let clock: any CofferClock
-    private let logger: Logger
+    let trace: PassEventRecorder?
+    let clock: any CofferClock
+    let logger: Logger
     private let wakeUp: OutboxWakeUp
 
     /// Creates a dispatcher from `outbox` through `client`. `identity` gives a pass type's signing identity by the
@@ -63,7 +72,8 @@ public struct DeliveryDispatcher: Service {
         identity: @escaping @Sendable (_ passTypeID: UUID) async throws -> SigningIdentity,
         pollInterval: Duration = .seconds(30), maximumAttempts: Int = 12, baseDelay: TimeInterval = 5,
         maximumDelay: TimeInterval = 3600, metrics: ServerMetrics? = nil, trace: PassEventRecorder? = nil,
-        webhooks: (any WebhookPoster)? = nil, webhookWorkers: Int = 32, wakeUp: OutboxWakeUp = OutboxWakeUp(),
+        webhooks: (any WebhookPoster)? = nil, webhookWorkers: Int = 32, google: GoogleWalletWriter? = nil,
+        wakeUp: OutboxWakeUp = OutboxWakeUp(),
         clock: any CofferClock = SystemClock(), logger: Logger = Logger(label: "coffer.server")
     ) {
         self.outbox = outbox
@@ -78,6 +88,7 @@ public struct DeliveryDispatcher: Service {
         self.trace = trace
         self.webhooks = webhooks
         self.webhookWorkers = max(1, webhookWorkers)
+        self.google = google
         self.clock = clock
         self.logger = logger
         self.wakeUp = wakeUp
@@ -111,11 +122,25 @@ public struct DeliveryDispatcher: Service {
             send: { await send($0) })
     }
 
-    /// Sends deliveries until graceful shutdown or cancellation, then closes the client.
+    /// The workers that write Google Wallet objects, if the dispatcher does. A write makes several calls, each
+    /// with its own deadline, so its lease covers ten of them.
+    private var googleLane: DeliveryLane<PendingGoogleWrite>? {
+        guard let google else { return nil }
+        let (clock, lease) = (clock, max(lease, 10 * google.api.configuration.requestTimeout))
+        return DeliveryLane(
+            workers: google.api.configuration.maximumInFlight,
+            claim: {
+                try await google.outbox.claimDueGoogleWrites(
+                    now: clock.now, limit: $0, perPassType: Self.googleWritesPerPassType, leaseFor: lease)
+            },
+            send: { await send($0) })
+    }
+
+    /// Sends deliveries until graceful shutdown or cancellation, then closes the clients.
     public func run() async throws {
         let poll = pollInterval
         let wakeUp = wakeUp
-        let lanes = (pushes: pushLane, webhooks: webhookLane)
+        let lanes = (pushes: pushLane, webhooks: webhookLane, google: googleLane)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
@@ -139,6 +164,14 @@ public struct DeliveryDispatcher: Service {
                                     claimFailed: claimFailed)
                             }
                         }
+                        if let google = lanes.google {
+                            lanesGroup.addTask {
+                                await google.run(
+                                    wakes: wakeUp.googleWrites.stream,
+                                    wake: { wakeUp.googleWrites.continuation.yield() },
+                                    claimFailed: claimFailed)
+                            }
+                        }
                     }
                 }
             }
@@ -146,6 +179,7 @@ public struct DeliveryDispatcher: Service {
             group.cancelAll()
         }
         try await client.shutdown()
+        try await google?.api.shutdown()
     }
 
     private func claimFailed(_ error: any Error) {
@@ -154,16 +188,17 @@ public struct DeliveryDispatcher: Service {
             metadata: ["error": "\(LoggedError.description(of: error))"])
     }
 
-    /// Sends every push and webhook due now, each kind on its own workers, and returns how many it handled once
-    /// the last send is recorded.
+    /// Sends every push, webhook and Google Wallet write due now, each kind on its own workers, and returns how many
+    /// it handled once the last send is recorded.
     ///
     /// - Throws: the outbox's error when a claim fails (the deliveries already sent are recorded first).
     @discardableResult
     package func drain() async throws -> Int {
-        let lanes = (pushes: pushLane, webhooks: webhookLane)
+        let lanes = (pushes: pushLane, webhooks: webhookLane, google: googleLane)
         async let pushes = lanes.pushes.drain()
         async let webhooks = lanes.webhooks?.drain() ?? 0
-        return try await pushes + webhooks
+        async let googleWrites = lanes.google?.drain() ?? 0
+        return try await pushes + webhooks + googleWrites
     }
 
     /// Sends one push and records its result in the outbox.

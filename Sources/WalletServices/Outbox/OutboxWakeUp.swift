@@ -1,8 +1,9 @@
-/// The outbox's doorbell: whoever queues deliveries rings it, and the dispatcher's push and webhook workers start a
-/// round. Made where the application is assembled and handed to the dispatcher and to everyone who queues.
+/// The outbox's doorbell: whoever queues deliveries rings it, and the dispatcher's push, webhook and Google Wallet
+/// workers start a round. Made where the application is assembled and handed to the dispatcher and to everyone who queues.
 public final class OutboxWakeUp: Sendable {
     let pushes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let webhooks = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let googleWrites = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     /// Creates a doorbell that no one has rung.
     public init() {}
@@ -11,5 +12,6 @@ public final class OutboxWakeUp: Sendable {
     public func ring() {
         pushes.continuation.yield()
         webhooks.continuation.yield()
+        googleWrites.continuation.yield()
     }
 }

@@ -50,6 +50,19 @@ extension PassEvent {
             if let message = text("message") { parts.append(message) }
         case .tokenRotated:
             parts.append("new token; registrations and share links ended")
+        case .googleWritten:
+            if let object = text("object_id") { parts.append(object) }
+            if details["content_written"] == .bool(false) { parts.append("already current") }
+            if let messages = number("messages"), messages != "0" {
+                parts.append("\(messages) message\(messages == "1" ? "" : "s"), \(number("notified") ?? "0") notified")
+            }
+        case .googleFailed:
+            if let status = number("status") { parts.append("status \(status)") }
+            if let reason = text("reason") { parts.append(reason) }
+            if details["abandoned"] == .bool(true) { parts.append("given up") }
+            if let wait = number("retry_in_seconds") { parts.append("retry in \(wait) s") }
+        case .googleSaved, .googleRemoved:
+            if let object = text("object_id") { parts.append(object) }
         case .webhookFailed:
             if let type = text("event_type") { parts.append(type) }
             if let id = text("event_id") { parts.append(id) }

@@ -36,6 +36,15 @@ public struct PassEvent: Hashable, Sendable, Identifiable {
         case deviceLog = "device_log"
         /// A webhook about the pass was given up after a day of retries: it is kept as failed.
         case webhookFailed = "webhook_failed"
+        /// Its Google Wallet object was written (the object and class identifiers, whether its content changed,
+        /// how many messages were added and how many of them notified).
+        case googleWritten = "google_written"
+        /// Writing its Google Wallet object failed: it is written again later, or was given up (`abandoned`).
+        case googleFailed = "google_failed"
+        /// Google said a holder saved its object to Google Wallet.
+        case googleSaved = "google_saved"
+        /// Google said a holder removed its object from Google Wallet.
+        case googleRemoved = "google_removed"
         /// The pass got a new authentication token (a share link revoked with `rotate_token`): its devices'
         /// registrations and its share links ended.
         case tokenRotated = "token_rotated"
@@ -104,6 +113,8 @@ package struct NewPassEvent: Hashable, Sendable {
         case .changed: .passUpdated
         case .registered where details["first_device"] == .bool(true): .passAdded
         case .unregistered where details["last_device"] == .bool(true): .passRemoved
+        case .googleSaved: .passAdded
+        case .googleRemoved: .passRemoved
         case .pushRefused: .pushFailed
         case .pushFailed where details["abandoned"] == .bool(true): .pushFailed
         default: nil

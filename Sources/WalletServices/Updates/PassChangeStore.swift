@@ -3,10 +3,11 @@ import Foundation
 /// Where a change to an issued pass is applied: ``PassUpdater``'s store.
 package protocol PassChangeStore: Sendable {
     /// Replaces the pass's content with what `rewrite` makes of the content stored (`nil`: keeps it), moves its
-    /// `Last-Modified` and update tag forward, and queues a push to each registered device, in one transaction that
-    /// holds the pass's row: concurrent changes apply one after the other, none lost. Returns the pass as stored and
-    /// how many pushes were queued; what `rewrite` throws aborts the change.
-    func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
+    /// `Last-Modified` and update tag forward, queues a push to each registered device and, when its pass type has a
+    /// Google Wallet issuer, a write of its Google object with the rewrite's notices, in one transaction that holds
+    /// the pass's row: concurrent changes apply one after the other, none lost. Returns the pass as stored and how
+    /// many pushes were queued; what `rewrite` throws aborts the change.
+    func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> PassRewrite)?)
         async throws -> (pass: StoredPass, queuedPushes: Int)
 }
 
@@ -16,7 +17,9 @@ extension PassChangeStore {
     package func applyChange(passID: UUID, content: Data?, now: Date) async throws
         -> (pass: StoredPass, queuedPushes: Int)
     {
-        let rewrite: (@Sendable (Data) throws -> Data)? = content.map { content in { @Sendable _ in content } }
+        let rewrite: (@Sendable (Data) throws -> PassRewrite)? = content.map { content in
+            { @Sendable _ in PassRewrite(content: content) }
+        }
         return try await applyChange(passID: passID, now: now, rewritingContent: rewrite)
     }
 }

@@ -38,9 +38,9 @@ public struct PassUpdater: Sendable {
         // made at once both take effect.
         let changed = Locked<[String: JSONValue]>([:])
         let (stored, queued) = try await store.applyChange(passID: passID, now: clock.now) { content in
-            let (archive, details) = try Self.applying(change, to: content)
+            let (rewrite, details) = try Self.applying(change, to: content)
             changed.withLock { $0 = details }
-            return archive
+            return rewrite
         }
         logger.info(
             "changed a pass",
@@ -56,27 +56,29 @@ public struct PassUpdater: Sendable {
         return stored
     }
 
-    /// The archived pass `content` with `change` applied, and what changed for its trace: each field whose value
-    /// changed with whether it has a `changeMessage` (without one, Wallet updates the pass silently), and the dates
-    /// and voiding the change set.
+    /// The archived pass `content` with `change` applied and the notices of its changed fields, and what changed for
+    /// its trace: each field whose value changed with whether it has a `changeMessage` (without one, Wallet updates
+    /// the pass silently), and the dates and voiding the change set.
     ///
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take,
     ///   `WalletPassesError/invalidPass(_:)` for one that would make it invalid.
-    private static func applying(_ change: PassChange, to content: Data) throws -> (Data, [String: JSONValue]) {
+    private static func applying(_ change: PassChange, to content: Data) throws -> (PassRewrite, [String: JSONValue]) {
         let original = try PassPackage(archive: content)
         let before = try original.pass
         let package = try change.applied(to: original)
         let after = try package.pass
         try package.validate()
         var fields: [JSONValue] = []
+        var notices: [PassChangeNotice] = []
         for key in change.fieldKeys.sorted() where before.fields.field(forKey: key) != after.fields.field(forKey: key) {
-            let message = after.fields.field(forKey: key)?.changeMessage
-            fields.append(.object(["key": .string(key), "change_message": .bool(message?.isEmpty == false)]))
+            let notice = after.fields.field(forKey: key).flatMap(PassChangeNotice.init(field:))
+            fields.append(.object(["key": .string(key), "change_message": .bool(notice != nil)]))
+            if let notice { notices.append(notice) }
         }
         var details: [String: JSONValue] = ["fields": .array(fields)]
         if let voided = change.voided { details["voided"] = .bool(voided) }
         if change.expirationDate != nil { details["expiration_date"] = .bool(true) }
         if change.relevantDate != nil { details["relevant_date"] = .bool(true) }
-        return (try package.archived(), details)
+        return (PassRewrite(content: try package.archived(), notices: notices), details)
     }
 }

@@ -1,9 +1,10 @@
 /// What an issuer's backend is told about its passes.
 public enum WebhookEventType: String, Codable, Hashable, Sendable, CaseIterable {
-    /// A first device registered the pass for updates: it was added to Wallet.
+    /// A first device registered the pass for updates: it was added to Wallet; or a holder saved it to Google
+    /// Wallet (`"wallet": "google"`).
     case passAdded = "pass.added"
     /// The last device unregistered, or APNs said its push token is gone: the pass was removed from Wallet (or its
-    /// updates turned off).
+    /// updates turned off); or a holder removed it from Google Wallet (`"wallet": "google"`).
     case passRemoved = "pass.removed"
     /// A device bound the pass to its key (account-bound provisioning).
     case passBound = "pass.bound"

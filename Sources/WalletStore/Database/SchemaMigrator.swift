@@ -194,5 +194,6 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 15, name: "a Google Wallet issuer per pass type") { db in
             try await db.alter(table: "pass_types").column("google_issuer_id", type: .text).run()
         },
+        Migration(version: 16, name: "Google Wallet objects", apply: createGoogleWalletTables),
     ]
 }

@@ -56,6 +56,18 @@ extension SQLWalletRepository: DeliveryOutbox {
         }
     }
 
+    /// The rows of `candidates` (outbox rows with their `id`) it leased until `until`: each only if no unexpired
+    /// lease holds it at `now` (milliseconds), in one statement, so that replicas claiming at once never both get one.
+    func lease(_ candidates: [any SQLRow], until: Int64, now: Int64) async throws -> [any SQLRow] {
+        guard !candidates.isEmpty else { return [] }
+        let ids = try candidates.map { try $0.decode(column: "id", as: String.self) }
+        let claimed = Set(
+            try await sql.update(DeliveryOutboxRow.table).set("leased_until", to: until)
+                .where(SQLIdentifier("id"), .in, SQLBind.group(ids)).where(Self.unleased(at: now))
+                .returning("id").all(decodingColumn: "id", as: String.self))
+        return try candidates.filter { claimed.contains(try $0.decode(column: "id", as: String.self)) }
+    }
+
     /// No lease holds the row at `now` (milliseconds).
     static func unleased(at now: Int64) -> SQLGroupExpression {
         SQLGroupExpression(

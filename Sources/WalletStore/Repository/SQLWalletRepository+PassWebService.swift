@@ -207,7 +207,9 @@ extension SQLWalletRepository {
     }
 
     /// Changes the pass and queues its pushes, in one transaction.
-    package func applyChange(passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?)
+    package func applyChange(
+        passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> PassRewrite)?
+    )
         async throws -> (pass: StoredPass, queuedPushes: Int)
     {
         try await run {
@@ -218,15 +220,16 @@ extension SQLWalletRepository {
     }
 
     /// Moves the pass's `Last-Modified` to the next whole second at least, gives it the next update tag, stores
-    /// what `rewrite` makes of the content it read when given, drops its signed archive, and queues a push to every
-    /// registered device that has none waiting. The row is read for update (SQLite's write transactions already run
+    /// what `rewrite` makes of the content it read when given, drops its signed archive, queues a push to every
+    /// registered device that has none waiting, and a write of its Google Wallet object when it has an issuer. The row is read for update (SQLite's write transactions already run
     /// one at a time), so the content rewritten is the latest.
     ///
     /// The tag comes from the `update_tag` counter, incremented in this transaction: its row lock holds every other
     /// change until this one commits, so tags commit in the order they were given and a device that listed in
     /// between never skips one.
     static func applyChange(
-        passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> Data)?, on db: any SQLDatabase
+        passID: UUID, now: Date, rewritingContent rewrite: (@Sendable (Data) throws -> PassRewrite)?,
+        on db: any SQLDatabase
     ) async throws -> (pass: StoredPass, queuedPushes: Int) {
         var query = db.select().columns(of: PassRow.self).from(PassRow.table)
             .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
@@ -234,7 +237,12 @@ extension SQLWalletRepository {
         guard var pass = try await query.first(decoding: PassRow.self)?.model() else {
             throw WalletServerError.notFound("pass \(passID)")
         }
-        if let rewrite { pass.passContent = try rewrite(pass.passContent) }
+        var notices: [PassChangeNotice] = []
+        if let rewrite {
+            let rewritten = try rewrite(pass.passContent)
+            pass.passContent = rewritten.content
+            notices = rewritten.notices
+        }
         let previousSecond = ms(pass.modifiedAt) / 1000
         let modified = max(ms(now), (previousSecond + 1) * 1000)
         guard
@@ -265,6 +273,7 @@ extension SQLWalletRepository {
                 devices.map { DeliveryOutboxRow(passID: passID, deviceLibraryIdentifier: $0, now: now) }
             ).run()
         }
+        try await queueGoogleWrite(passID: passID, notices: notices, now: now, on: db)
         return (pass, devices.count)
     }
 }

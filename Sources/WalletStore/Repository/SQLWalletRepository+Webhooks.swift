@@ -162,14 +162,9 @@ extension SQLWalletRepository {
                 ORDER BY o.client_turn, o.endpoint_turn, o.next_attempt_at LIMIT \(bind: limit)
                 """
             ).all()
-            guard !candidates.isEmpty else { return [] }
-            let ids = try candidates.map { try $0.decode(column: "id", as: String.self) }
-            let claimed = Set(
-                try await sql.update(DeliveryOutboxRow.table).set("leased_until", to: until)
-                    .where(SQLIdentifier("id"), .in, SQLBind.group(ids)).where(Self.unleased(at: nowMS))
-                    .returning("id").all(decodingColumn: "id", as: String.self))
-            return try candidates.filter { claimed.contains(try $0.decode(column: "id", as: String.self)) }
-                .map { try Self.pendingWebhook($0, leasedUntil: Self.date(until)) }
+            return try await lease(candidates, until: until, now: nowMS).map {
+                try Self.pendingWebhook($0, leasedUntil: Self.date(until))
+            }
         }
     }
 

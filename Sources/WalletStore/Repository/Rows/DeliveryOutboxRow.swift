@@ -31,6 +31,8 @@ struct DeliveryOutboxRow: TableRow {
     static let pushKind = "apns"
     /// ``kind`` of a webhook delivery.
     static let webhookKind = "webhook"
+    /// ``kind`` of a Google Wallet write.
+    static let googleKind = "google"
 
     /// The push's identifier.
     var id: String
@@ -46,7 +48,7 @@ struct DeliveryOutboxRow: TableRow {
     var leasedUntil: Int64?
     /// When it was queued, in milliseconds.
     var createdAt: Int64
-    /// ``pushKind`` (or `nil`) or ``webhookKind``.
+    /// ``pushKind`` (or `nil`), ``webhookKind`` or ``googleKind``.
     var kind: String?
     /// A webhook's endpoint.
     var endpointID: String?

@@ -1,0 +1,267 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Secrets
+import WalletPasses
+import WalletServices
+
+/// Writes passes to Google Wallet's `walletobjects` API as the pass type's service account: an OAuth access token
+/// from the token endpoint (a JWT-bearer grant for the `wallet_object.issuer` scope, kept in ``GoogleAccessTokens``
+/// and asked for again after a 401), then each call with one overall deadline, its answer read to 1 MiB at most.
+///
+/// ``save(_:_:as:)`` inserts the class unless it was seen to exist (its identifier follows its content, so an
+/// existing one is the same), then replaces the object, inserting it when Google does not know it: writing the same
+/// pass twice leaves Google as writing it once.
+package final class GoogleWalletClient: GoogleWalletAPI {
+    /// The endpoints and limits.
+    package let configuration: GoogleWalletConfiguration
+    /// The connections, made at the first call.
+    private let http = Locked<HTTPClient?>(nil)
+    private let tokens: GoogleAccessTokens
+    private let clock: any CofferClock
+    /// Classes known to exist in Google Wallet; emptied when full.
+    private let knownClasses = Locked<Set<String>>([])
+
+    /// The OAuth scope of the API.
+    static let scope = "https://www.googleapis.com/auth/wallet_object.issuer"
+    /// The largest answer body read.
+    static let maximumResponseBytes = 1 << 20
+    /// How many class identifiers ``knownClasses`` holds at most.
+    static let knownClassCapacity = 4096
+
+    /// A client for `configuration`'s endpoints; tokens are dated by `clock`.
+    package init(
+        configuration: GoogleWalletConfiguration = GoogleWalletConfiguration(), clock: any CofferClock = SystemClock()
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        tokens = GoogleAccessTokens(clock: clock)
+    }
+
+    package func save(_ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, as account: GoogleServiceAccount)
+        async -> GoogleWalletOutcome
+    {
+        await attempt {
+            let type = object.type
+            guard Self.isResourceID(walletClass.id), Self.isResourceID(object.id) else {
+                return .refused(
+                    status: 400, reason: "INVALID_ARGUMENT", detail: "an identifier holds characters Google refuses")
+            }
+            if !knownClasses.withLock({ $0.contains(walletClass.id) }) {
+                let answer = try await call(.POST, type.classResource, body: try Self.encoded(walletClass), as: account)
+                guard (200..<300).contains(answer.status) || answer.status == 409 else { return answer.outcome }
+                knownClasses.withLock {
+                    if $0.count >= Self.knownClassCapacity { $0.removeAll() }
+                    $0.insert(walletClass.id)
+                }
+            }
+            let body = try Self.encoded(object)
+            let path = type.objectResource + "/" + object.id
+            var answer = try await call(.PUT, path, body: body, as: account)
+            if answer.status == 404 {
+                answer = try await call(.POST, type.objectResource, body: body, as: account)
+                // Inserted meanwhile (by a save link): replace it.
+                if answer.status == 409 { answer = try await call(.PUT, path, body: body, as: account) }
+            }
+            return answer.outcome
+        }
+    }
+
+    package func addMessage(
+        _ message: GoogleWallet.Message, toObject objectID: String, of type: GoogleWalletType,
+        as account: GoogleServiceAccount
+    ) async -> GoogleWalletOutcome {
+        await attempt {
+            guard Self.isResourceID(objectID) else {
+                return .refused(status: 400, reason: "INVALID_ARGUMENT", detail: "the object's identifier is invalid")
+            }
+            struct Request: Encodable { var message: GoogleWallet.Message }
+            return try await call(
+                .POST, type.objectResource + "/" + objectID + "/addMessage",
+                body: try Self.encoded(Request(message: message)), as: account
+            ).outcome
+        }
+    }
+
+    package func shutdown() async throws {
+        try await http.withLock { client in
+            defer { client = nil }
+            return client
+        }?.shutdown()
+    }
+
+    /// The client the calls share, made at the first.
+    private var client: HTTPClient {
+        http.withLock { client in
+            if let client { return client }
+            var settings = HTTPClient.Configuration(
+                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)))
+            settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, configuration.maximumInFlight)
+            let made = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: settings)
+            client = made
+            return made
+        }
+    }
+
+    /// Whether `id` may go in a path: `<issuer id>.<suffix>` of letters, digits, `.`, `_` and `-`.
+    static func isResourceID(_ id: String) -> Bool {
+        (3...256).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            }
+    }
+
+    // MARK: Calls
+
+    /// One answer of the API or the token endpoint.
+    struct Answer {
+        var status: Int
+        var body: Data
+        var retryAfter: Double?
+
+        /// What the answer means for the write.
+        var outcome: GoogleWalletOutcome {
+            switch status {
+            case 200..<300: return .done
+            case 429, 500...599: return .retry(after: retryAfter, reason: "Google answered \(status) \(errorName)")
+            default: return .refused(status: status, reason: errorName, detail: errorMessage)
+            }
+        }
+
+        /// Google's `error.status` (`INVALID_ARGUMENT`), or OAuth's `error` (`invalid_grant`).
+        var errorName: String {
+            guard case .object(let object)? = try? JSONValue(parsing: body) else { return "status \(status)" }
+            if case .object(let error)? = object["error"], case .string(let name)? = error["status"] {
+                return String(name.prefix(64))
+            }
+            if case .string(let name)? = object["error"] { return String(name.prefix(64)) }
+            return "status \(status)"
+        }
+
+        /// Google's `error.message`, or OAuth's `error_description`, cut to 300 characters.
+        var errorMessage: String? {
+            guard case .object(let object)? = try? JSONValue(parsing: body) else { return nil }
+            if case .object(let error)? = object["error"], case .string(let message)? = error["message"] {
+                return String(message.prefix(300))
+            }
+            if case .string(let message)? = object["error_description"] { return String(message.prefix(300)) }
+            return nil
+        }
+    }
+
+    /// A call that cannot be made, and what that means for the write.
+    private struct Stopped: Error {
+        var outcome: GoogleWalletOutcome
+    }
+
+    /// Runs `body`, turning a failure to sign in or to get an answer into its outcome.
+    private func attempt(_ body: () async throws -> GoogleWalletOutcome) async -> GoogleWalletOutcome {
+        do {
+            return try await body()
+        } catch let stopped as Stopped {
+            return stopped.outcome
+        } catch is OverallDeadline.Passed {
+            return .retry(
+                after: nil, reason: "Google did not answer in full within \(Int(configuration.requestTimeout)) s")
+        } catch {
+            return .retry(after: nil, reason: "no answer from Google: \(type(of: error))")
+        }
+    }
+
+    /// Calls `method path` of the API as `account`: with its kept token, and once more with a new one if Google
+    /// answers 401.
+    private func call(_ method: HTTPMethod, _ path: String, body: Data, as account: GoogleServiceAccount)
+        async throws -> Answer
+    {
+        let url = configuration.apiURL.absoluteString + "/" + path
+        var token = try await accessToken(of: account)
+        var answer = try await exchange(method, url, body: body, contentType: "application/json", bearer: token)
+        if answer.status == 401 {
+            await tokens.discard(token, of: account)
+            token = try await accessToken(of: account)
+            answer = try await exchange(method, url, body: body, contentType: "application/json", bearer: token)
+        }
+        return answer
+    }
+
+    /// A token of `account`, from the cache or the token endpoint.
+    ///
+    /// - Throws: ``Stopped`` when the endpoint refuses the account or answers no token.
+    private func accessToken(of account: GoogleServiceAccount) async throws -> String {
+        try await tokens.token(for: account) { [self] in
+            let now = clock.now
+            let issued = Int64(now.timeIntervalSince1970)
+            let assertion: String
+            do {
+                assertion = try account.jwt(claims: [
+                    "iss": .string(account.clientEmail), "scope": .string(Self.scope),
+                    "aud": .string(configuration.tokenURL.absoluteString), "iat": .number(Double(issued)),
+                    "exp": .number(Double(issued + 3600)),
+                ])
+            } catch {
+                throw Stopped(outcome: .refused(status: 401, reason: "unusable_key", detail: "\(error)"))
+            }
+            let answer = try await exchange(
+                .POST, configuration.tokenURL.absoluteString,
+                body: Data(
+                    ("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion).utf8),
+                contentType: "application/x-www-form-urlencoded", bearer: nil)
+            guard (200..<300).contains(answer.status) else {
+                switch answer.outcome {
+                case .refused(let status, let reason, let detail):
+                    // The token endpoint refuses a key Google does not know with 400 `invalid_grant`.
+                    throw Stopped(
+                        outcome: .refused(status: status == 400 ? 401 : status, reason: reason, detail: detail))
+                case let other: throw Stopped(outcome: other)
+                }
+            }
+            guard case .object(let object)? = try? JSONValue(parsing: answer.body),
+                case .string(let token)? = object["access_token"], !token.isEmpty
+            else {
+                throw Stopped(outcome: .retry(after: nil, reason: "the token endpoint answered no access_token"))
+            }
+            var lifetime: TimeInterval = 3600
+            if case .number(let seconds)? = object["expires_in"] { lifetime = seconds }
+            if case .string(let seconds)? = object["expires_in"], let parsed = TimeInterval(seconds) {
+                lifetime = parsed
+            }
+            return (token, lifetime)
+        }
+    }
+
+    /// Sends one request and reads its answer, all within the configured deadline.
+    private func exchange(_ method: HTTPMethod, _ url: String, body: Data, contentType: String, bearer: String?)
+        async throws -> Answer
+    {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "content-type", value: contentType)
+        request.headers.add(name: "accept", value: "application/json")
+        request.headers.add(name: "user-agent", value: "Coffer-GoogleWallet/1")
+        if let bearer { request.headers.add(name: "authorization", value: "Bearer " + bearer) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let deadline = OverallDeadline(seconds: configuration.requestTimeout)
+        let http = client
+        return try await deadline.run { [request] in
+            let response = try await http.execute(request, timeout: deadline.duration.timeAmount)
+            let body = try await response.body.collect(upTo: Self.maximumResponseBytes)
+            let retryAfter = response.headers.first(name: "retry-after").flatMap {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }.flatMap { $0.isFinite && $0 >= 0 ? min($0, 86_400) : nil }
+            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView), retryAfter: retryAfter)
+        }
+    }
+
+    private static func encoded(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(value)
+    }
+}

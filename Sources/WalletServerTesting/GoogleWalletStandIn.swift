@@ -1,0 +1,323 @@
+import CofferSupport
+import Crypto
+import CryptoExtras
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Secrets
+import WalletPasses
+import WalletServices
+
+/// A stand-in for Google Wallet, for tests and benchmarks: the OAuth token endpoint (`POST /token`, a JWT-bearer
+/// grant whose assertion must be RS256-signed by a registered service account, for the `wallet_object.issuer`
+/// scope, addressed to this endpoint and unexpired) and the `walletobjects` API (`/walletobjects/v1/<type>Class`
+/// and `…Object`: insert, get, update, patch and `addMessage`), over HTTP/1.1 on 127.0.0.1.
+///
+/// It answers as Google does: 401 `UNAUTHENTICATED` without a token it issued, 403 `PERMISSION_DENIED` for a
+/// resource of another issuer than the account's, 404 `NOT_FOUND`, 409 `ALREADY_EXISTS`, and 429
+/// `RESOURCE_EXHAUSTED` for a fourth notifying message to one object within 24 hours. Answers can be scripted ahead
+/// (``script(_:forPathsStartingWith:)``), and every request is recorded.
+public final class GoogleWalletStandIn: Sendable {
+    /// One request as the stand-in received it.
+    public struct Received: Sendable {
+        /// `GET`, `POST`, `PUT` or `PATCH`.
+        public var method: String
+        /// The path, from `/`.
+        public var path: String
+        /// What the stand-in answered.
+        public var status: Int
+    }
+
+    /// An answer to script.
+    public struct Answer: Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// Google's error name, sent as `{"error": {"status": …}}`.
+        public var errorName: String?
+        /// The `Retry-After` header, if any.
+        public var retryAfter: String?
+
+        /// An answer of `status`.
+        public init(status: Int, errorName: String? = nil, retryAfter: String? = nil) {
+            self.status = status
+            self.errorName = errorName
+            self.retryAfter = retryAfter
+        }
+
+        /// 401 `UNAUTHENTICATED`.
+        public static let unauthenticated = Answer(status: 401, errorName: "UNAUTHENTICATED")
+        /// 500 `INTERNAL`.
+        public static let internalError = Answer(status: 500, errorName: "INTERNAL")
+        /// 503 `UNAVAILABLE`.
+        public static let unavailable = Answer(status: 503, errorName: "UNAVAILABLE")
+        /// 429 `RESOURCE_EXHAUSTED`, with `Retry-After` when given.
+        public static func tooManyRequests(retryAfter: String? = nil) -> Answer {
+            Answer(status: 429, errorName: "RESOURCE_EXHAUSTED", retryAfter: retryAfter)
+        }
+    }
+
+    /// A service account the token endpoint knows.
+    private struct Account {
+        var key: _RSA.Signing.PublicKey
+        var issuerID: String
+    }
+
+    private struct State {
+        var accounts: [String: Account] = [:]
+        /// Issued access tokens and their account.
+        var tokens: [String: String] = [:]
+        var resources: [String: [String: JSONValue]] = [:]
+        var notifications: [String: [Date]] = [:]
+        var scripts: [(prefix: String, answer: Answer)] = []
+        var received: [Received] = []
+    }
+
+    /// The port it listens on (on 127.0.0.1).
+    public let port: Int
+    private let state = Locked(State())
+    private let task: Task<Void, any Error>
+    private let now: @Sendable () -> Date
+
+    /// The stand-in's base URL.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// A configuration that sends the server's calls here.
+    public var configuration: GoogleWalletConfiguration {
+        GoogleWalletConfiguration(
+            apiURL: url.appendingPathComponent("walletobjects/v1"), tokenURL: url.appendingPathComponent("token"),
+            callbackKeysURL: url.appendingPathComponent("keys"), requestTimeout: 5)
+    }
+
+    /// Starts a stand-in dated by `now`, knowing no account yet.
+    public init(now: @escaping @Sendable () -> Date = { Date() }) async throws {
+        self.now = now
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let box = Locked<GoogleWalletStandIn?>(nil)
+        let app = Application(
+            responder: CallbackResponder<BasicRequestContext> { request, _ in
+                guard let standIn = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+                return try await standIn.respond(to: request)
+            },
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "google-wallet-stand-in"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            }, logger: Self.quietLogger)
+        task = Task { try await app.run() }
+        var bound = 0
+        for await port in stream { bound = port }
+        guard bound > 0 else {
+            task.cancel()
+            throw CancellationError()
+        }
+        port = bound
+        box.withLock { $0 = self }
+    }
+
+    /// A logger that keeps the stand-in's own server quiet.
+    private static var quietLogger: Logger {
+        var logger = Logger(label: "google-wallet-stand-in")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// Stops listening.
+    public func shutdown() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// Lets `account`'s key sign in, for the issuer `issuerID`.
+    public func register(email: String, key: _RSA.Signing.PublicKey, issuerID: String) {
+        state.withLock { $0.accounts[email] = Account(key: key, issuerID: issuerID) }
+    }
+
+    /// Makes a service account for the issuer `issuerID` with a new RSA key, lets it sign in, and returns its key
+    /// file as Google's console gives it (`client_email`, `private_key`, `private_key_id`).
+    public func makeServiceAccount(
+        issuerID: String, email: String = "wallet@stand-in.iam.gserviceaccount.com", keyID: String = "stand-in-key"
+    ) throws -> Data {
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        register(email: email, key: key.publicKey, issuerID: issuerID)
+        return JSONValue.object([
+            "type": .string("service_account"), "client_email": .string(email), "private_key_id": .string(keyID),
+            "private_key": .string(key.pemRepresentation),
+        ]).serialized()
+    }
+
+    /// Answers the next requests whose path starts with `prefix` (`/token`, `/walletobjects/v1/genericObject`)
+    /// with `answers`, in order, instead of handling them.
+    public func script(_ answers: [Answer], forPathsStartingWith prefix: String) {
+        state.withLock { $0.scripts += answers.map { (prefix, $0) } }
+    }
+
+    /// Forgets every access token it issued, as if they had expired: the next call answers 401.
+    public func expireTokens() {
+        state.withLock { $0.tokens = [:] }
+    }
+
+    /// Every request so far, in order.
+    public var received: [Received] { state.withLock { $0.received } }
+
+    /// The class or object `id` as stored, or `nil`.
+    public func resource(_ id: String) -> [String: JSONValue]? {
+        state.withLock { $0.resources[id] }
+    }
+
+    // MARK: Answers
+
+    private func respond(to request: Request) async throws -> Response {
+        let path = request.uri.path
+        let method = request.method.rawValue
+        let body = Data(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+        let scripted = state.withLock { state -> Answer? in
+            guard let index = state.scripts.firstIndex(where: { path.hasPrefix($0.prefix) }) else { return nil }
+            return state.scripts.remove(at: index).answer
+        }
+        let (status, json, retryAfter): (Int, JSONValue, String?)
+        if let scripted {
+            (status, json, retryAfter) = (
+                scripted.status, Self.error(scripted.status, scripted.errorName ?? "UNKNOWN", "scripted"),
+                scripted.retryAfter
+            )
+        } else if path == "/token", method == "POST" {
+            (status, json) = token(body)
+            retryAfter = nil
+        } else if path.hasPrefix("/walletobjects/v1/") {
+            (status, json) = api(
+                method, path.dropFirst("/walletobjects/v1/".count).split(separator: "/").map(String.init),
+                body: body, bearer: request.headers[.authorization])
+            retryAfter = nil
+        } else {
+            (status, json, retryAfter) = (404, Self.error(404, "NOT_FOUND", "no such path"), nil)
+        }
+        state.withLock { $0.received.append(Received(method: method, path: path, status: status)) }
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let retryAfter { headers[.retryAfter] = retryAfter }
+        return Response(
+            status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json.serialized()))
+        )
+    }
+
+    /// The token endpoint: checks the grant and its assertion, and issues a token for an hour.
+    private func token(_ body: Data) -> (Int, JSONValue) {
+        let refused: (Int, JSONValue) = (
+            400, .object(["error": .string("invalid_grant"), "error_description": .string("Invalid JWT.")])
+        )
+        var form: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { form[parts[0].removingPercentEncoding ?? ""] = parts[1].removingPercentEncoding }
+        }
+        guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer", let assertion = form["assertion"]
+        else { return (400, .object(["error": .string("unsupported_grant_type")])) }
+        let parts = assertion.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let headerData = Data(base64URLEncoded: parts[0]),
+            case .object(let header)? = try? JSONValue(parsing: headerData), header["alg"] == .string("RS256"),
+            let claimsData = Data(base64URLEncoded: parts[1]),
+            case .object(let claims)? = try? JSONValue(parsing: claimsData),
+            case .string(let email)? = claims["iss"], let signature = Data(base64URLEncoded: parts[2]),
+            let account = state.withLock({ $0.accounts[email] }),
+            account.key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: Data((parts[0] + "." + parts[1]).utf8),
+                padding: .insecurePKCS1v1_5),
+            claims["aud"] == .string(configuration.tokenURL.absoluteString),
+            case .string(let scope)? = claims["scope"],
+            scope.split(separator: " ").contains("https://www.googleapis.com/auth/wallet_object.issuer"),
+            case .number(let issued)? = claims["iat"], case .number(let expires)? = claims["exp"],
+            expires > now().timeIntervalSince1970, expires - issued <= 3600, issued <= now().timeIntervalSince1970 + 60
+        else { return refused }
+        let token = "ya29.stand-in-" + UUID().uuidString.lowercased()
+        state.withLock { $0.tokens[token] = email }
+        return (
+            200,
+            .object([
+                "access_token": .string(token), "expires_in": .number(3599), "token_type": .string("Bearer"),
+            ])
+        )
+    }
+
+    /// The API: `[resource]` (insert), `[resource, id]` (get, update, patch), `[resource, id, "addMessage"]`.
+    private func api(_ method: String, _ segments: [String], body: Data, bearer: String?) -> (Int, JSONValue) {
+        guard let bearer, bearer.hasPrefix("Bearer "),
+            let email = state.withLock({ $0.tokens[String(bearer.dropFirst(7))] }),
+            let issuerID = state.withLock({ $0.accounts[email]?.issuerID })
+        else { return (401, Self.error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")) }
+        guard let resource = segments.first,
+            GoogleWalletType.allCases.contains(where: { $0.classResource == resource || $0.objectResource == resource })
+        else { return (404, Self.error(404, "NOT_FOUND", "no such resource")) }
+        var content: [String: JSONValue] = [:]
+        if method == "POST" || method == "PUT" || method == "PATCH" {
+            guard case .object(let object)? = try? JSONValue(parsing: body) else {
+                return (400, Self.error(400, "INVALID_ARGUMENT", "Invalid JSON payload received."))
+            }
+            content = object
+        }
+        let id: String
+        if segments.count == 1, case .string(let given)? = content["id"] {
+            id = given
+        } else if segments.count > 1 {
+            id = segments[1]
+        } else {
+            return (400, Self.error(400, "INVALID_ARGUMENT", "id is required"))
+        }
+        guard id.hasPrefix(issuerID + ".") else {
+            return (403, Self.error(403, "PERMISSION_DENIED", "The caller does not have permission"))
+        }
+        let isObject = resource.hasSuffix("Object")
+        return state.withLock { state -> (Int, JSONValue) in
+            let stored = state.resources[id]
+            switch (method, segments.count) {
+            case ("POST", 1):
+                if stored != nil { return (409, Self.error(409, "ALREADY_EXISTS", "Resource already exists")) }
+                if isObject {
+                    guard case .string(let classID)? = content["classId"], state.resources[classID] != nil else {
+                        return (404, Self.error(404, "NOT_FOUND", "The class of the object does not exist"))
+                    }
+                }
+                state.resources[id] = content
+                return (200, .object(content))
+            case ("GET", 2):
+                guard let stored else { return (404, Self.error(404, "NOT_FOUND", "Resource not found")) }
+                return (200, .object(stored))
+            case ("PUT", 2), ("PATCH", 2):
+                guard let stored else { return (404, Self.error(404, "NOT_FOUND", "Resource not found")) }
+                let replaced = method == "PUT" ? content : stored.merging(content) { $1 }
+                state.resources[id] = replaced
+                return (200, .object(replaced))
+            case ("POST", 3) where segments[2] == "addMessage":
+                guard var stored else { return (404, Self.error(404, "NOT_FOUND", "Resource not found")) }
+                guard case .object(let message)? = content["message"] else {
+                    return (400, Self.error(400, "INVALID_ARGUMENT", "message is required"))
+                }
+                if message["messageType"] == .string("TEXT_AND_NOTIFY") {
+                    let recent = (state.notifications[id] ?? []).filter { now().timeIntervalSince($0) < 86_400 }
+                    guard recent.count < 3 else {
+                        return (
+                            429, Self.error(429, "RESOURCE_EXHAUSTED", "Notification limit reached for this object")
+                        )
+                    }
+                    state.notifications[id] = recent + [now()]
+                }
+                if case .array(let messages)? = stored["messages"] {
+                    stored["messages"] = .array(messages + [.object(message)])
+                } else {
+                    stored["messages"] = .array([.object(message)])
+                }
+                state.resources[id] = stored
+                return (200, .object(["resource": .object(stored)]))
+            default:
+                return (404, Self.error(404, "NOT_FOUND", "no such method"))
+            }
+        }
+    }
+
+    private static func error(_ status: Int, _ name: String, _ message: String) -> JSONValue {
+        .object([
+            "error": .object([
+                "code": .number(Double(status)), "status": .string(name), "message": .string(message),
+            ])
+        ])
+    }
+}

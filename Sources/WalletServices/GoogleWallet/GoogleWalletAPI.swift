@@ -1,0 +1,30 @@
+import WalletPasses
+
+/// What writes passes to Google Wallet for the outbox: the server's `GoogleWalletClient`, or a stand-in's client.
+package protocol GoogleWalletAPI: Sendable {
+    /// The endpoints and limits it works with.
+    var configuration: GoogleWalletConfiguration { get }
+    /// Makes sure `walletClass` exists and `object` exists with exactly this content (inserting either when new,
+    /// replacing the object when not), signed in as `account`.
+    func save(_ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, as account: GoogleServiceAccount) async
+        -> GoogleWalletOutcome
+    /// Adds `message` to the object `objectID` of `type`, which notifies its holder when the message says so.
+    func addMessage(
+        _ message: GoogleWallet.Message, toObject objectID: String, of type: GoogleWalletType,
+        as account: GoogleServiceAccount
+    ) async -> GoogleWalletOutcome
+    /// Closes its connections.
+    func shutdown() async throws
+}
+
+/// What became of one write to Google Wallet.
+package enum GoogleWalletOutcome: Sendable, Hashable {
+    /// Google took it.
+    case done
+    /// It may succeed later (no answer, 429, 5xx), not before `after` seconds when Google said so.
+    case retry(after: Double?, reason: String)
+    /// Google refused it with `status` and its error's name (`INVALID_ARGUMENT`): 401 and 403 refuse the service
+    /// account, which an operator can fix; other statuses the content. `detail` is Google's message, which may
+    /// quote the pass: it goes in the pass's trace, never in logs.
+    case refused(status: Int, reason: String, detail: String?)
+}

@@ -1,0 +1,34 @@
+import Foundation
+import WalletPasses
+
+/// The outbox's Google Wallet writes and what the server knows of each pass's object: changes queue writes in the
+/// transaction that changes the pass (``PassChangeStore``), and `DeliveryDispatcher` claims, sends and records them.
+///
+/// `SQLWalletRepository` implements it (`push_outbox` rows of kind `google`, `google_objects`,
+/// `google_notifications`), shared by replicas: a write is under one lease at a time, and a pass's writes go one
+/// after the other.
+package protocol GoogleWalletOutbox: Sendable {
+    /// Leases and returns at most `limit` writes due at `now`, each the oldest of its pass while no other write of
+    /// that pass is under a lease; pass types take turns, and none has more than `perPassType` writes under
+    /// unexpired leases on every replica together.
+    func claimDueGoogleWrites(now: Date, limit: Int, perPassType: Int, leaseFor: TimeInterval) async throws
+        -> [PendingGoogleWrite]
+    /// Queues a write of the pass's object unless one is waiting unclaimed (which writes the pass as it is when
+    /// sent), if its pass type has a Google issuer; returns whether a write is now waiting.
+    @discardableResult func queueGoogleWrite(passID: UUID, now: Date) async throws -> Bool
+    /// Deletes a sent write, if the claim still holds its lease; `addedMessages` were added to the object, and are kept for its next writes.
+    @discardableResult func completeGoogleWrite(_ write: PendingGoogleWrite, addedMessages: [GoogleWallet.Message])
+        async throws -> Bool
+    /// Schedules a write again at `at` with why it failed, if the claim still holds its lease.
+    @discardableResult func retryGoogleWrite(_ write: PendingGoogleWrite, at: Date, error: String) async throws -> Bool
+    /// Keeps a write as failed (never sent again), if the claim still holds its lease.
+    @discardableResult func failGoogleWrite(_ write: PendingGoogleWrite, now: Date, error: String) async throws -> Bool
+    /// The pass's object as last written, if it was.
+    func googleObject(passID: UUID) async throws -> GoogleObjectRecord?
+    /// Records that the pass's object was written with its content at `updateTag`.
+    func recordGoogleObjectWritten(passID: UUID, objectID: String, classID: String, updateTag: Int64, at: Date)
+        async throws
+    /// Counts a notification to the pass's holder at `now` if fewer than `limit` were counted in the `window`
+    /// before; returns whether it did (and so whether the message may notify).
+    func reserveGoogleNotification(passID: UUID, now: Date, limit: Int, window: TimeInterval) async throws -> Bool
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Secrets
+import WalletPasses
+
+/// Writes one pending write to Google Wallet: converts the pass as it is now, writes its class and object unless
+/// the object already holds this update of the pass, and adds the write's notices as messages, notifying the holder
+/// while the pass has notifications left today (``notificationsPerDay``, counted in the database, so on every
+/// replica together) and adding them silently after.
+package struct GoogleWalletWriter: Sendable {
+    /// What a write came to.
+    package enum Result: Sendable, Hashable {
+        /// The object holds the pass as it is, and the messages were added; the details go in the pass's trace.
+        case written(details: [String: JSONValue], messages: [GoogleWallet.Message])
+        /// There is nothing to write (the pass is gone, or its pass type has no Google issuer any more).
+        case skipped(String)
+        /// Google's answer, or the lack of one, when it was not a success.
+        case failed(GoogleWalletOutcome)
+    }
+
+    /// The most notifying messages per pass in a day, as Google allows.
+    package static let notificationsPerDay = 3
+
+    package let api: any GoogleWalletAPI
+    let outbox: any GoogleWalletOutbox
+    /// The pass and its pass type, or `nil` when the pass is gone.
+    let pass: @Sendable (_ passID: UUID) async throws -> (pass: StoredPass, passType: PassType)?
+    /// The service account of a pass type's Google issuer.
+    let account: @Sendable (_ passType: PassType) async throws -> GoogleServiceAccount
+    /// The public URL of a pass's images, if they are served.
+    let imageBaseURL: @Sendable (_ pass: StoredPass) -> String?
+    let clock: any CofferClock
+
+    /// A writer through `api`, recording in `outbox`.
+    package init(
+        api: any GoogleWalletAPI, outbox: any GoogleWalletOutbox,
+        pass: @escaping @Sendable (UUID) async throws -> (pass: StoredPass, passType: PassType)?,
+        account: @escaping @Sendable (PassType) async throws -> GoogleServiceAccount,
+        imageBaseURL: @escaping @Sendable (StoredPass) -> String? = { _ in nil }, clock: any CofferClock = SystemClock()
+    ) {
+        self.api = api
+        self.outbox = outbox
+        self.pass = pass
+        self.account = account
+        self.imageBaseURL = imageBaseURL
+        self.clock = clock
+    }
+
+    /// Sends `write`.
+    package func write(_ write: PendingGoogleWrite) async -> Result {
+        do {
+            guard let (stored, passType) = try await pass(write.passID) else {
+                return .skipped("the pass no longer exists")
+            }
+            guard let issuerID = passType.googleIssuerID else {
+                return .skipped("the pass type has no Google Wallet issuer")
+            }
+            let account: GoogleServiceAccount
+            do {
+                account = try await self.account(passType)
+            } catch {
+                return .failed(
+                    .refused(
+                        status: 0, reason: "the service account key cannot be read",
+                        detail: "set it again with `coffer admin pass-type google set`"))
+            }
+            let package = try PassPackage(archive: stored.passContent)
+            let conversion = GooglePassConversion(
+                try package.pass, files: package.files,
+                options: .init(issuerID: issuerID, imageBaseURL: imageBaseURL(stored)))
+            let record = try await outbox.googleObject(passID: write.passID)
+            var object = conversion.walletObject
+            object.messages = record.flatMap { $0.messages.isEmpty ? nil : $0.messages }
+            let current =
+                record?.writtenUpdateTag == stored.updateTag && record?.objectID == object.id
+                && record?.classID == conversion.walletClass.id
+            if !current {
+                let saved = await api.save(conversion.walletClass, object, as: account)
+                guard saved == .done else { return .failed(saved) }
+                try await outbox.recordGoogleObjectWritten(
+                    passID: write.passID, objectID: object.id, classID: conversion.walletClass.id,
+                    updateTag: stored.updateTag, at: clock.now)
+            }
+            var added: [GoogleWallet.Message] = []
+            var notified = 0
+            for (index, notice) in write.notices.enumerated() {
+                let notifies = try await outbox.reserveGoogleNotification(
+                    passID: write.passID, now: clock.now, limit: Self.notificationsPerDay, window: 86_400)
+                let message = GoogleWallet.Message(
+                    id: "coffer-\(write.id.uuidString.lowercased())-\(index)",
+                    header: notice.label ?? (try? package.pass.description), body: notice.message,
+                    messageType: notifies ? "TEXT_AND_NOTIFY" : "TEXT")
+                let outcome = await api.addMessage(message, toObject: object.id, of: object.type, as: account)
+                guard outcome == .done else { return .failed(outcome) }
+                added.append(message)
+                if notifies { notified += 1 }
+            }
+            return .written(
+                details: [
+                    "object_id": .string(object.id), "class_id": .string(conversion.walletClass.id),
+                    "content_written": .bool(!current), "messages": .number(Double(added.count)),
+                    "notified": .number(Double(notified)),
+                ], messages: added)
+        } catch let error as WalletPassesError {
+            return .failed(.refused(status: 0, reason: "the stored pass cannot be read", detail: "\(error)"))
+        } catch {
+            return .failed(.retry(after: nil, reason: "the database failed: \(type(of: error))"))
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import SQLKit
+import WalletPasses
+import WalletServices
+
+extension SQLWalletRepository {
+    /// Leases the due writes: each the oldest of its pass while no write of that pass is leased (so that one pass's
+    /// writes reach Google in order, one at a time), pass types taking turns, and writes under unexpired leases on
+    /// any replica counting against `perPassType`. One statement takes each row only if no unexpired lease holds it.
+    package func claimDueGoogleWrites(now: Date, limit: Int, perPassType: Int, leaseFor: TimeInterval) async throws
+        -> [PendingGoogleWrite]
+    {
+        guard limit > 0, perPassType > 0 else { return [] }
+        let nowMS = Self.ms(now)
+        let until = Self.ms(now.addingTimeInterval(leaseFor))
+        return try await run {
+            let candidates = try await sql.raw(
+                """
+                SELECT o.id, o.pass_id, o.pass_type_id, o.payload, o.attempts, o.created_at FROM (SELECT q.*, \
+                ROW_NUMBER() OVER (PARTITION BY q.pass_type_id ORDER BY q.next_attempt_at, q.created_at, q.id) AS turn \
+                FROM push_outbox q WHERE q.kind = 'google' AND q.failed_at IS NULL \
+                AND q.next_attempt_at <= \(bind: nowMS) AND (q.leased_until IS NULL OR q.leased_until < \(bind: nowMS)) \
+                AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.pass_id = q.pass_id AND p.kind = 'google' \
+                AND p.failed_at IS NULL AND (p.leased_until >= \(bind: nowMS) OR p.created_at < q.created_at \
+                OR (p.created_at = q.created_at AND p.id < q.id)))) o \
+                WHERE o.turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'google' \
+                AND l.pass_type_id = o.pass_type_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perPassType) \
+                ORDER BY o.turn, o.next_attempt_at LIMIT \(bind: limit)
+                """
+            ).all()
+            return try await lease(candidates, until: until, now: nowMS).map { row in
+                let payload = try row.decode(column: "payload", as: String?.self)
+                return PendingGoogleWrite(
+                    id: try DeliveryOutboxRow.uuid(try row.decode(column: "id", as: String.self), .id),
+                    passID: try DeliveryOutboxRow.uuid(try row.decode(column: "pass_id", as: String.self), .passID),
+                    passTypeID: try DeliveryOutboxRow.uuid(
+                        try row.decode(column: "pass_type_id", as: String.self), .passTypeID),
+                    notices: try payload.map { try JSONDecoder().decode([PassChangeNotice].self, from: Data($0.utf8)) }
+                        ?? [],
+                    attempts: Int(try row.decode(column: "attempts", as: Int64.self)),
+                    createdAt: Self.date(try row.decode(column: "created_at", as: Int64.self)),
+                    leasedUntil: Self.date(until))
+            }
+        }
+    }
+
+    @discardableResult
+    package func queueGoogleWrite(passID: UUID, now: Date) async throws -> Bool {
+        try await run {
+            try await database.transaction { db in
+                try await Self.queueGoogleWrite(passID: passID, notices: [], now: now, on: db)
+            }
+        }
+    }
+
+    /// Queues a write of the pass's object with `notices`, if its pass type has a Google issuer; without notices, a
+    /// write already waiting unclaimed does (it writes the pass as it is when sent), and is locked until this
+    /// transaction ends, so that no dispatcher reads the pass before the change that queued it commits.
+    @discardableResult
+    static func queueGoogleWrite(passID: UUID, notices: [PassChangeNotice], now: Date, on db: any SQLDatabase)
+        async throws -> Bool
+    {
+        let nowMS = ms(now)
+        if notices.isEmpty {
+            let waiting = try await db.raw(
+                """
+                UPDATE push_outbox SET attempts = attempts WHERE pass_id = \(bind: passID.uuidString) \
+                AND kind = 'google' AND payload IS NULL AND failed_at IS NULL \
+                AND (leased_until IS NULL OR leased_until < \(bind: nowMS)) RETURNING id
+                """
+            ).all()
+            if !waiting.isEmpty { return true }
+        }
+        let payload = try notices.isEmpty ? nil : String(decoding: JSONEncoder().encode(notices), as: UTF8.self)
+        let inserted = try await db.raw(
+            """
+            INSERT INTO push_outbox (id, pass_id, pass_type_id, device_library_identifier, attempts, next_attempt_at, \
+            created_at, kind, payload) SELECT \(bind: UUID().uuidString), p.id, p.pass_type_id, '', 0, \
+            \(bind: nowMS), \(bind: nowMS), 'google', \(bind: payload) FROM apple_passes p \
+            JOIN pass_types t ON t.id = p.pass_type_id \
+            WHERE p.id = \(bind: passID.uuidString) AND t.google_issuer_id IS NOT NULL RETURNING id
+            """
+        ).all()
+        return !inserted.isEmpty
+    }
+
+    /// Deletes the sent write and keeps `addedMessages` on the pass's object record (the newest ten), in one
+    /// transaction, if the claim still holds the write's lease.
+    @discardableResult
+    package func completeGoogleWrite(_ write: PendingGoogleWrite, addedMessages: [GoogleWallet.Message])
+        async throws -> Bool
+    {
+        try await run {
+            try await database.transaction { db in
+                let deleted = try await db.delete(from: DeliveryOutboxRow.table)
+                    .where("id", .equal, write.id.uuidString).where("leased_until", .equal, Self.ms(write.leasedUntil))
+                    .returning("id").all()
+                guard !deleted.isEmpty else { return false }
+                guard !addedMessages.isEmpty else { return true }
+                var query = db.select().column("messages").from("google_objects")
+                    .where("pass_id", .equal, write.passID.uuidString)
+                if db.dialect.name == "postgresql" { query = query.for(.update) }
+                guard let kept = try await query.first(decodingColumn: "messages", as: String.self) else {
+                    return true
+                }
+                let messages =
+                    (try JSONDecoder().decode([GoogleWallet.Message].self, from: Data(kept.utf8)) + addedMessages)
+                    .suffix(GoogleObjectRecord.maximumMessages)
+                try await db.update("google_objects")
+                    .set("messages", to: String(decoding: try JSONEncoder().encode(Array(messages)), as: UTF8.self))
+                    .where("pass_id", .equal, write.passID.uuidString).run()
+                return true
+            }
+        }
+    }
+
+    @discardableResult
+    package func retryGoogleWrite(_ write: PendingGoogleWrite, at: Date, error: String) async throws -> Bool {
+        try await retryDelivery(id: write.id, leasedUntil: write.leasedUntil, at: at, error: String(error.prefix(500)))
+    }
+
+    @discardableResult
+    package func failGoogleWrite(_ write: PendingGoogleWrite, now: Date, error: String) async throws -> Bool {
+        try await run {
+            try await sql.update(DeliveryOutboxRow.table)
+                .set("failed_at", to: Self.ms(now)).set("leased_until", to: SQLLiteral.null)
+                .set("last_error", to: String(error.prefix(500)))
+                .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
+                .where("id", .equal, write.id.uuidString)
+                .where("leased_until", .equal, Self.ms(write.leasedUntil)).returning("id").all()
+        }.count == 1
+    }
+
+    package func googleObject(passID: UUID) async throws -> GoogleObjectRecord? {
+        let query = sql.select().column("*").from("google_objects").where("pass_id", .equal, passID.uuidString)
+        guard let row = try await run({ try await query.first() }) else { return nil }
+        return try await run {
+            GoogleObjectRecord(
+                passID: passID, objectID: try row.decode(column: "object_id", as: String.self),
+                classID: try row.decode(column: "class_id", as: String.self),
+                writtenUpdateTag: try row.decode(column: "written_update_tag", as: Int64.self),
+                writtenAt: Self.date(try row.decode(column: "written_at", as: Int64.self)),
+                messages: try JSONDecoder().decode(
+                    [GoogleWallet.Message].self, from: Data(try row.decode(column: "messages", as: String.self).utf8)),
+                savedAt: try row.decode(column: "saved_at", as: Int64?.self).map(Self.date),
+                removedAt: try row.decode(column: "removed_at", as: Int64?.self).map(Self.date))
+        }
+    }
+
+    package func recordGoogleObjectWritten(
+        passID: UUID, objectID: String, classID: String, updateTag: Int64, at: Date
+    ) async throws {
+        let atMS = Self.ms(at)
+        try await run {
+            try await sql.raw(
+                """
+                INSERT INTO google_objects (pass_id, object_id, class_id, written_update_tag, written_at, messages) \
+                VALUES (\(bind: passID.uuidString), \(bind: objectID), \(bind: classID), \(bind: updateTag), \
+                \(bind: atMS), '[]') ON CONFLICT (pass_id) DO UPDATE SET object_id = excluded.object_id, \
+                class_id = excluded.class_id, written_update_tag = excluded.written_update_tag, \
+                written_at = excluded.written_at
+                """
+            ).run()
+        }
+    }
+
+    package func reserveGoogleNotification(passID: UUID, now: Date, limit: Int, window: TimeInterval) async throws
+        -> Bool
+    {
+        let since = Self.ms(now.addingTimeInterval(-window))
+        return try await run {
+            try await database.transaction { db in
+                try await db.delete(from: "google_notifications").where("pass_id", .equal, passID.uuidString)
+                    .where("sent_at", .lessThanOrEqual, since).run()
+                let recent =
+                    try await db.raw(
+                        "SELECT COUNT(*) AS n FROM google_notifications WHERE pass_id = \(bind: passID.uuidString)"
+                    ).first(decodingColumn: "n", as: Int64.self) ?? 0
+                guard recent < limit else { return false }
+                try await db.raw(
+                    """
+                    INSERT INTO google_notifications (pass_id, sent_at) \
+                    VALUES (\(bind: passID.uuidString), \(bind: Self.ms(now)))
+                    """
+                ).run()
+                return true
+            }
+        }
+    }
+}

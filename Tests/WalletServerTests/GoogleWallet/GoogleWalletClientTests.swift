@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import WalletPasses
+import WalletServerTesting
+import WalletServices
+
+@testable import WalletServer
+
+@Suite("The Google Wallet client: signs in as the service account, writes classes and objects, says what failed")
+struct GoogleWalletClientTests {
+    static let issuerID = "3388000000012345678"
+
+    /// A class and an object of the issuer, as a conversion makes them.
+    static func conversion(title: String = "Launch", issuerID: String = issuerID) throws -> GooglePassConversion {
+        let pass = Pass(
+            passTypeIdentifier: "pass.dev.coffer.google", teamIdentifier: "DEVTEAM000", serialNumber: "S-1",
+            organizationName: "Acme Events", description: "Ticket", style: .generic,
+            fields: PassFields(primaryFields: [.text("event", title, label: "EVENT")]))
+        return GooglePassConversion(pass, options: .init(issuerID: issuerID))
+    }
+
+    /// Runs `body` with a stand-in, a client of it, and a service account of the issuer.
+    func withClient(
+        _ body: (GoogleWalletStandIn, GoogleWalletClient, GoogleServiceAccount) async throws -> Void
+    ) async throws {
+        let standIn = try await GoogleWalletStandIn()
+        let client = GoogleWalletClient(configuration: standIn.configuration)
+        do {
+            let account = try GoogleServiceAccount(json: try standIn.makeServiceAccount(issuerID: Self.issuerID))
+            try await body(standIn, client, account)
+        } catch {
+            try? await client.shutdown()
+            await standIn.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        await standIn.shutdown()
+    }
+
+    @Test("the first save inserts the class and the object; the next replaces the object, with the same token")
+    func insertsThenReplaces() async throws {
+        try await withClient { standIn, client, account in
+            let first = try Self.conversion()
+            #expect(await client.save(first.walletClass, first.walletObject, as: account) == .done)
+            let changed = try Self.conversion(title: "Moved to Hall B")
+            #expect(changed.walletClass.id == first.walletClass.id)
+            #expect(await client.save(changed.walletClass, changed.walletObject, as: account) == .done)
+
+            let calls = standIn.received.map { "\($0.method) \($0.path) \($0.status)" }
+            #expect(
+                calls == [
+                    "POST /token 200", "POST /walletobjects/v1/genericClass 200",
+                    "PUT /walletobjects/v1/genericObject/\(first.walletObject.id) 404",
+                    "POST /walletobjects/v1/genericObject 200",
+                    "PUT /walletobjects/v1/genericObject/\(first.walletObject.id) 200",
+                ])
+            let stored = try #require(standIn.resource(first.walletObject.id))
+            #expect(stored["header"]?.jsonText.contains("Moved to Hall B") == true)
+        }
+    }
+
+    @Test("a class that exists already (409) is the same class: the object is written")
+    func existingClass() async throws {
+        try await withClient { standIn, client, account in
+            let conversion = try Self.conversion()
+            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            let other = GoogleWalletClient(configuration: standIn.configuration)
+            defer { Task { try? await other.shutdown() } }
+            #expect(await other.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            #expect(standIn.received.contains { $0.path.hasSuffix("genericClass") && $0.status == 409 })
+            #expect(standIn.received.last?.status == 200)
+        }
+    }
+
+    @Test("a token Google no longer takes (401) is replaced once, and the call made again")
+    func expiredToken() async throws {
+        try await withClient { standIn, client, account in
+            let conversion = try Self.conversion()
+            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            standIn.expireTokens()
+            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            #expect(standIn.received.filter { $0.path == "/token" }.count == 2)
+            #expect(standIn.received.filter { $0.status == 401 }.count == 1)
+        }
+    }
+
+    @Test("429 and 5xx are worth retrying, after Google's Retry-After; other refusals say why")
+    func failures() async throws {
+        try await withClient { standIn, client, account in
+            let conversion = try Self.conversion()
+            standIn.script([.tooManyRequests(retryAfter: "30")], forPathsStartingWith: "/walletobjects/v1/genericClass")
+            #expect(
+                await client.save(conversion.walletClass, conversion.walletObject, as: account)
+                    == .retry(after: 30, reason: "Google answered 429 RESOURCE_EXHAUSTED"))
+            standIn.script([.unavailable], forPathsStartingWith: "/walletobjects/v1/genericClass")
+            guard case .retry = await client.save(conversion.walletClass, conversion.walletObject, as: account) else {
+                Issue.record("a 503 is retried")
+                return
+            }
+            standIn.script([.internalError], forPathsStartingWith: "/token")
+            let fresh = GoogleWalletClient(configuration: standIn.configuration)
+            defer { Task { try? await fresh.shutdown() } }
+            guard case .retry = await fresh.save(conversion.walletClass, conversion.walletObject, as: account) else {
+                Issue.record("a token endpoint's 500 is retried")
+                return
+            }
+        }
+    }
+
+    @Test("a key Google does not know, or another issuer's resource, is refused as the account's fault")
+    func refusedAccount() async throws {
+        try await withClient { standIn, client, account in
+            let email = "rotated@stand-in.iam.gserviceaccount.com"
+            let replaced = try GoogleServiceAccount(
+                json: try standIn.makeServiceAccount(issuerID: Self.issuerID, email: email))
+            _ = try standIn.makeServiceAccount(issuerID: Self.issuerID, email: email)
+            let conversion = try Self.conversion()
+            guard
+                case .refused(401, "invalid_grant", _) = await client.save(
+                    conversion.walletClass, conversion.walletObject, as: replaced)
+            else {
+                Issue.record("a key Google no longer knows is refused at sign-in")
+                return
+            }
+            let otherIssuer = try Self.conversion(issuerID: "42")
+            guard
+                case .refused(403, "PERMISSION_DENIED", _) = await client.save(
+                    otherIssuer.walletClass, otherIssuer.walletObject, as: account)
+            else {
+                Issue.record("another issuer's class is refused")
+                return
+            }
+        }
+    }
+
+    @Test("messages reach the object; Google notifies three times a day and refuses a fourth notifying one")
+    func messages() async throws {
+        try await withClient { standIn, client, account in
+            let conversion = try Self.conversion()
+            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            let id = conversion.walletObject.id
+            for index in 0..<3 {
+                let message = GoogleWallet.Message(id: "m\(index)", header: "Gate", body: "Gate \(index)")
+                #expect(await client.addMessage(message, toObject: id, of: .generic, as: account) == .done)
+            }
+            let fourth = GoogleWallet.Message(id: "m3", header: "Gate", body: "Gate 3")
+            guard case .retry = await client.addMessage(fourth, toObject: id, of: .generic, as: account) else {
+                Issue.record("a fourth notification in a day is refused with 429")
+                return
+            }
+            let silent = GoogleWallet.Message(id: "m4", header: "Gate", body: "Gate 4", messageType: "TEXT")
+            #expect(await client.addMessage(silent, toObject: id, of: .generic, as: account) == .done)
+            guard case .array(let messages)? = standIn.resource(id)?["messages"] else {
+                Issue.record("the object has its messages")
+                return
+            }
+            #expect(messages.count == 4)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value as JSON text, to look for a value anywhere in it.
+    var jsonText: String { String(decoding: serialized(), as: UTF8.self) }
+}

@@ -1,0 +1,254 @@
+import CofferTestSupport
+import Foundation
+import SQLKit
+import Secrets
+import Testing
+import WalletPasses
+import WalletServerTesting
+import WalletServices
+import WalletStore
+
+@testable import WalletServer
+
+/// The way from a change of a pass to its Google Wallet object: the change queues a write in its transaction, and
+/// the dispatcher writes the object through the Google Wallet stand-in.
+@Suite("Changes reach Google Wallet once, through the outbox")
+struct GoogleWalletOutboxTests {
+    static let issuerID = "3388000000012345678"
+
+    /// A world whose pass type has a Google issuer, a stand-in, and a dispatcher that writes to it.
+    struct GoogleWorld {
+        let world: ProvisioningWorld
+        let standIn: GoogleWalletStandIn
+        let passID: UUID
+        let secrets: AggregateSecretsStore
+        let updater: PassUpdater
+        /// The dispatchers made, whose clients close at the end.
+        let dispatchers = Locked<[DeliveryDispatcher]>([])
+
+        /// A dispatcher (a replica) with its own Google client.
+        func dispatcher() -> DeliveryDispatcher {
+            let repository = world.repository
+            let secrets = secrets
+            let writer = GoogleWalletWriter(
+                api: GoogleWalletClient(configuration: standIn.configuration, clock: world.clock), outbox: repository,
+                pass: { passID in
+                    guard let pass = try await repository.pass(id: passID),
+                        let passType = try await repository.passType(id: pass.passTypeID)
+                    else { return nil }
+                    return (pass, passType)
+                },
+                account: { try GoogleIssuer.account(passTypeID: $0.id, in: secrets) }, clock: world.clock)
+            let dispatcher = DeliveryDispatcher(
+                outbox: repository, client: APNsClient(configuration: APNsConfiguration()),
+                identity: { _ in throw WalletServerError.notFound("no pushes here") }, pollInterval: .seconds(3600),
+                trace: world.service.trace, google: writer, clock: world.clock)
+            dispatchers.withLock { $0.append(dispatcher) }
+            return dispatcher
+        }
+
+        /// Closes the dispatchers' clients and the stand-in.
+        func shutdown() async {
+            for dispatcher in dispatchers.withLock({ $0 }) { try? await dispatcher.google?.api.shutdown() }
+            await standIn.shutdown()
+        }
+
+        /// The object's requests the stand-in received (inserts and replacements).
+        var objectWrites: [GoogleWalletStandIn.Received] {
+            standIn.received.filter { $0.path.contains("genericObject") || $0.path.contains("eventTicketObject") }
+                .filter { $0.method == "PUT" || ($0.method == "POST" && !$0.path.hasSuffix("addMessage")) }
+        }
+
+        /// The pass's trace events of `kind`.
+        func events(_ kind: PassEvent.Kind) async throws -> [PassEvent] {
+            await world.service.trace.flush()
+            return try await world.repository.passEvents(passID: passID, after: nil, limit: 500).filter {
+                $0.kind == kind
+            }
+        }
+
+        /// The stored object.
+        var object: [String: JSONValue]? {
+            get async throws {
+                let record = try await world.repository.googleObject(passID: passID)
+                return record.flatMap { standIn.resource($0.objectID) }
+            }
+        }
+    }
+
+    func withGoogle(_ engine: Engine, _ body: (GoogleWorld) async throws -> Void) async throws {
+        try await ProvisioningWorld.with(engine) { world in
+            let standIn = try await GoogleWalletStandIn(now: { world.clock.now })
+            do {
+                let pass = try #require(try await world.repository.pass(tagID: world.tag.id))
+                let secrets = AggregateSecretsStore(backend: InMemoryBackend())
+                try secrets.saveData(
+                    try standIn.makeServiceAccount(issuerID: Self.issuerID),
+                    account: GoogleIssuer.secretPath(passTypeID: pass.passTypeID))
+                #expect(
+                    try await world.repository.setGoogleIssuer(passTypeID: pass.passTypeID, issuerID: Self.issuerID))
+                let updater = PassUpdater(store: world.repository, clock: world.clock, trace: world.service.trace)
+                let google = GoogleWorld(
+                    world: world, standIn: standIn, passID: pass.id, secrets: secrets, updater: updater)
+                do {
+                    try await body(google)
+                } catch {
+                    await google.shutdown()
+                    throw error
+                }
+                await google.shutdown()
+            } catch {
+                await standIn.shutdown()
+                throw error
+            }
+        }
+    }
+
+    @Test(
+        "a change writes the object once; draining again, or a write with nothing new, writes nothing",
+        arguments: Engine.available)
+    func changeWritesOnce(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let dispatcher = google.dispatcher()
+            #expect(
+                try await google.world.repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
+            #expect(try await dispatcher.drain() == 1)
+            #expect(google.objectWrites.count == 2, "PUT 404, then POST")
+            #expect(try await google.events(.googleWritten).count == 1)
+
+            try await google.updater.update(
+                passID: google.passID, PassChange(fields: ["event": .text("Moved to Hall B")]))
+            #expect(try await dispatcher.drain() == 1)
+            #expect(google.objectWrites.count == 3)
+            #expect(try await google.object?["textModulesData"]?.jsonText.contains("Moved to Hall B") == true)
+
+            #expect(try await dispatcher.drain() == 0)
+            #expect(
+                try await google.world.repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
+            #expect(try await dispatcher.drain() == 1)
+            #expect(google.objectWrites.count == 3, "the object holds this update already")
+            let last = try #require(try await google.events(.googleWritten).last)
+            #expect(last.details["content_written"] == .bool(false))
+        }
+    }
+
+    @Test("changes made before a write is sent are written together", arguments: Engine.available)
+    func changesCoalesce(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            for title in ["One", "Two", "Three"] {
+                try await google.updater.update(passID: google.passID, PassChange(fields: ["event": .text(title)]))
+            }
+            #expect(try await google.dispatcher().drain() == 1)
+            #expect(google.objectWrites.count == 2)
+            #expect(try await google.object?["textModulesData"]?.jsonText.contains("Three") == true)
+        }
+    }
+
+    @Test("change messages notify the holder three times a day, then are added silently", arguments: Engine.available)
+    func notificationQuota(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let dispatcher = google.dispatcher()
+            for gate in 1...4 {
+                try await google.updater.update(
+                    passID: google.passID,
+                    PassChange(texts: [
+                        "event": [.value: .plain(.text("Gate \(gate)")), .changeMessage: .plain(.text("Now at %@"))]
+                    ]))
+                #expect(try await dispatcher.drain() == 1)
+            }
+            guard case .array(let messages)? = try await google.object?["messages"] else {
+                Issue.record("the object carries its messages")
+                return
+            }
+            #expect(messages.count == 4, "every write keeps the messages added before")
+            let types = messages.compactMap { message -> String? in
+                guard case .object(let fields) = message, case .string(let type)? = fields["messageType"] else {
+                    return nil
+                }
+                return type
+            }
+            #expect(types == ["TEXT_AND_NOTIFY", "TEXT_AND_NOTIFY", "TEXT_AND_NOTIFY", "TEXT"])
+            #expect(messages.last?.jsonText.contains("Now at Gate 4") == true)
+            #expect(!google.standIn.received.contains { $0.status == 429 }, "the quota is kept, not hit")
+
+            google.world.clock.advance(by: 86_401)
+            try await google.updater.update(
+                passID: google.passID,
+                PassChange(texts: ["event": [.value: .plain(.text("Gate 5"))]]))
+            #expect(try await dispatcher.drain() == 1)
+            let written = try #require(try await google.events(.googleWritten).last)
+            #expect(written.details["notified"] == .number(1), "a day later it notifies again")
+        }
+    }
+
+    @Test("a Google outage is retried after a backoff and the change is not lost", arguments: Engine.available)
+    func outageIsRetried(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let dispatcher = google.dispatcher()
+            google.standIn.script(
+                [.unavailable, .unavailable], forPathsStartingWith: "/walletobjects/v1/eventTicketClass")
+            google.standIn.script(
+                [.unavailable, .unavailable], forPathsStartingWith: "/walletobjects/v1/genericClass")
+            try await google.updater.update(passID: google.passID, PassChange(fields: ["event": .text("Hall B")]))
+            #expect(try await dispatcher.drain() == 1)
+            let failed = try #require(try await google.events(.googleFailed).first)
+            #expect(failed.details["retry_in_seconds"] != nil)
+            #expect(try await dispatcher.drain() == 0, "not due before its backoff")
+            google.world.clock.advance(by: 3600)
+            #expect(try await dispatcher.drain() == 1)
+            #expect(try await google.events(.googleFailed).count == 2, "Google is still down")
+            google.world.clock.advance(by: 3600)
+            #expect(try await dispatcher.drain() == 1)
+            #expect(try await google.object?["textModulesData"]?.jsonText.contains("Hall B") == true)
+            #expect(try await google.events(.googleWritten).count == 1)
+        }
+    }
+
+    @Test(
+        "a write Google refuses for its content is kept as failed, with Google's message in the trace only",
+        arguments: Engine.available)
+    func refusedContent(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            google.standIn.script(
+                [GoogleWalletStandIn.Answer(status: 400, errorName: "INVALID_ARGUMENT")],
+                forPathsStartingWith: "/walletobjects/v1/eventTicketClass")
+            google.standIn.script(
+                [GoogleWalletStandIn.Answer(status: 400, errorName: "INVALID_ARGUMENT")],
+                forPathsStartingWith: "/walletobjects/v1/genericClass")
+            #expect(
+                try await google.world.repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
+            let dispatcher = google.dispatcher()
+            #expect(try await dispatcher.drain() == 1)
+            let failed = try #require(try await google.events(.googleFailed).first)
+            #expect(failed.details["abandoned"] == .bool(true))
+            #expect(failed.details["reason"] == .string("INVALID_ARGUMENT"))
+            google.world.clock.advance(by: 86_400)
+            #expect(try await dispatcher.drain() == 0, "a failed write is not sent again")
+        }
+    }
+
+    @Test("two replicas draining at once write a change once", arguments: Engine.available)
+    func replicas(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            try await google.updater.update(passID: google.passID, PassChange(fields: ["event": .text("Hall C")]))
+            let (first, second) = (google.dispatcher(), google.dispatcher())
+            async let one = first.drain()
+            async let two = second.drain()
+            #expect(try await one + two == 1)
+            #expect(google.objectWrites.count == 2, "one PUT (404) and one insert")
+        }
+    }
+
+    @Test("a pass type without a Google issuer queues no write", arguments: Engine.available)
+    func noIssuer(_ engine: Engine) async throws {
+        try await ProvisioningWorld.with(engine) { world in
+            let pass = try #require(try await world.repository.pass(tagID: world.tag.id))
+            #expect(try await !world.repository.queueGoogleWrite(passID: pass.id, now: world.clock.now))
+            let updater = PassUpdater(store: world.repository, clock: world.clock, trace: world.service.trace)
+            try await updater.update(passID: pass.id, PassChange(fields: ["event": .text("Hall D")]))
+            let rows = try await world.database.sql.raw("SELECT COUNT(*) AS n FROM push_outbox WHERE kind = 'google'")
+                .first(decodingColumn: "n", as: Int64.self)
+            #expect(rows == 0)
+        }
+    }
+}
