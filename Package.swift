@@ -343,7 +343,7 @@ let package = Package(
             name: "WalletServerTests",
             dependencies: [
                 "WalletServer", "WalletServices", "WalletStore", "WalletServerTesting", "WalletPasses", "Secrets",
-                "SecretsAudit", "SecretsTesting", "CofferTestSupport",
+                "SecretsAudit", "SecretsTesting", "CofferTestSupport", "CofferSupport",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

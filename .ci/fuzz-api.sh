@@ -12,12 +12,19 @@ trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm
 . scripts/coffer-serve.sh
 # No issuance rate limit: with it, most fuzzed issuer_data calls would be answered 429 and the logic behind the
 # limit would go untested (the limit has its own tests).
-start_coffer_serve "$coffer" "$work" --issuance-rate-limit 0
+# Google Wallet writes go to a port where nothing listens: nothing in CI calls Google.
+COFFER_GOOGLE_WALLET_STAND_IN=http://127.0.0.1:9 start_coffer_serve "$coffer" "$work" --issuance-rate-limit 0
 
 # The same setup as the README's quick start (the server made the development pass type on start).
 client=$("$coffer" admin client create --name Fuzz --data-dir "$work/data" 2>/dev/null)
 token=$("$coffer" admin api-user create --client "$client" --data-dir "$work/data" 2>/dev/null)
 "$coffer" admin tag create --client "$client" --reference-id TICKET-1 --data-dir "$work/data" >/dev/null 2>&1
+# A Google issuer for the development pass type, so that save links are made, with a service account key made here.
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/google.pem" 2>/dev/null
+python3 -c 'import json,sys; print(json.dumps({"type": "service_account", "client_email": "fuzz@coffer-ci.iam.gserviceaccount.com", "private_key": open(sys.argv[1]).read()}))' \
+    "$work/google.pem" >"$work/google.json"
+"$coffer" admin pass-type google set pass.dev.coffer.local --issuer-id 3388000000012345678 \
+    --service-account "$work/google.json" --data-dir "$work/data" >/dev/null
 
 # The command pip installs (pyenv puts it on PATH through a shim; elsewhere it is beside python3).
 schemathesis=$(command -v schemathesis || echo "$(dirname "$(python3 -c 'import sys; print(sys.executable)')")/schemathesis")

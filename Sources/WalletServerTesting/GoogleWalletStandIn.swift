@@ -12,7 +12,8 @@ import WalletServices
 /// A stand-in for Google Wallet, for tests and benchmarks: the OAuth token endpoint (`POST /token`, a JWT-bearer
 /// grant whose assertion must be RS256-signed by a registered service account, for the `wallet_object.issuer`
 /// scope, addressed to this endpoint and unexpired) and the `walletobjects` API (`/walletobjects/v1/<type>Class`
-/// and `…Object`: insert, get, update, patch and `addMessage`), over HTTP/1.1 on 127.0.0.1.
+/// and `…Object`: insert, get, update, patch and `addMessage`), over HTTP/1.1 on 127.0.0.1. It also publishes root
+/// keys for callbacks (`GET /keys`) and signs callbacks with them (``callback(classID:objectID:saved:nonce:recipient:expiresAt:)``).
 ///
 /// It answers as Google does: 401 `UNAUTHENTICATED` without a token it issued, 403 `PERMISSION_DENIED` for a
 /// resource of another issuer than the account's, 404 `NOT_FOUND`, 409 `ALREADY_EXISTS`, and 429
@@ -73,6 +74,10 @@ public final class GoogleWalletStandIn: Sendable {
         var received: [Received] = []
     }
 
+    /// The root key that signs callbacks' intermediate keys, published at `GET /keys`.
+    public let callbackRootKey = P256.Signing.PrivateKey()
+    /// The intermediate key that signs callbacks.
+    public let callbackIntermediateKey = P256.Signing.PrivateKey()
     /// The port it listens on (on 127.0.0.1).
     public let port: Int
     private let state = Locked(State())
@@ -83,11 +88,7 @@ public final class GoogleWalletStandIn: Sendable {
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// A configuration that sends the server's calls here.
-    public var configuration: GoogleWalletConfiguration {
-        GoogleWalletConfiguration(
-            apiURL: url.appendingPathComponent("walletobjects/v1"), tokenURL: url.appendingPathComponent("token"),
-            callbackKeysURL: url.appendingPathComponent("keys"), requestTimeout: 5)
-    }
+    public var configuration: GoogleWalletConfiguration { .standIn(at: url) }
 
     /// Starts a stand-in dated by `now`, knowing no account yet.
     public init(now: @escaping @Sendable () -> Date = { Date() }) async throws {
@@ -181,6 +182,8 @@ public final class GoogleWalletStandIn: Sendable {
                 scripted.status, Self.error(scripted.status, scripted.errorName ?? "UNKNOWN", "scripted"),
                 scripted.retryAfter
             )
+        } else if path == "/keys", method == "GET" {
+            (status, json, retryAfter) = (200, rootKeys(), nil)
         } else if path == "/token", method == "POST" {
             (status, json) = token(body)
             retryAfter = nil
@@ -198,6 +201,54 @@ public final class GoogleWalletStandIn: Sendable {
         return Response(
             status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json.serialized()))
         )
+    }
+
+    /// The root keys document, the root key valid for a day.
+    private func rootKeys() -> JSONValue {
+        .object([
+            "keys": .array([
+                .object([
+                    "keyValue": .string(callbackRootKey.publicKey.derRepresentation.base64EncodedString()),
+                    "protocolVersion": .string(GoogleWalletCallback.protocolVersion),
+                    "keyExpiration": .string(String(Int64((now().timeIntervalSince1970 + 86_400) * 1000))),
+                ])
+            ])
+        ])
+    }
+
+    /// A callback as Google posts it: `eventType` `save` (or `del` when not `saved`) of the object `objectID` of
+    /// the class `classID`, for the issuer `recipient`, signed through the stand-in's keys and expiring at
+    /// `expiresAt`.
+    public func callback(
+        classID: String, objectID: String, saved: Bool = true, nonce: String = UUID().uuidString,
+        recipient: String, expiresAt: Date? = nil
+    ) throws -> Data {
+        let protocolVersion = GoogleWalletCallback.protocolVersion
+        let signedKey = String(
+            decoding: JSONValue.object([
+                "keyValue": .string(callbackIntermediateKey.publicKey.derRepresentation.base64EncodedString()),
+                "keyExpiration": .string(String(Int64((now().timeIntervalSince1970 + 3600) * 1000))),
+            ]).serialized(), as: UTF8.self)
+        let expiry = expiresAt ?? now().addingTimeInterval(60)
+        let message = String(
+            decoding: JSONValue.object([
+                "classId": .string(classID), "objectId": .string(objectID),
+                "eventType": .string(saved ? "save" : "del"),
+                "nonce": .string(nonce), "expTimeMillis": .number(Double(Int64(expiry.timeIntervalSince1970 * 1000))),
+            ]).serialized(), as: UTF8.self)
+        let sender = GoogleWalletCallback.senderID
+        let keySignature = try callbackRootKey.signature(
+            for: GoogleWalletCallback.lengthPrefixed([sender, protocolVersion, signedKey]))
+        let messageSignature = try callbackIntermediateKey.signature(
+            for: GoogleWalletCallback.lengthPrefixed([sender, recipient, protocolVersion, message]))
+        return JSONValue.object([
+            "protocolVersion": .string(protocolVersion), "signedMessage": .string(message),
+            "signature": .string(messageSignature.derRepresentation.base64EncodedString()),
+            "intermediateSigningKey": .object([
+                "signedKey": .string(signedKey),
+                "signatures": .array([.string(keySignature.derRepresentation.base64EncodedString())]),
+            ]),
+        ]).serialized()
     }
 
     /// The token endpoint: checks the grant and its assertion, and issues a token for an hour.

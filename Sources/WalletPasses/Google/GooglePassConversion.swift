@@ -16,13 +16,23 @@ public struct GooglePassConversion: Sendable {
         public var issuerID: String
         /// The public https URL under which the pass's images are served (`<url>/logo.png`), or `nil`.
         public var imageBaseURL: String?
+        /// Whether images are named by their content (`<url>/<SHA-256 in hex>.png`) rather than by their file name,
+        /// so that passes with the same images share one class.
+        public var namesImagesByDigest: Bool
+        /// The https URL Google posts saves and deletions of the class's objects to, or `nil`.
+        public var callbackURL: String?
         /// The language of `pass.json`'s own texts.
         public var defaultLanguage: String
 
         /// Options for the issuer `issuerID`.
-        public init(issuerID: String, imageBaseURL: String? = nil, defaultLanguage: String = "en") {
+        public init(
+            issuerID: String, imageBaseURL: String? = nil, namesImagesByDigest: Bool = false,
+            callbackURL: String? = nil, defaultLanguage: String = "en"
+        ) {
             self.issuerID = issuerID
             self.imageBaseURL = imageBaseURL
+            self.namesImagesByDigest = namesImagesByDigest
+            self.callbackURL = callbackURL
             self.defaultLanguage = defaultLanguage
         }
     }
@@ -38,6 +48,11 @@ public struct GooglePassConversion: Sendable {
     public static let maximumTextModules = 10
     /// The most locations Google keeps of an object.
     public static let maximumLocations = 10
+
+    /// The name of an image named by its content: its SHA-256 in hex, with `.png`.
+    public static func imageName(of image: Data) -> String {
+        SHA256.hash(data: image).hexString + ".png"
+    }
 
     /// Converts `pass`, whose other files are `files` (images, `xx.lproj/pass.strings`).
     public init(_ pass: Pass, files: [String: Data] = [:], options: Options) {
@@ -111,6 +126,7 @@ private struct Converter {
         case .loyalty: fillLoyalty(&walletClass, &object)
         case .giftCard: break
         }
+        walletClass.callbackOptions = options.callbackURL.map { GoogleWallet.CallbackOptions(url: $0) }
         walletClass.id = classPrefix + identifier(pass.passTypeIdentifier) + "_" + Self.digest(of: walletClass)
         object.classId = walletClass.id
         reportUnused()
@@ -358,7 +374,8 @@ private struct Converter {
         let scaled =
             files["\(stem)@3x.png"] != nil
             ? "\(stem)@3x.png" : files["\(stem)@2x.png"] != nil ? "\(stem)@2x.png" : "\(stem).png"
-        return GoogleWallet.Image(url: base.hasSuffix("/") ? base + scaled : base + "/" + scaled)
+        let name = options.namesImagesByDigest ? GooglePassConversion.imageName(of: files[scaled] ?? Data()) : scaled
+        return GoogleWallet.Image(url: base.hasSuffix("/") ? base + name : base + "/" + name)
     }
 
     /// `text` with its translations from the pass's `pass.strings` when it is one of their keys.

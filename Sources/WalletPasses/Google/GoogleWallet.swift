@@ -217,6 +217,15 @@ public enum GoogleWallet {
         public var balance: Balance
     }
 
+    /// Where Google posts a class's saves and deletions.
+    public struct CallbackOptions: Codable, Hashable, Sendable {
+        /// The https URL.
+        public var url: String
+
+        /// Callbacks to `url`.
+        public init(url: String) { self.url = url }
+    }
+
     /// A message on a pass's details; `TEXT_AND_NOTIFY` also notifies the holder (Google allows 3 a day per pass).
     public struct Message: Codable, Hashable, Sendable {
         /// Its identifier, unique among the pass's messages.

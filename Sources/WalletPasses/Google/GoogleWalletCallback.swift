@@ -123,7 +123,7 @@ public struct GoogleWalletCallback: Hashable, Sendable {
     }
 
     /// Each part as its UTF-8 length (4 bytes, little-endian) and bytes: what Google signs.
-    static func lengthPrefixed(_ parts: [String]) -> Data {
+    package static func lengthPrefixed(_ parts: [String]) -> Data {
         var bytes = Data()
         for part in parts {
             let utf8 = Data(part.utf8)

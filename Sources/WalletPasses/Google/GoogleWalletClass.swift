@@ -45,6 +45,8 @@ public struct GoogleWalletClass: Encodable, Hashable, Sendable {
     public var programLogo: GoogleWallet.Image?
     /// The merchant's name (gift cards).
     public var merchantName: String?
+    /// Where Google posts saves and deletions of its objects.
+    public var callbackOptions: GoogleWallet.CallbackOptions?
 
     /// A class of `type` named `id`; set the rest as its kind requires.
     public init(type: GoogleWalletType, id: String) {
@@ -55,6 +57,6 @@ public struct GoogleWalletClass: Encodable, Hashable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case id, issuerName, reviewStatus, hexBackgroundColor, logo, eventName, venue, dateTime, flightHeader, origin
         case destination, localScheduledDepartureDateTime, transitType, title, provider, redemptionChannel
-        case titleImage, programName, programLogo, merchantName
+        case titleImage, programName, programLogo, merchantName, callbackOptions
     }
 }

@@ -1,39 +1,33 @@
 import Foundation
 import Logging
-import NIOPosix
 import WalletPasses
 import WalletServices
 import WalletStore
 
 extension DeliveryDispatcher {
     /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, a
-    /// ``GoogleWalletClient`` with `googleWallet` and each pass type's Google service account, and each pass
+    /// ``GoogleWalletClient`` with `googleWallet` and each pass type's Google service account (images and callbacks
+    /// under `publicURL`, when it is https), and each pass
     /// type's signing identity read through `storage`'s identity cache (so a renewed certificate is used within its
     /// reload interval). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
     /// are posted with their endpoints' secrets from `storage`'s secret store, to this machine's addresses only with
     /// `allowsLoopbackWebhooks`. It starts a round whenever `wakeUp` rings.
     public init(
         storage: WalletServerStorage, apns: APNsConfiguration,
-        googleWallet: GoogleWalletConfiguration = GoogleWalletConfiguration(), metrics: ServerMetrics? = nil,
+        googleWallet: GoogleWalletConfiguration = GoogleWalletConfiguration(), publicURL: URL? = nil,
+        metrics: ServerMetrics? = nil,
         trace: PassEventRecorder? = nil, allowsLoopbackWebhooks: Bool = false, wakeUp: OutboxWakeUp = OutboxWakeUp(),
         logger: Logger = Logger(label: "coffer.server")
     ) {
         let repository = storage.repository
         let identities = storage.identities
-        let secrets = storage.secrets
+        let base = publicURL.map {
+            $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString
+        }
         let google = GoogleWalletWriter(
             api: GoogleWalletClient(configuration: googleWallet), outbox: repository,
-            pass: { passID in
-                guard let pass = try await repository.pass(id: passID),
-                    let passType = try await repository.passType(id: pass.passTypeID)
-                else { return nil }
-                return (pass, passType)
-            },
-            account: { passType in
-                try await NIOThreadPool.singleton.runIfActive {
-                    try GoogleIssuer.account(passTypeID: passType.id, in: secrets)
-                }
-            })
+            source: GooglePassSource(repository: repository, secrets: storage.secrets),
+            converter: GooglePassConverter(publicBaseURL: { base }))
         self.init(
             outbox: repository, client: APNsClient(configuration: apns, logger: logger),
             identity: { passTypeID in

@@ -30,7 +30,8 @@ public enum WalletServerApplication {
         updater: PassUpdater? = nil, clientAddress: ClientAddress = ClientAddress(),
         maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil,
         webhookSecrets: (any SecretsDataStoring)? = nil, allowsLoopbackWebhooks: Bool = false,
-        changeLimit: RateLimit = .passChanges, rateBuckets: (any RateBucketStore)? = nil
+        changeLimit: RateLimit = .passChanges, rateBuckets: (any RateBucketStore)? = nil,
+        googleWallet: GoogleWalletRoutes? = nil
     ) -> Router<WalletRequestContext> {
         let operations = OperationsController(
             metrics: metrics, exposesMetrics: exposesMetrics,
@@ -54,14 +55,21 @@ public enum WalletServerApplication {
         let distribution = PassDistribution(
             repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },
             clock: service.clock, trace: service.trace, logger: logger)
-        let sharedPasses = SharedPassController(
-            distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics)
+
+        let google = googleWallet?.services(
+            repository: repository, publicBaseURL: { webLinks.publicBaseURL }, trace: service.trace,
+            clock: service.clock, logger: logger)
         let managementController = ManagementController(
             apiTokens: repository, management: management, distribution: distribution,
             trace: PassTrace(
                 repository: repository, webServiceURL: service.renderer.webService?.url, clock: service.clock),
             changeLimiter: RateLimiter<UUID>(
-                limit: changeLimit, shared: rateBuckets.map { (name: "pass-changes", store: $0) }))
+                limit: changeLimit, shared: rateBuckets.map { (name: "pass-changes", store: $0) }),
+            googleLinks: google?.links)
+        let googleWalletController = GoogleWalletController(repository: repository, callbacks: google?.callbacks)
+        let sharedPasses = SharedPassController(
+            distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics,
+            googleLinks: google?.links)
         let webhookEndpoints = WebhookEndpointsController(
             endpoints: webhookSecrets.map {
                 WebhookEndpoints(
@@ -82,6 +90,7 @@ public enum WalletServerApplication {
             managementController.addRoutes(to: router.group("api/v2/passes"))
             managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
             webhookEndpoints.addRoutes(to: router.group(RouterPath(WebhookEndpointsController.path)))
+            googleWalletController.addRoutes(to: router)
         }
         // Middleware applies to the routes added after it, and two of them need the route table: it is read from
         // the same routes on a router of its own first.
@@ -207,8 +216,8 @@ public enum WalletServerApplication {
         // The dispatcher closes its APNs connections when it stops.
         services.append(
             DeliveryDispatcher(
-                storage: storage, apns: configuration.apns, googleWallet: configuration.googleWallet, metrics: metrics,
-                trace: trace,
+                storage: storage, apns: configuration.apns, googleWallet: configuration.googleWallet,
+                publicURL: configuration.effectivePublicURL, metrics: metrics, trace: trace,
                 allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks, wakeUp: outbox, logger: logger))
         return Application(
             router: makeRouter(
@@ -223,7 +232,9 @@ public enum WalletServerApplication {
                 clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies, logger: logger),
                 maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken,
                 webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
-                rateBuckets: rateBuckets),
+                rateBuckets: rateBuckets,
+                googleWallet: GoogleWalletRoutes(
+                    secrets: storage.secrets, configuration: configuration.googleWallet, queued: outbox.ring)),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),

@@ -17,6 +17,8 @@ struct ManagementController: Sendable {
     let trace: PassTrace
     /// Counts each API user's requests that cost a signature, pushes or webhooks (`RateLimit/passChanges`).
     let changeLimiter: RateLimiter<UUID>
+    /// Hands out "Add to Google Wallet" links, where the server has a Google Wallet set-up.
+    var googleLinks: GoogleWalletLinks? = nil
 
     /// The header a create's idempotency key comes in.
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
@@ -37,6 +39,7 @@ struct ManagementController: Sendable {
         group.get("{tag_id}/share_links", use: shareLinks)
         group.delete("{tag_id}/share_links/{link_id}", use: revokeShareLink)
         group.get("{tag_id}/events", use: events)
+        group.post("{tag_id}/google_save_link", use: createGoogleSaveLink)
     }
 
     /// `GET /api/v2/pass_types`: the pass types shared with the caller's client.

@@ -5,7 +5,8 @@ import WalletServices
 
 /// The public routes of share links, `GET` and `POST /wallet/pass/{token}`. A link that works many times serves the
 /// pass itself to an iPhone, iPad or iPod (and to any browser that asks with `?download=1`, as the page's badge does),
-/// else a page with the "Add to Apple Wallet" badge. A single-use link serves only the page on `GET`, whoever asks:
+/// else a page with the "Add to Apple Wallet" badge; an Android browser gets an "Add to Google Wallet" page instead when
+/// the pass's pass type has a Google issuer. A single-use link serves only the page on `GET`, whoever asks:
 /// its badge posts back, and only that `POST` (a person's tap) downloads the pass and spends the link. Limited per
 /// token and per client address, like the landing page.
 struct SharedPassController: Sendable {
@@ -13,6 +14,8 @@ struct SharedPassController: Sendable {
     let limiter: PublicLinkLimiter
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
+    /// Hands out "Add to Google Wallet" links, where the server has a Google Wallet set-up.
+    var googleLinks: GoogleWalletLinks? = nil
 
     func addRoutes(to router: Router<WalletRequestContext>) {
         router.get("wallet/pass/:token", use: sharedPass)
@@ -21,6 +24,18 @@ struct SharedPassController: Sendable {
 
     @Sendable func sharedPass(request: Request, context: WalletRequestContext) async throws -> Response {
         try await answer(request, context) { shared, nonce in
+            // A pass whose Google link cannot be made (its issuer's key is unreadable) still gets the Apple page.
+            if Self.isAndroid(request), let googleLinks,
+                let link = (try? await googleLinks.link(passID: shared.link.passID)) ?? nil
+            {
+                return LandingPage.response(
+                    .ok,
+                    LandingPage.sharedGooglePass(
+                        organizationName: shared.organizationName, saveURL: shared.link.singleUse ? nil : link.url,
+                        nonce: nonce),
+                    nonce: nonce, postsToItself: shared.link.singleUse,
+                    formRedirectsTo: Self.googleWalletOrigin)
+            }
             guard !shared.link.singleUse, Self.wantsArchive(request) else {
                 return LandingPage.response(
                     .ok,
@@ -32,9 +47,31 @@ struct SharedPassController: Sendable {
         }
     }
 
-    /// `POST`: the badge's form, a person's tap: the pass itself, spending a single-use link.
+    /// `POST`: the badge's form, a person's tap: the pass itself, spending a single-use link; with `wallet=google`
+    /// (the Google Wallet page's form), a redirect to the pass's "Add to Google Wallet" link, spending it too.
     @Sendable func download(request: Request, context: WalletRequestContext) async throws -> Response {
-        try await answer(request, context) { shared, nonce in try await archive(shared, nonce: nonce) }
+        let form = String(
+            decoding: (try? await request.body.collect(upTo: 1024).readableBytesView).map { Data($0) } ?? Data(),
+            as: UTF8.self)
+        return try await answer(request, context) { shared, nonce in
+            guard form.split(separator: "&").contains("wallet=google"), let googleLinks else {
+                return try await archive(shared, nonce: nonce)
+            }
+            guard let link = try await googleLinks.link(passID: shared.link.passID),
+                try await distribution.use(shared, via: "share_link_google")
+            else { return notFound(nonce) }
+            var response = Response(status: .seeOther, headers: [.location: link.url, .cacheControl: "no-store"])
+            response.headers[LandingPage.referrerPolicy] = "no-referrer"
+            return response
+        }
+    }
+
+    /// Where Google Wallet's save links point.
+    static let googleWalletOrigin = "https://pay.google.com"
+
+    /// Whether the request comes from an Android browser.
+    static func isAndroid(_ request: Request) -> Bool {
+        (request.headers[.userAgent] ?? "").contains("Android")
     }
 
     /// Counts the request against its limits, looks the link up, and answers with `body` for a working link; a page

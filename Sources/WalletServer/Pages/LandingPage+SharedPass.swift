@@ -32,4 +32,34 @@ extension LandingPage {
                 """,
             footer: "This link is personal: please do not forward it.", script: nil)
     }
+
+    /// The page a share link shows an Android browser when the pass is also in Google Wallet: an "Add to Google
+    /// Wallet" button that opens `saveURL` (a link that works many times), or, for a single-use link (`saveURL` is
+    /// `nil`), a form's button that posts back, so that only a person's tap spends the link.
+    static func sharedGooglePass(organizationName: String, saveURL: String?, nonce: String) -> String {
+        let organization = escaped(organizationName)
+        let label = "<span class=\"google\">Add to Google Wallet</span>"
+        let button =
+            saveURL.map {
+                """
+                <a id="add-to-google-wallet" class="badge" href="\(escaped($0))" rel="nofollow noopener">\(label)</a>
+                """
+            }
+                ?? """
+                <form method="post"><input type="hidden" name="wallet" value="google">\
+                <button type="submit" id="add-to-google-wallet" class="badge">\(label)</button></form>
+                """
+        let once = saveURL == nil ? " This link works once: the first tap uses it up." : ""
+        return document(
+            title: "Add your pass to Google Wallet", nonce: nonce,
+            main: """
+                <h1>Add your pass to Google Wallet</h1>
+                <p class="lead">\(organization) has a pass for you. Tap the button to save it to Google \
+                Wallet.\(once)</p>
+                <div class="badge-area">
+                \(button)
+                </div>
+                """,
+            footer: "This link is personal: please do not forward it.", script: nil)
+    }
 }

@@ -57,10 +57,11 @@ enum LandingPage {
 
     /// The response headers of every page, with the nonce its inline style and script carry; `postsToItself` lets
     /// its form post back to the page's own origin (a single-use share link's button).
-    static func headers(nonce: String, postsToItself: Bool = false) -> HTTPFields {
+    static func headers(nonce: String, postsToItself: Bool = false, formRedirectsTo: String? = nil) -> HTTPFields {
         [
             .contentType: "text/html; charset=utf-8",
-            .contentSecurityPolicy: contentSecurityPolicy(nonce: nonce, postsToItself: postsToItself),
+            .contentSecurityPolicy: contentSecurityPolicy(
+                nonce: nonce, postsToItself: postsToItself, formRedirectsTo: formRedirectsTo),
             .cacheControl: "no-store",
             referrerPolicy: "no-referrer",
             .xContentTypeOptions: "nosniff",
@@ -78,10 +79,13 @@ enum LandingPage {
 
     /// Nothing may load but what the page carries: its own style and script (by nonce), and requests to its own
     /// origin; no frames, plugins, base URL or embedding elsewhere, and no forms unless `postsToItself` (then only to
-    /// its own origin).
-    static func contentSecurityPolicy(nonce: String, postsToItself: Bool = false) -> String {
-        "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; connect-src 'self'; "
-            + "base-uri 'none'; form-action \(postsToItself ? "'self'" : "'none'"); frame-ancestors 'none'"
+    /// its own origin, and to `formRedirectsTo` where its answer redirects).
+    static func contentSecurityPolicy(nonce: String, postsToItself: Bool = false, formRedirectsTo: String? = nil)
+        -> String
+    {
+        let forms = postsToItself ? "'self'" + (formRedirectsTo.map { " " + $0 } ?? "") : "'none'"
+        return "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; connect-src 'self'; "
+            + "base-uri 'none'; form-action \(forms); frame-ancestors 'none'"
     }
 
     /// A fresh nonce: 16 random bytes, Base64.
@@ -156,6 +160,8 @@ enum LandingPage {
         .badge:focus{outline:none}
         .badge:focus-visible{outline:3px solid var(--focus);outline-offset:4px}
         .badge .edge{stroke:#a6a6a6}
+        .badge .google{display:block;min-width:13.5rem;min-height:44px;padding:.9rem 1.25rem;border-radius:.75rem;\
+        background:#1f1f1f;color:#fff;font-size:1.0625rem;font-weight:600;line-height:1.2;text-decoration:none}
         @media (prefers-color-scheme:dark){.badge .edge{stroke:#fff}}
         .status{min-height:1.5em;margin:.75rem 0 0;color:var(--muted);font-size:.9375rem}
         footer{margin-top:1.25rem;max-width:26rem;text-align:center;color:var(--muted);font-size:.8125rem}

@@ -105,6 +105,26 @@ package final class GoogleWalletClient: GoogleWalletAPI {
         }
     }
 
+    /// The body of Google's root keys document for callbacks, read to 256 KiB within the configured deadline.
+    ///
+    /// - Throws: when there is no answer in time or it is not a 200.
+    package static func rootKeys(_ configuration: GoogleWalletConfiguration) async throws -> Data {
+        var request = HTTPClientRequest(url: configuration.callbackKeysURL.absoluteString)
+        request.headers.add(name: "user-agent", value: "Coffer-GoogleWallet/1")
+        let deadline = OverallDeadline(seconds: configuration.requestTimeout)
+        return try await deadline.run { [request] in
+            let response = try await HTTPClient.shared.execute(request, timeout: deadline.duration.timeAmount)
+            let body = try await response.body.collect(upTo: 256 * 1024)
+            guard response.status == .ok else { throw RootKeysUnavailable(status: Int(response.status.code)) }
+            return Data(body.readableBytesView)
+        }
+    }
+
+    /// Google's root keys document answered another status than 200.
+    struct RootKeysUnavailable: Error {
+        var status: Int
+    }
+
     /// Whether `id` may go in a path: `<issuer id>.<suffix>` of letters, digits, `.`, `_` and `-`.
     static func isResourceID(_ id: String) -> Bool {
         (3...256).contains(id.utf8.count)

@@ -66,6 +66,9 @@ public struct WalletServerConfiguration: Sendable {
         /// `1` accepts webhook endpoints at `http://` URLs on this machine (tests and local development; never in
         /// production, where any API user could then make the server post to this machine's services).
         public static let allowLoopbackWebhooks = "COFFER_ALLOW_LOOPBACK_WEBHOOKS"
+        /// A stand-in for Google Wallet's endpoints (`GoogleWalletConfiguration/standIn(at:)`): tests and local
+        /// development only; Google's own by default.
+        public static let googleWalletStandIn = "COFFER_GOOGLE_WALLET_STAND_IN"
     }
 
     /// How long passes' trace events are kept unless configured: 30 days.
@@ -205,6 +208,14 @@ public struct WalletServerConfiguration: Sendable {
             operationsTokenFile = try Self.absolutePath(file, from: Variable.operationsTokenFile)
         }
         allowsLoopbackWebhooks = value(Variable.allowLoopbackWebhooks) == "1"
+        if let base = value(Variable.googleWalletStandIn) {
+            guard let url = URL(string: base), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            else {
+                throw WalletServerError.invalidConfiguration("\(Variable.googleWalletStandIn) must be an http(s) URL")
+            }
+            googleWallet = .standIn(at: url)
+        }
         if let days = value(Variable.traceRetentionDays) {
             traceRetention = try Self.traceRetention(days, from: Variable.traceRetentionDays)
         }

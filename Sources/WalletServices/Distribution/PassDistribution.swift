@@ -162,6 +162,21 @@ package struct PassDistribution: Sendable {
         return Archive(pkpass: pkpass, fileName: Self.fileName(serialNumber: shared.serialNumber))
     }
 
+    /// Uses a share link for a hand-out other than its download (`via`, as the trace names it: an "Add to Google
+    /// Wallet" link); whether it still worked.
+    package func use(_ shared: SharedPass, via: String) async throws -> Bool {
+        guard try await repository.useShareLink(id: shared.link.id, now: clock.now) else { return false }
+        logger.info(
+            "handed out a pass through a share link",
+            metadata: ["pass": "\(shared.link.passID)", "share_link": "\(shared.link.id)", "via": "\(via)"])
+        trace.note([
+            trace.event(
+                .downloaded, passID: shared.link.passID,
+                details: ["via": .string(via), "share_link": .string(shared.link.id.uuidString)])
+        ])
+        return true
+    }
+
     /// `<serial number>.pkpass`, safe in a `Content-Disposition` header and on any file system.
     static func fileName(serialNumber: String) -> String {
         let safe = serialNumber.unicodeScalars.prefix(100).map { scalar -> Character in

@@ -31,4 +31,12 @@ public struct GoogleWalletConfiguration: Sendable, Hashable {
         self.requestTimeout = requestTimeout
         self.maximumInFlight = max(1, maximumInFlight)
     }
+
+    /// Google's endpoints replaced by a stand-in's under `base` (`/walletobjects/v1`, `/token`, `/keys`), as
+    /// `GoogleWalletStandIn` serves them: tests and local development only.
+    public static func standIn(at base: URL, requestTimeout: TimeInterval = 5) -> GoogleWalletConfiguration {
+        GoogleWalletConfiguration(
+            apiURL: base.appendingPathComponent("walletobjects/v1"), tokenURL: base.appendingPathComponent("token"),
+            callbackKeysURL: base.appendingPathComponent("keys"), requestTimeout: requestTimeout)
+    }
 }

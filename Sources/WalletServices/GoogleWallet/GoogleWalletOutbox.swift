@@ -28,7 +28,28 @@ package protocol GoogleWalletOutbox: Sendable {
     /// Records that the pass's object was written with its content at `updateTag`.
     func recordGoogleObjectWritten(passID: UUID, objectID: String, classID: String, updateTag: Int64, at: Date)
         async throws
+    /// Keeps `images` (PNG bytes by their content name, `GooglePassConversion/imageName(of:)`) for Google to fetch.
+    func keepGoogleImages(_ images: [String: Data], now: Date) async throws
+    /// The image kept under `name`, if any.
+    func googleImage(named name: String) async throws -> Data?
+    /// Whether a pass type has the Google issuer `issuerID`.
+    func hasGoogleIssuer(_ issuerID: String) async throws -> Bool
+    /// Records a verified callback about the object `objectID` (`saved`, or removed) in one transaction: keeps its
+    /// nonce until `expiresAt` (and drops some expired ones), unless it was kept before, and marks the pass's object
+    /// record; nothing is kept for an object the server never wrote.
+    func recordGoogleCallback(nonce: String, expiresAt: Date, objectID: String, saved: Bool, now: Date) async throws
+        -> GoogleCallbackRecording
     /// Counts a notification to the pass's holder at `now` if fewer than `limit` were counted in the `window`
     /// before; returns whether it did (and so whether the message may notify).
     func reserveGoogleNotification(passID: UUID, now: Date, limit: Int, window: TimeInterval) async throws -> Bool
+}
+
+/// What recording a callback came to.
+package enum GoogleCallbackRecording: Sendable, Hashable {
+    /// It was recorded for the pass.
+    case recorded(passID: UUID)
+    /// Its nonce was kept before: nothing was recorded.
+    case replayed
+    /// No pass's object has its identifier: nothing was recorded.
+    case unknownObject
 }

@@ -22,33 +22,29 @@ package struct GoogleWalletWriter: Sendable {
 
     package let api: any GoogleWalletAPI
     let outbox: any GoogleWalletOutbox
-    /// The pass and its pass type, or `nil` when the pass is gone.
-    let pass: @Sendable (_ passID: UUID) async throws -> (pass: StoredPass, passType: PassType)?
-    /// The service account of a pass type's Google issuer.
-    let account: @Sendable (_ passType: PassType) async throws -> GoogleServiceAccount
-    /// The public URL of a pass's images, if they are served.
-    let imageBaseURL: @Sendable (_ pass: StoredPass) -> String?
+    /// Where the pass and its issuer's account are read.
+    let source: GooglePassSource
+    /// How passes become classes and objects.
+    let converter: GooglePassConverter
     let clock: any CofferClock
 
-    /// A writer through `api`, recording in `outbox`.
+    /// A writer through `api` of the passes of `source`, recording in `outbox`.
     package init(
-        api: any GoogleWalletAPI, outbox: any GoogleWalletOutbox,
-        pass: @escaping @Sendable (UUID) async throws -> (pass: StoredPass, passType: PassType)?,
-        account: @escaping @Sendable (PassType) async throws -> GoogleServiceAccount,
-        imageBaseURL: @escaping @Sendable (StoredPass) -> String? = { _ in nil }, clock: any CofferClock = SystemClock()
+        api: any GoogleWalletAPI, outbox: any GoogleWalletOutbox, source: GooglePassSource,
+        converter: GooglePassConverter = GooglePassConverter(publicBaseURL: { nil }),
+        clock: any CofferClock = SystemClock()
     ) {
         self.api = api
         self.outbox = outbox
-        self.pass = pass
-        self.account = account
-        self.imageBaseURL = imageBaseURL
+        self.source = source
+        self.converter = converter
         self.clock = clock
     }
 
     /// Sends `write`.
     package func write(_ write: PendingGoogleWrite) async -> Result {
         do {
-            guard let (stored, passType) = try await pass(write.passID) else {
+            guard let (stored, passType) = try await source.pass(write.passID) else {
                 return .skipped("the pass no longer exists")
             }
             guard let issuerID = passType.googleIssuerID else {
@@ -56,17 +52,14 @@ package struct GoogleWalletWriter: Sendable {
             }
             let account: GoogleServiceAccount
             do {
-                account = try await self.account(passType)
+                account = try await source.account(passType)
             } catch {
                 return .failed(
                     .refused(
                         status: 0, reason: "the service account key cannot be read",
                         detail: "set it again with `coffer admin pass-type google set`"))
             }
-            let package = try PassPackage(archive: stored.passContent)
-            let conversion = GooglePassConversion(
-                try package.pass, files: package.files,
-                options: .init(issuerID: issuerID, imageBaseURL: imageBaseURL(stored)))
+            let (conversion, images) = try converter.convert(stored, issuerID: issuerID)
             let record = try await outbox.googleObject(passID: write.passID)
             var object = conversion.walletObject
             object.messages = record.flatMap { $0.messages.isEmpty ? nil : $0.messages }
@@ -74,6 +67,8 @@ package struct GoogleWalletWriter: Sendable {
                 record?.writtenUpdateTag == stored.updateTag && record?.objectID == object.id
                 && record?.classID == conversion.walletClass.id
             if !current {
+                // Google fetches the images when it takes the class and object.
+                try await outbox.keepGoogleImages(images, now: clock.now)
                 let saved = await api.save(conversion.walletClass, object, as: account)
                 guard saved == .done else { return .failed(saved) }
                 try await outbox.recordGoogleObjectWritten(
@@ -87,7 +82,7 @@ package struct GoogleWalletWriter: Sendable {
                     passID: write.passID, now: clock.now, limit: Self.notificationsPerDay, window: 86_400)
                 let message = GoogleWallet.Message(
                     id: "coffer-\(write.id.uuidString.lowercased())-\(index)",
-                    header: notice.label ?? (try? package.pass.description), body: notice.message,
+                    header: notice.label, body: notice.message,
                     messageType: notifies ? "TEXT_AND_NOTIFY" : "TEXT")
                 let outcome = await api.addMessage(message, toObject: object.id, of: object.type, as: account)
                 guard outcome == .done else { return .failed(outcome) }

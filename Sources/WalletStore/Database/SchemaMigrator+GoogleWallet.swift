@@ -8,6 +8,7 @@ extension SchemaMigrator {
     ///   messages added to it) and what Google's callbacks said (saved, removed).
     /// - `google_notifications`: when each pass's holder was notified, so that a pass notifies at most three times a
     ///   day however many replicas write it.
+    /// - `google_images`: the images objects and classes refer to, by their content's SHA-256, for Google to fetch.
     /// - `google_callback_nonces`: the nonces of callbacks accepted, until they expire, so that a callback counts
     ///   once.
     ///
@@ -31,6 +32,11 @@ extension SchemaMigrator {
             .run()
         try await db.create(index: "google_notifications_pass").on("google_notifications").column("pass_id")
             .column("sent_at").run()
+        try await db.create(table: "google_images")
+            .column("name", type: .text, .primaryKey(autoIncrement: false))
+            .column("content", type: .blob, .notNull)
+            .column("kept_at", type: .bigint, .notNull)
+            .run()
         try await db.create(table: "google_callback_nonces")
             .column("nonce", type: .text, .primaryKey(autoIncrement: false))
             .column("expires_at", type: .bigint, .notNull)

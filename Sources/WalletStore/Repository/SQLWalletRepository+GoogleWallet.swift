@@ -164,6 +164,70 @@ extension SQLWalletRepository {
         }
     }
 
+    package func keepGoogleImages(_ images: [String: Data], now: Date) async throws {
+        guard !images.isEmpty else { return }
+        let rows = images.sorted { $0.key < $1.key }.map {
+            GoogleImageRow(name: $0.key, content: $0.value, keptAt: Self.ms(now))
+        }
+        try await run {
+            try await sql.insert(rows).ignoringConflicts(with: [GoogleImageRow.CodingKeys.name.stringValue]).run()
+        }
+    }
+
+    package func googleImage(named name: String) async throws -> Data? {
+        let query = sql.select().column("content").from(GoogleImageRow.table).where("name", .equal, name)
+        return try await run { try await query.first(decodingColumn: "content", as: Data.self) }
+    }
+
+    package func hasGoogleIssuer(_ issuerID: String) async throws -> Bool {
+        let query = sql.select().column("id").from(PassTypeRow.table).where("google_issuer_id", .equal, issuerID)
+            .limit(1)
+        return try await run { try await query.first() } != nil
+    }
+
+    /// How many expired nonces a recorded callback deletes: more than one, so that they never pile up.
+    static let expiredNoncesPerCallback = 16
+
+    package func recordGoogleCallback(nonce: String, expiresAt: Date, objectID: String, saved: Bool, now: Date)
+        async throws -> GoogleCallbackRecording
+    {
+        let nowMS = Self.ms(now)
+        return try await run {
+            do {
+                return try await recordGoogleCallback(
+                    nonce: nonce, expiresAt: expiresAt, objectID: objectID, saved: saved, nowMS: nowMS)
+            } catch is GoogleCallbackReplayed {
+                return .replayed
+            }
+        }
+    }
+
+    /// ``recordGoogleCallback(nonce:expiresAt:objectID:saved:now:)``'s transaction, rolled back by
+    /// ``GoogleCallbackReplayed``.
+    private func recordGoogleCallback(nonce: String, expiresAt: Date, objectID: String, saved: Bool, nowMS: Int64)
+        async throws -> GoogleCallbackRecording
+    {
+        try await database.transaction { db in
+            try await db.raw(
+                """
+                DELETE FROM google_callback_nonces WHERE nonce IN (SELECT nonce FROM google_callback_nonces                     WHERE expires_at < \(bind: nowMS) LIMIT \(bind: Self.expiredNoncesPerCallback))
+                """
+            ).run()
+            let marked = try await db.update("google_objects")
+                .set(saved ? "saved_at" : "removed_at", to: nowMS)
+                .where("object_id", .equal, objectID).returning("pass_id")
+                .all(decodingColumn: "pass_id", as: String.self)
+            guard let passID = marked.first.flatMap(UUID.init(uuidString:)) else { return .unknownObject }
+            let kept = try await db.raw(
+                """
+                INSERT INTO google_callback_nonces (nonce, expires_at)                     VALUES (\(bind: nonce), \(bind: Self.ms(expiresAt))) ON CONFLICT (nonce) DO NOTHING RETURNING nonce
+                """
+            ).all()
+            guard !kept.isEmpty else { throw GoogleCallbackReplayed() }
+            return .recorded(passID: passID)
+        }
+    }
+
     package func reserveGoogleNotification(passID: UUID, now: Date, limit: Int, window: TimeInterval) async throws
         -> Bool
     {
@@ -188,3 +252,6 @@ extension SQLWalletRepository {
         }
     }
 }
+
+/// A callback's nonce was kept before: its transaction is rolled back.
+private struct GoogleCallbackReplayed: Error {}

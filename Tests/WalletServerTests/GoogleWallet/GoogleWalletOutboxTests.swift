@@ -15,6 +15,7 @@ import WalletStore
 @Suite("Changes reach Google Wallet once, through the outbox")
 struct GoogleWalletOutboxTests {
     static let issuerID = "3388000000012345678"
+    static let publicURL = "https://wallet.example.com"
 
     /// A world whose pass type has a Google issuer, a stand-in, and a dispatcher that writes to it.
     struct GoogleWorld {
@@ -29,16 +30,11 @@ struct GoogleWalletOutboxTests {
         /// A dispatcher (a replica) with its own Google client.
         func dispatcher() -> DeliveryDispatcher {
             let repository = world.repository
-            let secrets = secrets
             let writer = GoogleWalletWriter(
                 api: GoogleWalletClient(configuration: standIn.configuration, clock: world.clock), outbox: repository,
-                pass: { passID in
-                    guard let pass = try await repository.pass(id: passID),
-                        let passType = try await repository.passType(id: pass.passTypeID)
-                    else { return nil }
-                    return (pass, passType)
-                },
-                account: { try GoogleIssuer.account(passTypeID: $0.id, in: secrets) }, clock: world.clock)
+                source: GooglePassSource(repository: repository, secrets: secrets),
+                converter: GooglePassConverter(publicBaseURL: { GoogleWalletOutboxTests.publicURL }), clock: world.clock
+            )
             let dispatcher = DeliveryDispatcher(
                 outbox: repository, client: APNsClient(configuration: APNsConfiguration()),
                 identity: { _ in throw WalletServerError.notFound("no pushes here") }, pollInterval: .seconds(3600),
@@ -115,6 +111,19 @@ struct GoogleWalletOutboxTests {
             #expect(try await dispatcher.drain() == 1)
             #expect(google.objectWrites.count == 2, "PUT 404, then POST")
             #expect(try await google.events(.googleWritten).count == 1)
+            let record = try #require(try await google.world.repository.googleObject(passID: google.passID))
+            let walletClass = try #require(google.standIn.resource(record.classID))
+            #expect(
+                walletClass["callbackOptions"]?.jsonText
+                    == #"{"url":"https://wallet.example.com/google/callbacks/\#(Self.issuerID)"}"#)
+            guard case .object(let logo)? = walletClass["logo"], case .object(let source)? = logo["sourceUri"],
+                case .string(let url)? = source["uri"], let name = url.split(separator: "/").last
+            else {
+                Issue.record("the class has its logo by URL")
+                return
+            }
+            #expect(url.hasPrefix(Self.publicURL + GooglePassConverter.imagesPath + "/"))
+            #expect(try await google.world.repository.googleImage(named: String(name)) != nil, "kept for Google")
 
             try await google.updater.update(
                 passID: google.passID, PassChange(fields: ["event": .text("Moved to Hall B")]))

@@ -1,0 +1,47 @@
+import Foundation
+import WalletPasses
+
+/// How the server makes a Google Wallet class and object of a stored pass: its images served under the server's
+/// public URL and named by their content (so that passes alike share one class), and its class's saves and
+/// deletions posted to the server's callback route. Both need a public https URL; without one the pass goes without
+/// images and callbacks.
+package struct GooglePassConverter: Sendable {
+    /// Where the images are served: `GET /google/images/<SHA-256>.png`.
+    package static let imagesPath = "/google/images"
+    /// Where Google posts callbacks: `POST /google/callbacks/<issuer id>`.
+    package static let callbacksPath = "/google/callbacks"
+
+    /// The server's public URL, without a trailing `/`, if it is https.
+    let publicBaseURL: @Sendable () -> String?
+
+    /// A converter for the server at `publicBaseURL` (read at each conversion).
+    package init(publicBaseURL: @escaping @Sendable () -> String?) {
+        self.publicBaseURL = publicBaseURL
+    }
+
+    /// The conversion of `stored` for the issuer `issuerID`, and the images it refers to by name.
+    ///
+    /// - Throws: `WalletPassesError` when the stored pass cannot be read.
+    package func convert(_ stored: StoredPass, issuerID: String) throws
+        -> (conversion: GooglePassConversion, images: [String: Data])
+    {
+        let package = try PassPackage(archive: stored.passContent)
+        let base = publicBaseURL().flatMap { $0.lowercased().hasPrefix("https://") ? $0 : nil }
+        let conversion = GooglePassConversion(
+            try package.pass, files: package.files,
+            options: .init(
+                issuerID: issuerID, imageBaseURL: base.map { $0 + Self.imagesPath }, namesImagesByDigest: true,
+                callbackURL: base.map { $0 + Self.callbacksPath + "/" + issuerID }))
+        guard base != nil else { return (conversion, [:]) }
+        let encoder = JSONEncoder()
+        let referenced =
+            String(decoding: (try? encoder.encode(conversion.walletClass)) ?? Data(), as: UTF8.self)
+            + String(decoding: (try? encoder.encode(conversion.walletObject)) ?? Data(), as: UTF8.self)
+        var images: [String: Data] = [:]
+        for (name, data) in package.files where name.hasSuffix(".png") && !name.contains("/") {
+            let digestName = GooglePassConversion.imageName(of: data)
+            if referenced.contains(digestName) { images[digestName] = data }
+        }
+        return (conversion, images)
+    }
+}
