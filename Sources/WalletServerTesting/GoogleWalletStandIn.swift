@@ -342,6 +342,11 @@ public final class GoogleWalletStandIn: Sendable {
                 guard case .object(let message)? = content["message"] else {
                     return (400, Self.error(400, "INVALID_ARGUMENT", "message is required"))
                 }
+                if case .array(let messages)? = stored["messages"], let id = message["id"],
+                    messages.contains(where: { if case .object(let kept) = $0 { kept["id"] == id } else { false } })
+                {
+                    return (409, Self.error(409, "ALREADY_EXISTS", "A message with this id exists"))
+                }
                 if message["messageType"] == .string("TEXT_AND_NOTIFY") {
                     let recent = (state.notifications[id] ?? []).filter { now().timeIntervalSince($0) < 86_400 }
                     guard recent.count < 3 else {

@@ -39,6 +39,8 @@ public struct GoogleWalletCallback: Hashable, Sendable {
     public static let senderID = "GooglePayPasses"
     /// The only protocol the callbacks use.
     public static let protocolVersion = "ECv2SigningOnly"
+    /// The most signatures of the intermediate key that are verified.
+    public static let maximumKeySignatures = 4
     /// Where Google publishes its root signing keys.
     public static let rootKeysURL = "https://pay.google.com/gp/m/issuer/keys"
 
@@ -70,6 +72,10 @@ public struct GoogleWalletCallback: Hashable, Sendable {
         else {
             throw .malformed(
                 "expected protocolVersion ECv2SigningOnly, signature, intermediateSigningKey and signedMessage only")
+        }
+        // Google signs with one root key at a time, two while it rotates them: more is not worth verifying.
+        guard keySignatures.count <= Self.maximumKeySignatures else {
+            throw .malformed("the intermediate key has more than \(Self.maximumKeySignatures) signatures")
         }
         let keyBytes = Self.lengthPrefixed([senderID, Self.protocolVersion, signedKey])
         let signedByRoot = keySignatures.contains { text in

@@ -78,10 +78,11 @@ package final class GoogleWalletClient: GoogleWalletAPI {
                 return .refused(status: 400, reason: "INVALID_ARGUMENT", detail: "the object's identifier is invalid")
             }
             struct Request: Encodable { var message: GoogleWallet.Message }
-            return try await call(
+            let answer = try await call(
                 .POST, type.objectResource + "/" + objectID + "/addMessage",
-                body: try Self.encoded(Request(message: message)), as: account
-            ).outcome
+                body: try Self.encoded(Request(message: message)), as: account)
+            // A message with its identifier is there already: an earlier attempt added it.
+            return answer.status == 409 ? .done : answer.outcome
         }
     }
 

@@ -9,8 +9,9 @@ package protocol ExpiringRecordStore: Sendable {
     func deleteExpiredIdempotencyKeys(before cutoff: Date, limit: Int) async throws -> Int
     /// Deletes up to `limit` links that expired at or before `now`; returns how many it deleted.
     func deleteExpiredShareLinks(now: Date, limit: Int) async throws -> Int
-    /// Deletes up to `limit` deliveries kept as failed since before `cutoff`; returns how many it deleted.
-    func deleteFailedWebhookDeliveries(before cutoff: Date, limit: Int) async throws -> Int
+    /// Deletes up to `limit` webhook deliveries and Google Wallet writes kept as failed since before `cutoff`;
+    /// returns how many it deleted.
+    func deleteFailedDeliveries(before cutoff: Date, limit: Int) async throws -> Int
     /// Deletes up to `limit` events that happened before `cutoff`; returns how many it deleted.
     func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int
 }

@@ -3,7 +3,7 @@ import Secrets
 import WalletPasses
 
 /// Writes one pending write to Google Wallet: converts the pass as it is now, writes its class and object unless
-/// the object already holds this update of the pass, and adds the write's notices as messages, notifying the holder
+/// the object already holds this update of the pass, and adds the write's notices as one message, notifying the holder
 /// while the pass has notifications left today (``notificationsPerDay``, counted in the database, so on every
 /// replica together) and adding them silently after.
 package struct GoogleWalletWriter: Sendable {
@@ -75,19 +75,21 @@ package struct GoogleWalletWriter: Sendable {
                     passID: write.passID, objectID: object.id, classID: conversion.walletClass.id,
                     updateTag: stored.updateTag, at: clock.now)
             }
+            // One message per change, whatever it changed: Google notifies three times a day, and each call costs.
             var added: [GoogleWallet.Message] = []
             var notified = 0
-            for (index, notice) in write.notices.enumerated() {
+            if !write.notices.isEmpty {
                 let notifies = try await outbox.reserveGoogleNotification(
                     passID: write.passID, now: clock.now, limit: Self.notificationsPerDay, window: 86_400)
                 let message = GoogleWallet.Message(
-                    id: "coffer-\(write.id.uuidString.lowercased())-\(index)",
-                    header: notice.label, body: notice.message,
+                    id: "coffer-\(write.id.uuidString.lowercased())",
+                    header: write.notices.count == 1 ? write.notices[0].label : nil,
+                    body: String(write.notices.map(\.message).joined(separator: "\n").prefix(1000)),
                     messageType: notifies ? "TEXT_AND_NOTIFY" : "TEXT")
                 let outcome = await api.addMessage(message, toObject: object.id, of: object.type, as: account)
                 guard outcome == .done else { return .failed(outcome) }
                 added.append(message)
-                if notifies { notified += 1 }
+                if notifies { notified = 1 }
             }
             return .written(
                 details: [

@@ -213,13 +213,13 @@ extension SQLWalletRepository {
         return try rows.map { try Self.pendingWebhook($0, leasedUntil: .distantPast) }
     }
 
-    /// Deletes up to `limit` deliveries that failed before `cutoff`.
-    package func deleteFailedWebhookDeliveries(before cutoff: Date, limit: Int) async throws -> Int {
+    /// Deletes up to `limit` webhook deliveries and Google Wallet writes that failed before `cutoff`.
+    package func deleteFailedDeliveries(before cutoff: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         return try await run {
             try await sql.raw(
                 """
-                DELETE FROM push_outbox WHERE id IN (SELECT id FROM push_outbox WHERE kind = 'webhook' \
+                DELETE FROM push_outbox WHERE id IN (SELECT id FROM push_outbox WHERE kind IN ('webhook', 'google') \
                 AND failed_at IS NOT NULL AND failed_at < \(bind: Self.ms(cutoff)) LIMIT \(bind: limit)) RETURNING id
                 """
             ).all()

@@ -74,7 +74,7 @@ struct GoogleWalletCallbackTests {
         #expect(try verify(try google.callback(event: "del"), google).event == .removed)
     }
 
-    @Test("a forged, changed, foreign, expired or malformed callback is refused with its reason")
+    @Test("a forged, changed, foreign, expired or malformed callback, or one with too many signatures, is refused")
     func refused() throws {
         let google = Google()
         let cases: [(Data, (GoogleWalletCallback.Failure) -> Bool)] = [
@@ -95,6 +95,13 @@ struct GoogleWalletCallbackTests {
                 { if case .expired = $0 { true } else { false } }
             ),
             (try google.callback { $0["extra"] = true }, { if case .malformed = $0 { true } else { false } }),
+            (
+                try google.callback { body in
+                    var key = body["intermediateSigningKey"] as! [String: Any]
+                    key["signatures"] = Array(repeating: (key["signatures"] as! [String])[0], count: 5)
+                    body["intermediateSigningKey"] = key
+                }, { if case .malformed = $0 { true } else { false } }
+            ),
             (
                 try google.callback { $0["protocolVersion"] = "ECv2" },
                 { if case .malformed = $0 { true } else { false } }

@@ -150,6 +150,9 @@ struct GoogleWalletClientTests {
             }
             let silent = GoogleWallet.Message(id: "m4", header: "Gate", body: "Gate 4", messageType: "TEXT")
             #expect(await client.addMessage(silent, toObject: id, of: .generic, as: account) == .done)
+            #expect(
+                await client.addMessage(silent, toObject: id, of: .generic, as: account) == .done,
+                "a message an earlier attempt added (409) is there")
             guard case .array(let messages)? = standIn.resource(id)?["messages"] else {
                 Issue.record("the object has its messages")
                 return
