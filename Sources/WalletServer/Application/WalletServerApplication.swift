@@ -45,9 +45,6 @@ public enum WalletServerApplication {
                 repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
                 maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
             clientAddress: clientAddress, rateBuckets: rateBuckets)
-        let webFlow = WebFlowController(
-            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
-            clientAddress: clientAddress)
         let management = PassManagement(
             repository: repository,
             updater: updater ?? PassUpdater(store: repository, logger: logger, trace: service.trace))
@@ -67,6 +64,10 @@ public enum WalletServerApplication {
                 limit: changeLimit, shared: rateBuckets.map { (name: "pass-changes", store: $0) }),
             googleLinks: google?.links)
         let googleWalletController = GoogleWalletController(repository: repository, callbacks: google?.callbacks)
+        var webFlow = WebFlowController(
+            repository: repository, service: service, limiter: issuanceLimiter, metrics: metrics,
+            clientAddress: clientAddress)
+        webFlow.googleLinks = google?.links
         let sharedPasses = SharedPassController(
             distribution: distribution, limiter: PublicLinkLimiter(clientAddress: clientAddress), metrics: metrics,
             googleLinks: google?.links)

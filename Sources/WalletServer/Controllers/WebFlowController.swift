@@ -7,7 +7,8 @@ import WalletServices
 
 /// The web flow's routes: `POST /api/v2/in_app_provisioning/web_link` and `…/landing_links` (authenticated like
 /// issuer data, and counted by the same `RateLimiter`), and the public landing page `GET /wallet/add/{token}`
-/// with its `POST /wallet/add/{token}/session` (limited per token and per client address).
+/// with its `POST /wallet/add/{token}/session` (limited per token and per client address). An Android browser gets an
+/// "Add to Google Wallet" page instead when the pass's pass type has a Google issuer.
 struct WebFlowController: Sendable {
     let repository: any APITokenStore
     let webLinks: WebLinkService
@@ -17,6 +18,8 @@ struct WebFlowController: Sendable {
     let publicLimiter: PublicLinkLimiter
     /// Where refused (rate-limited) requests are counted.
     let metrics: ServerMetrics
+    /// Hands out "Add to Google Wallet" links to Android browsers, where the server has a Google Wallet set-up.
+    var googleLinks: GoogleWalletLinks? = nil
 
     init(
         repository: any APITokenStore & LandingLinkStore & TagLookup, service: ProvisioningService,
@@ -112,6 +115,16 @@ struct WebFlowController: Sendable {
         }
         guard let target = try await webLinks.landingTarget(token: token) else {
             return LandingPage.response(.notFound, LandingPage.notFound(nonce: nonce), nonce: nonce)
+        }
+        // Android has no Apple Wallet: the same pass in Google Wallet, when its pass type has an issuer.
+        if SharedPassController.isAndroid(request), let googleLinks,
+            let link = (try? await googleLinks.link(passID: target.link.passID)) ?? nil
+        {
+            return LandingPage.response(
+                .ok,
+                LandingPage.sharedGooglePass(
+                    organizationName: target.organizationName, saveURL: link.url, nonce: nonce),
+                nonce: nonce)
         }
         return LandingPage.response(
             .ok, LandingPage.page(organizationName: target.organizationName, nonce: nonce), nonce: nonce)

@@ -20,13 +20,22 @@ package struct GooglePassSource: Sendable {
         self.account = account
     }
 
-    /// The passes of `repository`, and the service accounts kept in `secrets` (read off the async threads, since the
-    /// store may block).
+    /// The passes of `repository`, personalized as their devices get them, and the service accounts kept in
+    /// `secrets` (read off the async threads, since the store may block).
     package init(repository: any WalletRepository, secrets: any SecretsDataStoring) {
         pass = { passID in
-            guard let pass = try await repository.pass(id: passID),
+            guard var pass = try await repository.pass(id: passID),
                 let passType = try await repository.passType(id: pass.passTypeID)
             else { return nil }
+            var package = try PassPackage(archive: pass.passContent)
+            if package.files[PassRenderer.personalizationFile] != nil,
+                let personalization = try await repository.personalization(passID: passID)
+            {
+                var content = try package.pass
+                PassRenderer.personalize(&package, &content, with: personalization)
+                try package.setPass(content)
+                pass.passContent = try package.archived()
+            }
             return (pass, passType)
         }
         account = { passType in

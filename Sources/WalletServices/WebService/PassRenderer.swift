@@ -82,15 +82,21 @@ package struct PassRenderer: Sendable {
         if package.files[Self.personalizationFile] != nil,
             let stored = try await store.personalization(passID: record.id)
         {
-            // Personalized: Wallet replaces the personalizable pass with this one, which must not ask again.
-            package.remove(at: Self.personalizationFile)
-            let fields = (try? JSONDecoder().decode([String: String].self, from: stored)) ?? [:]
-            for (name, value) in fields {
-                pass.fields.setValue(.text(value), forKey: Self.personalizationFieldPrefix + name)
-            }
+            Self.personalize(&package, &pass, with: stored)
         }
         try package.setPass(pass)
         return package
+    }
+
+    /// Fills a personalizable pass with what its user entered (`stored`, the fields' JSON): each
+    /// `personalization.<name>` field gets its value, and `personalization.json` goes, since Wallet replaces the
+    /// personalizable pass with this one, which must not ask again.
+    package static func personalize(_ package: inout PassPackage, _ pass: inout Pass, with stored: Data) {
+        package.remove(at: personalizationFile)
+        let fields = (try? JSONDecoder().decode([String: String].self, from: stored)) ?? [:]
+        for (name, value) in fields {
+            pass.fields.setValue(.text(value), forKey: personalizationFieldPrefix + name)
+        }
     }
 
     /// The pass with `passID` as a device gets it, signed (`.pkpass` bytes): the archive kept from the last signing

@@ -84,6 +84,31 @@ extension SQLWalletRepository {
         return !inserted.isEmpty
     }
 
+    /// Queues a first write of each of the passes `passIDs` whose pass type has a Google issuer (passes just made:
+    /// none has a write waiting), in two statements.
+    static func queueFirstGoogleWrites(passIDs: [UUID], now: Date, on db: any SQLDatabase) async throws {
+        guard !passIDs.isEmpty else { return }
+        let issued = try await db.raw(
+            """
+            SELECT p.id, p.pass_type_id FROM apple_passes p JOIN pass_types t ON t.id = p.pass_type_id \
+            WHERE p.id IN \(SQLBind.group(passIDs.map(\.uuidString))) AND t.google_issuer_id IS NOT NULL
+            """
+        ).all()
+        guard !issued.isEmpty else { return }
+        let nowMS = ms(now)
+        var rows: [DeliveryOutboxRow] = []
+        for row in issued {
+            var write = DeliveryOutboxRow(
+                passID: try DeliveryOutboxRow.uuid(try row.decode(column: "id", as: String.self), .passID),
+                deviceLibraryIdentifier: "", now: now)
+            write.kind = DeliveryOutboxRow.googleKind
+            write.passTypeID = try row.decode(column: "pass_type_id", as: String.self)
+            write.nextAttemptAt = nowMS
+            rows.append(write)
+        }
+        try await db.insert(rows).run()
+    }
+
     /// Deletes the sent write and keeps `addedMessages` on the pass's object record (the newest ten), in one
     /// transaction, if the claim still holds the write's lease.
     @discardableResult

@@ -49,6 +49,7 @@ extension SQLWalletRepository {
                         subscriptionID: creation.subscriptionID, createdAt: now)
                     try await db.insert([TagRow(tag)]).run()
                     try await db.insert([PassRow(creation.pass)]).run()
+                    try await Self.queueFirstGoogleWrites(passIDs: [creation.pass.id], now: now, on: db)
                     let made = try await Self.managedPassStates(on: db, limit: 1) {
                         $0.where(PassRow.column(.id), .equal, SQLBind(creation.pass.id.uuidString))
                     }

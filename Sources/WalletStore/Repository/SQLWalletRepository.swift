@@ -191,7 +191,8 @@ public struct SQLWalletRepository: WalletRepository {
         try await insert(TagRow(tag))
     }
 
-    /// Stores tags with their passes in one transaction (a few multi-row statements): all of them or none.
+    /// Stores tags with their passes in one transaction (a few multi-row statements): all of them or none, with the
+    /// passes' first Google Wallet writes when their pass type has a Google issuer.
     package func createTags(_ tags: [(tag: ClientTag, pass: StoredPass)]) async throws {
         for (userID, clientID) in Dictionary(tags.map { ($0.tag.userID, $0.tag.clientID) }, uniquingKeysWith: { $1 }) {
             guard let user = try await user(id: userID), user.clientID == clientID else {
@@ -204,6 +205,7 @@ public struct SQLWalletRepository: WalletRepository {
                 for chunk in stride(from: 0, to: tags.count, by: 1000).map({ tags[$0..<min($0 + 1000, tags.count)] }) {
                     try await db.insert(chunk.map { TagRow($0.tag) }).run()
                     try await db.insert(chunk.map { PassRow($0.pass) }).run()
+                    try await Self.queueFirstGoogleWrites(passIDs: chunk.map(\.pass.id), now: Date(), on: db)
                 }
             }
         }
@@ -308,9 +310,14 @@ public struct SQLWalletRepository: WalletRepository {
 
     // MARK: Passes
 
-    /// Stores a pass.
+    /// Stores a pass, and queues its first Google Wallet write when its pass type has a Google issuer.
     public func createPass(_ pass: StoredPass) async throws {
-        try await insert(PassRow(pass))
+        try await run {
+            try await database.transaction { db in
+                try await db.insert([PassRow(pass)]).run()
+                try await Self.queueFirstGoogleWrites(passIDs: [pass.id], now: Date(), on: db)
+            }
+        }
     }
 
     /// The pass of a tag.

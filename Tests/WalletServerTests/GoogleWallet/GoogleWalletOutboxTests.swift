@@ -248,6 +248,24 @@ struct GoogleWalletOutboxTests {
         }
     }
 
+    @Test("a pass made under a pass type with a Google issuer is written at once", arguments: Engine.available)
+    func newPass(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let repository = google.world.repository
+            let first = try #require(try await repository.pass(id: google.passID))
+            let tag = ClientTag(
+                clientID: google.world.tag.clientID, userID: google.world.tag.userID, referenceID: "PASS-002",
+                prontoTagID: "9002")
+            try await repository.createTag(tag)
+            let second = StoredPass(
+                tagID: tag.id, passTypeID: first.passTypeID, serialNumber: "PASS-002", passContent: first.passContent)
+            try await repository.createPass(second)
+            google.world.clock.advance(by: Date().timeIntervalSince(google.world.clock.now) + 1)
+            #expect(try await google.dispatcher().drain() == 1)
+            #expect(try await repository.googleObject(passID: second.id) != nil)
+        }
+    }
+
     @Test("a pass type without a Google issuer queues no write", arguments: Engine.available)
     func noIssuer(_ engine: Engine) async throws {
         try await ProvisioningWorld.with(engine) { world in

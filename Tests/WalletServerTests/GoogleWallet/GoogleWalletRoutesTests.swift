@@ -277,4 +277,17 @@ extension GoogleWalletRoutesTests {
             #expect(again.status == .notFound, "the tap spent the link")
         }
     }
+
+    @Test("the web flow's landing page offers Android browsers Google Wallet", arguments: Engine.available)
+    func landingPage(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let token = try await WebFlowRoutesTests().landingToken(google.client, google.world.token)
+            let page = try await ShareLinkRoutesTests.open(google.client, "/wallet/add/\(token)", agent: Self.android)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("href=\"" + GoogleSaveLink.prefix))
+            let iPhone = try await ShareLinkRoutesTests.open(
+                google.client, "/wallet/add/\(token)", agent: ShareLinkRoutesTests.iPhone)
+            #expect(!iPhone.text.contains(GoogleSaveLink.prefix), "an iPhone gets the Apple web flow")
+        }
+    }
 }
