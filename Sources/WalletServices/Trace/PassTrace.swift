@@ -195,6 +195,19 @@ package struct PassTrace: Sendable {
                     eventID: failed.id))
         }
 
+        // Only while no later write succeeded: the pass's next change writes the whole object again.
+        if let google = events.first(where: { $0.kind == .googleWritten || $0.kind == .googleFailed }),
+            google.kind == .googleFailed, google.details["abandoned"] == .bool(true)
+        {
+            findings.append(
+                Finding(
+                    code: "google_failed",
+                    message: "Google Wallet refused the pass's object (\(Self.time(google.occurredAt))): "
+                        + (google.details["detail"]?.string ?? google.details["reason"]?.string ?? "no reason given")
+                        + "; Android holders see the pass as it was until a change Google accepts",
+                    eventID: google.id))
+        }
+
         var causes: Set<String> = []
         for log in events where log.kind == .deviceLog {
             guard let cause = log.details["cause"]?.string, causes.insert(cause).inserted else { continue }

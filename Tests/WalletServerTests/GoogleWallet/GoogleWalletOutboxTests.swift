@@ -231,6 +231,9 @@ struct GoogleWalletOutboxTests {
             let failed = try #require(try await google.events(.googleFailed).first)
             #expect(failed.details["abandoned"] == .bool(true))
             #expect(failed.details["reason"] == .string("INVALID_ARGUMENT"))
+            let diagnosis = try await PassTrace(repository: google.world.repository, webServiceURL: nil)
+                .diagnosis(passID: google.passID)
+            #expect(diagnosis.contains { $0.code == "google_failed" && $0.message.contains("scripted") })
             google.world.clock.advance(by: 86_400)
             #expect(try await dispatcher.drain() == 0, "a failed write is not sent again")
         }
