@@ -9,10 +9,10 @@ import WalletPasses
 /// after the other.
 package protocol GoogleWalletOutbox: Sendable {
     /// Leases and returns at most `limit` writes due at `now`, each the oldest of its pass while no other write of
-    /// that pass is under a lease; pass types take turns, and none has more than `perPassType` writes under
-    /// unexpired leases on every replica together.
-    func claimDueGoogleWrites(now: Date, limit: Int, perPassType: Int, leaseFor: TimeInterval) async throws
-        -> [PendingGoogleWrite]
+    /// that pass is under a lease; clients (of the passes' tags) and pass types take turns, and none has more than
+    /// `perClient` or `perPassType` writes under unexpired leases on every replica together.
+    func claimDueGoogleWrites(now: Date, limit: Int, perClient: Int, perPassType: Int, leaseFor: TimeInterval)
+        async throws -> [PendingGoogleWrite]
     /// Queues a write of the pass's object unless one is waiting unclaimed (which writes the pass as it is when
     /// sent), if its pass type has a Google issuer; returns whether a write is now waiting.
     @discardableResult func queueGoogleWrite(passID: UUID, now: Date) async throws -> Bool

@@ -12,8 +12,9 @@ import WalletPasses
 /// ``APNsConfiguration/maximumInFlight`` pushes, ``webhookWorkers`` webhooks and
 /// ``GoogleWalletConfiguration/maximumInFlight`` writes at once, each started as soon as a worker is free, so a
 /// stalled webhook endpoint never holds up a push or another endpoint's webhooks; no endpoint has more than
-/// ``webhooksPerEndpoint`` deliveries in flight, no client's endpoints more than ``webhooksPerClient``, and no pass
-/// type more than ``googleWritesPerPassType`` writes, on all replicas together; every send has one overall deadline.
+/// ``webhooksPerEndpoint`` deliveries in flight, no client's endpoints more than ``webhooksPerClient``, and no client
+/// or pass type more than ``googleWritesPerClient`` or ``googleWritesPerPassType`` writes, on all replicas
+/// together; every send has one overall deadline.
 /// Each delivery is claimed under a lease of ``lease`` (so that two replicas never send it at once) and its result
 /// recorded: delivered pushes are completed; a token APNs no longer knows removes the device's registration of that
 /// pass; a push worth retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked
@@ -51,8 +52,11 @@ public struct DeliveryDispatcher: Service {
     package static let webhookLifetime: TimeInterval = 86_400
     /// What writes passes to Google Wallet, if the dispatcher does.
     package let google: GoogleWalletWriter?
-    /// How many writes of one pass type's passes may be in flight at once, on every replica together: one issuer's
+    /// How many writes of one client's passes may be in flight at once, on every replica together: one client's
     /// burst of changes holds at most this many of the Google workers.
+    package static let googleWritesPerClient = 4
+    /// How many writes of one pass type's passes may be in flight at once, on every replica together, whichever
+    /// clients it is shared with: what one Google issuer's account is asked at once.
     package static let googleWritesPerPassType = 4
     /// How long a Google Wallet write is retried before it is kept as failed: a day (a later change of the pass
     /// queues a new write of the whole pass).
@@ -131,7 +135,8 @@ public struct DeliveryDispatcher: Service {
             workers: google.api.configuration.maximumInFlight,
             claim: {
                 try await google.outbox.claimDueGoogleWrites(
-                    now: clock.now, limit: $0, perPassType: Self.googleWritesPerPassType, leaseFor: lease)
+                    now: clock.now, limit: $0, perClient: Self.googleWritesPerClient,
+                    perPassType: Self.googleWritesPerPassType, leaseFor: lease)
             },
             send: { await send($0) })
     }

@@ -5,27 +5,34 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// Leases the due writes: each the oldest of its pass while no write of that pass is leased (so that one pass's
-    /// writes reach Google in order, one at a time), pass types taking turns, and writes under unexpired leases on
-    /// any replica counting against `perPassType`. One statement takes each row only if no unexpired lease holds it.
-    package func claimDueGoogleWrites(now: Date, limit: Int, perPassType: Int, leaseFor: TimeInterval) async throws
-        -> [PendingGoogleWrite]
-    {
-        guard limit > 0, perPassType > 0 else { return [] }
+    /// writes reach Google in order, one at a time); clients, and pass types within them, take turns, and writes
+    /// under unexpired leases on any replica count against `perClient` (the client of the pass's tag) and
+    /// `perPassType`. One statement takes each row only if no unexpired lease holds it.
+    package func claimDueGoogleWrites(
+        now: Date, limit: Int, perClient: Int, perPassType: Int, leaseFor: TimeInterval
+    ) async throws -> [PendingGoogleWrite] {
+        guard limit > 0, perClient > 0, perPassType > 0 else { return [] }
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         return try await run {
             let candidates = try await sql.raw(
                 """
-                SELECT o.id, o.pass_id, o.pass_type_id, o.payload, o.attempts, o.created_at FROM (SELECT q.*, \
-                ROW_NUMBER() OVER (PARTITION BY q.pass_type_id ORDER BY q.next_attempt_at, q.created_at, q.id) AS turn \
-                FROM push_outbox q WHERE q.kind = 'google' AND q.failed_at IS NULL \
+                SELECT o.id, o.pass_id, o.pass_type_id, o.payload, o.attempts, o.created_at FROM (SELECT c.*, \
+                ROW_NUMBER() OVER (PARTITION BY c.client_id ORDER BY c.type_turn, c.next_attempt_at, c.id) \
+                AS client_turn FROM (SELECT q.*, t.client_id, ROW_NUMBER() OVER (PARTITION BY q.pass_type_id \
+                ORDER BY q.next_attempt_at, q.created_at, q.id) AS type_turn \
+                FROM push_outbox q JOIN apple_passes p ON p.id = q.pass_id JOIN tags t ON t.id = p.tag_id \
+                WHERE q.kind = 'google' AND q.failed_at IS NULL \
                 AND q.next_attempt_at <= \(bind: nowMS) AND (q.leased_until IS NULL OR q.leased_until < \(bind: nowMS)) \
-                AND NOT EXISTS (SELECT 1 FROM push_outbox p WHERE p.pass_id = q.pass_id AND p.kind = 'google' \
-                AND p.failed_at IS NULL AND (p.leased_until >= \(bind: nowMS) OR p.created_at < q.created_at \
-                OR (p.created_at = q.created_at AND p.id < q.id)))) o \
-                WHERE o.turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'google' \
-                AND l.pass_type_id = o.pass_type_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perPassType) \
-                ORDER BY o.turn, o.next_attempt_at LIMIT \(bind: limit)
+                AND NOT EXISTS (SELECT 1 FROM push_outbox r WHERE r.pass_id = q.pass_id AND r.kind = 'google' \
+                AND r.failed_at IS NULL AND (r.leased_until >= \(bind: nowMS) OR r.created_at < q.created_at \
+                OR (r.created_at = q.created_at AND r.id < q.id)))) c \
+                WHERE c.type_turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'google' \
+                AND l.pass_type_id = c.pass_type_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perPassType)) o \
+                WHERE o.client_turn + (SELECT COUNT(*) FROM push_outbox m JOIN apple_passes mp ON mp.id = m.pass_id \
+                JOIN tags mt ON mt.id = mp.tag_id WHERE m.kind = 'google' AND mt.client_id = o.client_id \
+                AND m.leased_until >= \(bind: nowMS)) <= \(bind: perClient) \
+                ORDER BY o.client_turn, o.type_turn, o.next_attempt_at LIMIT \(bind: limit)
                 """
             ).all()
             return try await lease(candidates, until: until, now: nowMS).map { row in

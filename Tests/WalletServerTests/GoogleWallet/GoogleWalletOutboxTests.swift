@@ -269,6 +269,41 @@ struct GoogleWalletOutboxTests {
         }
     }
 
+    @Test(
+        "one client's burst of writes holds at most its share of the workers; another client's write goes first",
+        arguments: Engine.available)
+    func clientsTakeTurns(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let repository = google.world.repository
+            let template = try #require(try await repository.pass(id: google.passID))
+            func makePass(client: UUID, user: UUID, reference: String) async throws -> UUID {
+                let tag = ClientTag(clientID: client, userID: user, referenceID: reference, prontoTagID: reference)
+                try await repository.createTag(tag)
+                let pass = StoredPass(
+                    tagID: tag.id, passTypeID: template.passTypeID, serialNumber: reference,
+                    passContent: template.passContent)
+                try await repository.createPass(pass)
+                return pass.id
+            }
+            for index in 0..<10 {
+                _ = try await makePass(
+                    client: google.world.tag.clientID, user: google.world.tag.userID, reference: "BURST-\(index)")
+            }
+            let other = try await repository.createClient(name: "Other")
+            try await repository.grantPassType(passTypeID: template.passTypeID, clientID: other.id, now: Date())
+            let user = try await repository.createUser(clientID: other.id, externalReference: "sam@example.com")
+            let quiet = try await makePass(client: other.id, user: user.id, reference: "QUIET-1")
+
+            let claimed = try await repository.claimDueGoogleWrites(
+                now: Date().addingTimeInterval(1), limit: 8, perClient: 4, perPassType: 100, leaseFor: 60)
+            #expect(claimed.contains { $0.passID == quiet }, "the other client's write is claimed with the burst")
+            #expect(claimed.count == 5, "4 of the burst's client, 1 of the other's")
+            let more = try await repository.claimDueGoogleWrites(
+                now: Date().addingTimeInterval(1), limit: 8, perClient: 4, perPassType: 100, leaseFor: 60)
+            #expect(more.isEmpty, "the burst's client has 4 in flight already")
+        }
+    }
+
     @Test("a pass type without a Google issuer queues no write", arguments: Engine.available)
     func noIssuer(_ engine: Engine) async throws {
         try await ProvisioningWorld.with(engine) { world in
