@@ -43,6 +43,9 @@ public struct GooglePassConversion: Sendable {
     public let walletObject: GoogleWalletObject
     /// What the conversion dropped or changed, each with its path in `pass.json`.
     public let findings: [PassFinding]
+    /// The pass's images the class and object refer to, by the name their URL ends with (under
+    /// ``Options/imageBaseURL``): what must be served there for Google to fetch.
+    public let images: [String: Data]
 
     /// The most text modules Google shows of an object.
     public static let maximumTextModules = 10
@@ -59,6 +62,7 @@ public struct GooglePassConversion: Sendable {
         var converter = Converter(pass: pass, files: files, options: options)
         (walletClass, walletObject) = converter.convert()
         findings = converter.findings
+        images = converter.images
     }
 }
 
@@ -69,6 +73,8 @@ private struct Converter {
     let options: GooglePassConversion.Options
     let tables: [String: PassStrings]
     var findings: [PassFinding] = []
+    /// The images the class and object refer to, by the name their URL ends with.
+    var images: [String: Data] = [:]
     /// The top-level keys of `pass.json` the conversion used.
     var used: Set<String> = ["formatVersion", "passTypeIdentifier", "serialNumber", "organizationName", "description"]
 
@@ -152,11 +158,12 @@ private struct Converter {
             ].filter(\.1).map(\.0)
             return missing.isEmpty ? .flight : fallback("a flight", missing: missing)
         case .boardingPass:
-            return image(["logo", "icon"]) == nil ? fallback("transit", missing: ["a logo URL"]) : .transit
+            return imageFile(["logo", "icon"]) == nil ? fallback("transit", missing: ["a logo URL"]) : .transit
         case .coupon: return .offer
         case .eventTicket: return .eventTicket
         case .storeCard:
-            return image(["logo", "icon"]) == nil ? fallback("a loyalty card", missing: ["a logo URL"]) : .loyalty
+            return imageFile(["logo", "icon"]) == nil
+                ? fallback("a loyalty card", missing: ["a logo URL"]) : .loyalty
         case .generic: return .generic
         }
     }
@@ -366,16 +373,21 @@ private struct Converter {
         }
     }
 
-    /// The first of the images `stems` the pass has, as a URL under the image base URL.
-    func image(_ stems: [String]) -> GoogleWallet.Image? {
-        guard let base = options.imageBaseURL, let stem = stems.first(where: { files["\($0).png"] != nil }) else {
+    /// The first of the images `stems` the pass has, as a URL under the image base URL, kept in ``images``.
+    mutating func image(_ stems: [String]) -> GoogleWallet.Image? {
+        guard let base = options.imageBaseURL, let file = imageFile(stems), let data = files[file] else { return nil }
+        let name = options.namesImagesByDigest ? GooglePassConversion.imageName(of: data) : file
+        images[name] = data
+        return GoogleWallet.Image(url: base.hasSuffix("/") ? base + name : base + "/" + name)
+    }
+
+    /// The largest scale of the first of the images `stems` the pass has, when images are served.
+    func imageFile(_ stems: [String]) -> String? {
+        guard options.imageBaseURL != nil, let stem = stems.first(where: { files["\($0).png"] != nil }) else {
             return nil
         }
-        let scaled =
-            files["\(stem)@3x.png"] != nil
+        return files["\(stem)@3x.png"] != nil
             ? "\(stem)@3x.png" : files["\(stem)@2x.png"] != nil ? "\(stem)@2x.png" : "\(stem).png"
-        let name = options.namesImagesByDigest ? GooglePassConversion.imageName(of: files[scaled] ?? Data()) : scaled
-        return GoogleWallet.Image(url: base.hasSuffix("/") ? base + name : base + "/" + name)
     }
 
     /// `text` with its translations from the pass's `pass.strings` when it is one of their keys.

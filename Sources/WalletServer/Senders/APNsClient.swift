@@ -119,9 +119,7 @@ public final class APNsClient: PushSender {
     static func outcome(status: Int, body: ByteBuffer, retryAfter: String?) -> APNsPushOutcome {
         struct Answer: Decodable { var reason: String? }
         let reason = (try? JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView)))?.reason
-        let wait = retryAfter.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }.flatMap {
-            $0.isFinite && $0 >= 0 ? min($0, 86_400) : nil
-        }
+        let wait = RetryAfter.seconds(retryAfter)
         switch status {
         case 200:
             return .delivered

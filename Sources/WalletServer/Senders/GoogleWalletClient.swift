@@ -273,10 +273,9 @@ package final class GoogleWalletClient: GoogleWalletAPI {
         return try await deadline.run { [request] in
             let response = try await http.execute(request, timeout: deadline.duration.timeAmount)
             let body = try await response.body.collect(upTo: Self.maximumResponseBytes)
-            let retryAfter = response.headers.first(name: "retry-after").flatMap {
-                Double($0.trimmingCharacters(in: .whitespaces))
-            }.flatMap { $0.isFinite && $0 >= 0 ? min($0, 86_400) : nil }
-            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView), retryAfter: retryAfter)
+            return Answer(
+                status: Int(response.status.code), body: Data(body.readableBytesView),
+                retryAfter: RetryAfter.seconds(response.headers.first(name: "retry-after")))
         }
     }
 

@@ -19,29 +19,15 @@ package struct GooglePassConverter: Sendable {
         self.publicBaseURL = publicBaseURL
     }
 
-    /// The conversion of `stored` for the issuer `issuerID`, and the images it refers to by name.
+    /// The conversion of `package` for the issuer `issuerID`; its images are those Google is to fetch here.
     ///
-    /// - Throws: `WalletPassesError` when the stored pass cannot be read.
-    package func convert(_ stored: StoredPass, issuerID: String) throws
-        -> (conversion: GooglePassConversion, images: [String: Data])
-    {
-        let package = try PassPackage(archive: stored.passContent)
+    /// - Throws: `WalletPassesError` when the package's `pass.json` cannot be read.
+    package func convert(_ package: PassPackage, issuerID: String) throws -> GooglePassConversion {
         let base = publicBaseURL().flatMap { $0.lowercased().hasPrefix("https://") ? $0 : nil }
-        let conversion = GooglePassConversion(
+        return GooglePassConversion(
             try package.pass, files: package.files,
             options: .init(
                 issuerID: issuerID, imageBaseURL: base.map { $0 + Self.imagesPath }, namesImagesByDigest: true,
                 callbackURL: base.map { $0 + Self.callbacksPath + "/" + issuerID }))
-        guard base != nil else { return (conversion, [:]) }
-        let encoder = JSONEncoder()
-        let referenced =
-            String(decoding: (try? encoder.encode(conversion.walletClass)) ?? Data(), as: UTF8.self)
-            + String(decoding: (try? encoder.encode(conversion.walletObject)) ?? Data(), as: UTF8.self)
-        var images: [String: Data] = [:]
-        for (name, data) in package.files where name.hasSuffix(".png") && !name.contains("/") {
-            let digestName = GooglePassConversion.imageName(of: data)
-            if referenced.contains(digestName) { images[digestName] = data }
-        }
-        return (conversion, images)
     }
 }

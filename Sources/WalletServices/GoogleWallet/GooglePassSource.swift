@@ -3,45 +3,58 @@ import NIOPosix
 import Secrets
 import WalletPasses
 
-/// Where Google Wallet writes and links read a pass: the stored pass with its pass type, and the service account of
-/// the pass type's Google issuer.
+/// Where Google Wallet writes and links read a pass: the stored pass with its pass type, what its user entered when
+/// personalizing it, and the service account of the pass type's Google issuer.
 package struct GooglePassSource: Sendable {
     /// The pass and its pass type, or `nil` when the pass is gone.
     let pass: @Sendable (_ passID: UUID) async throws -> (pass: StoredPass, passType: PassType)?
     /// The service account of a pass type's Google issuer.
     let account: @Sendable (_ passType: PassType) async throws -> GoogleServiceAccount
+    /// What the pass's user entered when personalizing it, if they did.
+    let personalization: @Sendable (_ passID: UUID) async throws -> Data?
 
-    /// A source of `pass` and `account`.
+    /// A source of `pass`, `account` and `personalization`.
     package init(
         pass: @escaping @Sendable (UUID) async throws -> (pass: StoredPass, passType: PassType)?,
-        account: @escaping @Sendable (PassType) async throws -> GoogleServiceAccount
+        account: @escaping @Sendable (PassType) async throws -> GoogleServiceAccount,
+        personalization: @escaping @Sendable (UUID) async throws -> Data? = { _ in nil }
     ) {
         self.pass = pass
         self.account = account
+        self.personalization = personalization
     }
 
-    /// The passes of `repository`, personalized as their devices get them, and the service accounts kept in
-    /// `secrets` (read off the async threads, since the store may block).
+    /// The passes of `repository` and their personalizations, and the service accounts kept in `secrets` (read off
+    /// the async threads, since the store may block).
     package init(repository: any WalletRepository, secrets: any SecretsDataStoring) {
-        pass = { passID in
-            guard var pass = try await repository.pass(id: passID),
-                let passType = try await repository.passType(id: pass.passTypeID)
-            else { return nil }
-            var package = try PassPackage(archive: pass.passContent)
-            if package.files[PassRenderer.personalizationFile] != nil,
-                let personalization = try await repository.personalization(passID: passID)
-            {
-                var content = try package.pass
-                PassRenderer.personalize(&package, &content, with: personalization)
-                try package.setPass(content)
-                pass.passContent = try package.archived()
-            }
-            return (pass, passType)
+        self.init(
+            pass: { passID in
+                guard let pass = try await repository.pass(id: passID),
+                    let passType = try await repository.passType(id: pass.passTypeID)
+                else { return nil }
+                return (pass, passType)
+            },
+            account: { passType in
+                try await NIOThreadPool.singleton.runIfActive {
+                    try GoogleIssuer.account(passTypeID: passType.id, in: secrets)
+                }
+            },
+            personalization: { try await repository.personalization(passID: $0) })
+    }
+
+    /// The package of `stored` as its devices get it: personalized, when it asks for personalization and its user
+    /// gave it (`PassRenderer/personalize(_:_:with:)`).
+    ///
+    /// - Throws: `WalletPassesError` when the stored pass cannot be read; the store's errors.
+    package func package(of stored: StoredPass) async throws -> PassPackage {
+        var package = try PassPackage(archive: stored.passContent)
+        if package.files[PassRenderer.personalizationFile] != nil,
+            let personalization = try await personalization(stored.id)
+        {
+            var pass = try package.pass
+            PassRenderer.personalize(&package, &pass, with: personalization)
+            try package.setPass(pass)
         }
-        account = { passType in
-            try await NIOThreadPool.singleton.runIfActive {
-                try GoogleIssuer.account(passTypeID: passType.id, in: secrets)
-            }
-        }
+        return package
     }
 }

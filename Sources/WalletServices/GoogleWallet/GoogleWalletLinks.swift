@@ -66,7 +66,7 @@ package struct GoogleWalletLinks: Sendable {
             return nil
         }
         let account = try await source.account(passType)
-        let conversion = try converter.convert(stored, issuerID: issuerID).conversion
+        let conversion = try converter.convert(try await source.package(of: stored), issuerID: issuerID)
         let saveLink = try GoogleSaveLink(conversion, account: account, origins: origins(), issuedAt: clock.now)
         let record = try await repository.googleObject(passID: passID)
         if record == nil, try await repository.queueGoogleWrite(passID: passID, now: clock.now) {

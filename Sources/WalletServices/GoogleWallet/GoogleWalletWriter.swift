@@ -59,7 +59,7 @@ package struct GoogleWalletWriter: Sendable {
                         status: 0, reason: "the service account key cannot be read",
                         detail: "set it again with `coffer admin pass-type google set`"))
             }
-            let (conversion, images) = try converter.convert(stored, issuerID: issuerID)
+            let conversion = try converter.convert(try await source.package(of: stored), issuerID: issuerID)
             let record = try await outbox.googleObject(passID: write.passID)
             var object = conversion.walletObject
             object.messages = record.flatMap { $0.messages.isEmpty ? nil : $0.messages }
@@ -68,7 +68,7 @@ package struct GoogleWalletWriter: Sendable {
                 && record?.classID == conversion.walletClass.id
             if !current {
                 // Google fetches the images when it takes the class and object.
-                try await outbox.keepGoogleImages(images, now: clock.now)
+                try await outbox.keepGoogleImages(conversion.images, now: clock.now)
                 let saved = await api.save(conversion.walletClass, object, as: account)
                 guard saved == .done else { return .failed(saved) }
                 try await outbox.recordGoogleObjectWritten(

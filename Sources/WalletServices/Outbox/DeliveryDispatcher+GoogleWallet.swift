@@ -26,18 +26,14 @@ extension DeliveryDispatcher {
                     "Google Wallet write not needed", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
             case .failed(let outcome):
                 var details: [String: JSONValue] = ["attempt": .number(Double(write.attempts + 1))]
-                let retryAfter: Double?
-                let fixable: Bool
+                let (reason, retryAfter, fixable): (String, Double?, Bool)
                 switch outcome {
                 case .done: return
-                case .retry(let after, let reason):
-                    (retryAfter, fixable) = (after, true)
-                    details["reason"] = .string(reason)
-                case .refused(let status, let reason, let detail):
-                    retryAfter = nil
-                    fixable = status == 0 || status == 401 || status == 403
+                case .retry(let after, let why):
+                    (reason, retryAfter, fixable) = (why, after, true)
+                case .refused(let status, let why, let detail):
+                    (reason, retryAfter, fixable) = (why, nil, status == 0 || status == 401 || status == 403)
                     details["status"] = .number(Double(status))
-                    details["reason"] = .string(reason)
                     if let detail { details["detail"] = .string(detail) }
                     if fixable {
                         logger.error(
@@ -48,16 +44,17 @@ extension DeliveryDispatcher {
                             metadata: metadata.merging(["status": "\(status)", "reason": "\(reason)"]) { $1 })
                     }
                 }
-                metadata["reason"] = details["reason"].flatMap { "\($0.string ?? "")" }
+                details["reason"] = .string(reason)
+                metadata["reason"] = "\(reason)"
                 let now = clock.now
                 if !fixable || now.timeIntervalSince(write.createdAt) >= Self.googleWriteLifetime {
-                    try await google.outbox.failGoogleWrite(write, now: now, error: details["reason"]?.string ?? "")
+                    try await google.outbox.failGoogleWrite(write, now: now, error: reason)
                     logger.warning("a Google Wallet write is given up; it is kept as failed", metadata: metadata)
                     details["abandoned"] = .bool(true)
                 } else {
                     let delay = max(retryAfter ?? 0, backoff(attempts: write.attempts))
                     try await google.outbox.retryGoogleWrite(
-                        write, at: now.addingTimeInterval(delay), error: details["reason"]?.string ?? "")
+                        write, at: now.addingTimeInterval(delay), error: reason)
                     logger.notice(
                         "a Google Wallet write failed; it is sent again later",
                         metadata: metadata.merging(["retry_in": "\(Int(delay.rounded())) s"]) { $1 })

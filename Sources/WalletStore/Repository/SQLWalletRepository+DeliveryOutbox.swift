@@ -133,6 +133,9 @@ extension SQLWalletRepository: DeliveryOutbox {
         }
     }
 
+    /// The most characters of an attempt's error an outbox row keeps.
+    static let maximumErrorLength = 500
+
     /// Schedules the outbox row `id` again at `at`, one attempt more, unleased, with `error` kept as its last, if the
     /// claim whose lease ends at `leasedUntil` still holds it.
     func retryDelivery(id: UUID, leasedUntil: Date, at: Date, error: String?) async throws -> Bool {
@@ -140,9 +143,24 @@ extension SQLWalletRepository: DeliveryOutbox {
             .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
             .set("next_attempt_at", to: Self.ms(at))
             .set("leased_until", to: SQLLiteral.null)
-        if let error { update = update.set("last_error", to: error) }
+        if let error { update = update.set("last_error", to: String(error.prefix(Self.maximumErrorLength))) }
         let finished = update.where("id", .equal, id.uuidString)
             .where("leased_until", .equal, Self.ms(leasedUntil)).returning("id")
+        return try await run { try await finished.all() }.count == 1
+    }
+
+    /// Keeps the outbox row `id` as failed at `now` (never sent again), one attempt more, with `error` and, when
+    /// given, `payload` in place of its own, if the claim whose lease ends at `leasedUntil` still holds it.
+    func failDelivery(id: UUID, leasedUntil: Date, now: Date, error: String, payload: String? = nil) async throws
+        -> Bool
+    {
+        var update = sql.update(DeliveryOutboxRow.table)
+            .set("failed_at", to: Self.ms(now)).set("leased_until", to: SQLLiteral.null)
+            .set("last_error", to: String(error.prefix(Self.maximumErrorLength)))
+            .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
+        if let payload { update = update.set("payload", to: payload) }
+        let finished = update.where("id", .equal, id.uuidString).where("leased_until", .equal, Self.ms(leasedUntil))
+            .returning("id")
         return try await run { try await finished.all() }.count == 1
     }
 

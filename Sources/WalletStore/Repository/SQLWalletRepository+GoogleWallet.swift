@@ -102,18 +102,13 @@ extension SQLWalletRepository {
             """
         ).all()
         guard !issued.isEmpty else { return }
-        let nowMS = ms(now)
-        var rows: [DeliveryOutboxRow] = []
-        for row in issued {
-            var write = DeliveryOutboxRow(
-                passID: try DeliveryOutboxRow.uuid(try row.decode(column: "id", as: String.self), .passID),
-                deviceLibraryIdentifier: "", now: now)
-            write.kind = DeliveryOutboxRow.googleKind
-            write.passTypeID = try row.decode(column: "pass_type_id", as: String.self)
-            write.nextAttemptAt = nowMS
-            rows.append(write)
-        }
-        try await db.insert(rows).run()
+        try await db.insert(
+            try issued.map {
+                DeliveryOutboxRow(
+                    googleWriteOf: try $0.decode(column: "id", as: String.self),
+                    passTypeID: try $0.decode(column: "pass_type_id", as: String.self), now: now)
+            }
+        ).run()
     }
 
     /// Deletes the sent write and keeps `addedMessages` on the pass's object record (the newest ten), in one
@@ -148,26 +143,19 @@ extension SQLWalletRepository {
 
     @discardableResult
     package func retryGoogleWrite(_ write: PendingGoogleWrite, at: Date, error: String) async throws -> Bool {
-        try await retryDelivery(id: write.id, leasedUntil: write.leasedUntil, at: at, error: String(error.prefix(500)))
+        try await retryDelivery(id: write.id, leasedUntil: write.leasedUntil, at: at, error: error)
     }
 
     @discardableResult
     package func failGoogleWrite(_ write: PendingGoogleWrite, now: Date, error: String) async throws -> Bool {
-        try await run {
-            try await sql.update(DeliveryOutboxRow.table)
-                .set("failed_at", to: Self.ms(now)).set("leased_until", to: SQLLiteral.null)
-                .set("last_error", to: String(error.prefix(500)))
-                .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
-                .where("id", .equal, write.id.uuidString)
-                .where("leased_until", .equal, Self.ms(write.leasedUntil)).returning("id").all()
-        }.count == 1
+        try await failDelivery(id: write.id, leasedUntil: write.leasedUntil, now: now, error: error)
     }
 
     package func googleObject(passID: UUID) async throws -> GoogleObjectRecord? {
         let query = sql.select().column("*").from("google_objects").where("pass_id", .equal, passID.uuidString)
-        guard let row = try await run({ try await query.first() }) else { return nil }
         return try await run {
-            GoogleObjectRecord(
+            guard let row = try await query.first() else { return nil }
+            return GoogleObjectRecord(
                 passID: passID, objectID: try row.decode(column: "object_id", as: String.self),
                 classID: try row.decode(column: "class_id", as: String.self),
                 writtenUpdateTag: try row.decode(column: "written_update_tag", as: Int64.self),
@@ -242,7 +230,9 @@ extension SQLWalletRepository {
         try await database.transaction { db in
             try await db.raw(
                 """
-                DELETE FROM google_callback_nonces WHERE nonce IN (SELECT nonce FROM google_callback_nonces                     WHERE expires_at < \(bind: nowMS) LIMIT \(bind: Self.expiredNoncesPerCallback))
+                DELETE FROM google_callback_nonces \
+                WHERE nonce IN (SELECT nonce FROM google_callback_nonces \
+                WHERE expires_at < \(bind: nowMS) LIMIT \(bind: Self.expiredNoncesPerCallback))
                 """
             ).run()
             let marked = try await db.update("google_objects")
@@ -252,7 +242,8 @@ extension SQLWalletRepository {
             guard let passID = marked.first.flatMap(UUID.init(uuidString:)) else { return .unknownObject }
             let kept = try await db.raw(
                 """
-                INSERT INTO google_callback_nonces (nonce, expires_at)                     VALUES (\(bind: nonce), \(bind: Self.ms(expiresAt))) ON CONFLICT (nonce) DO NOTHING RETURNING nonce
+                INSERT INTO google_callback_nonces (nonce, expires_at) \
+                VALUES (\(bind: nonce), \(bind: Self.ms(expiresAt))) ON CONFLICT (nonce) DO NOTHING RETURNING nonce
                 """
             ).all()
             guard !kept.isEmpty else { throw GoogleCallbackReplayed() }

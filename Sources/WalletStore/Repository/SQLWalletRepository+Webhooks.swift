@@ -177,8 +177,7 @@ extension SQLWalletRepository {
     /// Schedules a webhook again at `at`, one attempt more, with why it failed, if this claim still holds its lease.
     @discardableResult
     package func retryWebhook(_ delivery: PendingWebhook, at: Date, error: String) async throws -> Bool {
-        try await retryDelivery(
-            id: delivery.id, leasedUntil: delivery.leasedUntil, at: at, error: String(error.prefix(500)))
+        try await retryDelivery(id: delivery.id, leasedUntil: delivery.leasedUntil, at: at, error: error)
     }
 
     /// Keeps a webhook as failed (never sent again, visible in the pass's trace and to
@@ -186,15 +185,9 @@ extension SQLWalletRepository {
     /// this claim still holds its lease.
     @discardableResult
     package func failWebhook(_ delivery: PendingWebhook, now: Date, error: String) async throws -> Bool {
-        try await run {
-            try await sql.update(DeliveryOutboxRow.table)
-                .set("failed_at", to: Self.ms(now)).set("leased_until", to: SQLLiteral.null)
-                .set("payload", to: String(decoding: delivery.keptPayload, as: UTF8.self))
-                .set("last_error", to: String(error.prefix(500)))
-                .set("attempts", to: SQLBinaryExpression(SQLIdentifier("attempts"), .add, SQLLiteral.numeric("1")))
-                .where("id", .equal, delivery.id.uuidString)
-                .where("leased_until", .equal, Self.ms(delivery.leasedUntil)).returning("id").all()
-        }.count == 1
+        try await failDelivery(
+            id: delivery.id, leasedUntil: delivery.leasedUntil, now: now, error: error,
+            payload: String(decoding: delivery.keptPayload, as: UTF8.self))
     }
 
     /// The pass's webhook deliveries kept as failed, newest first.

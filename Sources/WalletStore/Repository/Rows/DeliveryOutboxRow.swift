@@ -67,16 +67,30 @@ struct DeliveryOutboxRow: TableRow {
     /// The pass type a webhook is about, when it is about a pass type rather than a pass.
     var passTypeID: String?
 
-    /// A new, unleased push of the pass `passID` to the device `deviceLibraryIdentifier`, due at `now`.
-    init(passID: UUID, deviceLibraryIdentifier: String, now: Date) {
+    /// A new, unleased row of `kind` about the pass `passID` (and the pass type `passTypeID`), due at `now`.
+    private init(kind: String, passID: String?, passTypeID: String?, deviceLibraryIdentifier: String, now: Date) {
         id = UUID().uuidString
-        self.passID = passID.uuidString
+        self.passID = passID
+        self.passTypeID = passTypeID
         self.deviceLibraryIdentifier = deviceLibraryIdentifier
         attempts = 0
         nextAttemptAt = SQLWalletRepository.ms(now)
         leasedUntil = nil
         createdAt = SQLWalletRepository.ms(now)
-        kind = Self.pushKind
+        self.kind = kind
+    }
+
+    /// A new, unleased push of the pass `passID` to the device `deviceLibraryIdentifier`, due at `now`.
+    init(passID: UUID, deviceLibraryIdentifier: String, now: Date) {
+        self.init(
+            kind: Self.pushKind, passID: passID.uuidString, passTypeID: nil,
+            deviceLibraryIdentifier: deviceLibraryIdentifier, now: now)
+    }
+
+    /// A new, unleased, first write of the Google Wallet object of the pass `passID` (of the pass type `passTypeID`),
+    /// due at `now`.
+    init(googleWriteOf passID: String, passTypeID: String, now: Date) {
+        self.init(kind: Self.googleKind, passID: passID, passTypeID: passTypeID, deviceLibraryIdentifier: "", now: now)
     }
 
     /// A new, unleased delivery of the event `eventID` about the pass `passID` (or, without one, the pass type
@@ -86,15 +100,9 @@ struct DeliveryOutboxRow: TableRow {
         passID: UUID?, passTypeID: UUID? = nil, endpointID: UUID, eventID: String, eventType: WebhookEventType,
         payload: String, sequence: Int64, now: Date
     ) {
-        id = UUID().uuidString
-        self.passID = passID?.uuidString
-        self.passTypeID = passTypeID?.uuidString
-        deviceLibraryIdentifier = ""
-        attempts = 0
-        nextAttemptAt = SQLWalletRepository.ms(now)
-        leasedUntil = nil
-        createdAt = SQLWalletRepository.ms(now)
-        kind = Self.webhookKind
+        self.init(
+            kind: Self.webhookKind, passID: passID?.uuidString, passTypeID: passTypeID?.uuidString,
+            deviceLibraryIdentifier: "", now: now)
         self.endpointID = endpointID.uuidString
         self.eventID = eventID
         self.eventType = eventType.rawValue
