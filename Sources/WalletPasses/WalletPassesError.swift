@@ -6,6 +6,10 @@ public enum WalletPassesError: Error, Hashable, Sendable {
     case invalidPass([PassFinding])
     /// `pass.json` cannot be parsed.
     case malformedPassJSON(String)
+    /// The order has errors Wallet would reject (``OrderLint``); each finding names its key or file.
+    case invalidOrder([PassFinding])
+    /// `order.json` cannot be parsed.
+    case malformedOrderJSON(String)
     /// A file path in a package is unsafe or not allowed (absolute, `..`, hidden, reserved).
     case invalidFilePath(String, reason: String)
     /// A file or archive is larger than allowed.
@@ -34,17 +38,17 @@ public enum WalletPassesError: Error, Hashable, Sendable {
     case malformedArchive(String)
     /// A personalization token is not the shape Wallet sends, so it is not signed; the reason says why.
     case invalidPersonalizationToken(String)
-    /// A `.pkpass` failed verification; the reason says which check.
+    /// A `.pkpass` or `.order` failed verification; the reason says which check.
     case verificationFailed(PassVerificationFailure)
 }
 
-/// Which check of a `.pkpass` failed.
+/// Which check of a `.pkpass` or `.order` failed.
 public enum PassVerificationFailure: Hashable, Sendable, CustomStringConvertible {
     /// A required file (`pass.json`, `manifest.json`, `signature`) is missing.
     case missingRequiredFile(String)
-    /// `manifest.json` is not a JSON object of file names to SHA-1 hex digests.
+    /// `manifest.json` is not a JSON object of file names to hex digests.
     case malformedManifest(String)
-    /// A file's SHA-1 does not match its manifest entry.
+    /// A file's digest (SHA-1 in a pass, SHA-256 in an order) does not match its manifest entry.
     case hashMismatch(String)
     /// The manifest lists a file that is not in the archive.
     case missingFile(String)
@@ -54,8 +58,8 @@ public enum PassVerificationFailure: Hashable, Sendable, CustomStringConvertible
     case invalidSignature(String)
     /// The signer's certificate does not chain to the given trust root.
     case untrustedSigner(String)
-    /// The signer chains to the trust root but is not the Pass Type ID certificate of the pass's (or issuer data's)
-    /// `passTypeIdentifier` and `teamIdentifier`.
+    /// The signer chains to the trust root but is not the certificate of the pass's (or issuer data's)
+    /// `passTypeIdentifier` and `teamIdentifier`, or of the order's `orderTypeIdentifier`.
     case wrongSigner(expected: String, found: String)
 
     /// What failed, naming the file.
@@ -63,13 +67,13 @@ public enum PassVerificationFailure: Hashable, Sendable, CustomStringConvertible
         switch self {
         case .missingRequiredFile(let name): return "the archive has no \(name)"
         case .malformedManifest(let reason): return "manifest.json is malformed: \(reason)"
-        case .hashMismatch(let name): return "\(name) does not match its SHA-1 in manifest.json"
+        case .hashMismatch(let name): return "\(name) does not match its digest in manifest.json"
         case .missingFile(let name): return "manifest.json lists \(name), which the archive lacks"
         case .unlistedFile(let name): return "\(name) is in the archive but not in manifest.json"
         case .invalidSignature(let reason): return "the signature is not valid for the signed content: \(reason)"
         case .untrustedSigner(let reason): return "the signer does not chain to the trust root: \(reason)"
         case .wrongSigner(let expected, let found):
-            return "the signer is not the Pass Type ID certificate of \(expected): it is for \(found)"
+            return "the signer is not the signing certificate of \(expected): it is for \(found)"
         }
     }
 }
@@ -81,6 +85,9 @@ extension WalletPassesError: CustomStringConvertible, LocalizedError {
         case .invalidPass(let findings):
             return "the pass is not valid: " + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         case .malformedPassJSON(let reason): return "pass.json cannot be read: \(reason)"
+        case .invalidOrder(let findings):
+            return "the order is not valid: " + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
+        case .malformedOrderJSON(let reason): return "order.json cannot be read: \(reason)"
         case .invalidFilePath(let path, let reason): return "file '\(path)' is not allowed in a pass: \(reason)"
         case .tooLarge(let what, let limit): return "\(what) is larger than \(limit) bytes"
         case .unreadableCertificate(let reason): return "the certificate cannot be read: \(reason)"

@@ -14,7 +14,10 @@ struct Coffer: AsyncParsableCommand {
             command's status instead. Shell completions: `coffer --generate-completion-script bash|zsh|fish`.
             """,
         version: "0.1.0",
-        subcommands: [SecretsCommand.self, DataCommand.self, PassCommand.self, ServeCommand.self, AdminCommand.self]
+        subcommands: [
+            SecretsCommand.self, DataCommand.self, PassCommand.self, OrderCommand.self, ServeCommand.self,
+            AdminCommand.self,
+        ]
     )
 
     /// Parses the arguments and runs the command, mapping every failure to a message on standard error and a

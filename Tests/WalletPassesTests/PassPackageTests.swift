@@ -118,10 +118,11 @@ struct PassSourceTests {
 
     @Test("a ZIP whose files sit in one folder is read from that folder, without hidden files")
     func unwrapped() {
-        let files = PassPackage.unwrapped([
-            "Ticket.pkpasstemplate/pass.json": Data("{}".utf8), "Ticket.pkpasstemplate/icon.png": Data([1]),
-            "__MACOSX/Ticket.pkpasstemplate/._icon.png": Data([2]), "Ticket.pkpasstemplate/.DS_Store": Data([3]),
-        ])
+        let files = PassPackage.unwrapped(
+            [
+                "Ticket.pkpasstemplate/pass.json": Data("{}".utf8), "Ticket.pkpasstemplate/icon.png": Data([1]),
+                "__MACOSX/Ticket.pkpasstemplate/._icon.png": Data([2]), "Ticket.pkpasstemplate/.DS_Store": Data([3]),
+            ], payload: "pass.json")
         #expect(Set(files.keys) == ["pass.json", "icon.png"])
     }
 

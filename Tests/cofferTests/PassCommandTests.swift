@@ -196,7 +196,7 @@ struct PassCommandTests {
             certificate: impostor.certificate, key: impostor.key, chain: hierarchy.intermediatePEM, name: "impostor")
         let refused = try coffer("pass", "verify", forged, "--root", root.path)
         #expect(refused.status == 3, "\(refused.output)")
-        #expect(refused.errorOutput.contains("not the Pass Type ID certificate of pass.dev.coffer.example"))
+        #expect(refused.errorOutput.contains("not the signing certificate of pass.dev.coffer.example"))
         #expect(refused.errorOutput.contains("pass.com.attacker"))
 
         let rightful = try hierarchy.leaf(

@@ -7,7 +7,7 @@ import SwiftASN1
 import X509
 
 /// A local certificate hierarchy for development and tests: a root CA, a WWDR-like intermediate and a Pass Type
-/// ID certificate, all labelled **not Apple's**.
+/// ID (or Order Type ID) certificate, all labelled **not Apple's**.
 ///
 /// Passes signed with it verify against ``root`` (with `coffer pass verify --root` or `openssl cms -verify`) but
 /// not on a device, which only trusts Apple's root. The CA keys exist only in memory while the hierarchy is made.
@@ -16,8 +16,10 @@ public struct DevelopmentIdentity: Sendable {
     public let root: Certificate
     /// The WWDR-like intermediate.
     public let wwdr: Certificate
-    /// The Pass Type ID identity (its certificate, key, and ``wwdr`` as intermediate).
+    /// The Pass Type ID or Order Type ID identity (its certificate, key, and ``wwdr`` as intermediate).
     public let signingIdentity: SigningIdentity
+    /// What ``write(to:passphrase:)`` names the leaf's files: `pass-type` or `order-type`.
+    let leafFileStem: String
 
     /// ``root`` in PEM, to hand to a verifier (`--root`, `openssl cms -verify -CAfile`).
     public var rootPEM: String {
@@ -34,6 +36,29 @@ public struct DevelopmentIdentity: Sendable {
         organizationName: String = "Coffer Development",
         validity: TimeInterval = 2 * 365 * 86_400,
         now: Date = Date()
+    ) throws -> DevelopmentIdentity {
+        try generate(
+            typeIdentifier: passTypeIdentifier, isOrderType: false, teamIdentifier: teamIdentifier,
+            organizationName: organizationName, validity: validity, now: now)
+    }
+
+    /// Generates a new hierarchy for an order type and team; its leaf names the order type in its UID, as Apple's
+    /// Order Type ID certificates do.
+    public static func generate(
+        orderTypeIdentifier: String,
+        teamIdentifier: String = "DEVTEAM000",
+        organizationName: String = "Coffer Development",
+        validity: TimeInterval = 2 * 365 * 86_400,
+        now: Date = Date()
+    ) throws -> DevelopmentIdentity {
+        try generate(
+            typeIdentifier: orderTypeIdentifier, isOrderType: true, teamIdentifier: teamIdentifier,
+            organizationName: organizationName, validity: validity, now: now)
+    }
+
+    private static func generate(
+        typeIdentifier passTypeIdentifier: String, isOrderType: Bool, teamIdentifier: String,
+        organizationName: String, validity: TimeInterval, now: Date
     ) throws -> DevelopmentIdentity {
         let notBefore = now.addingTimeInterval(-3600)
         let notAfter = now.addingTimeInterval(validity)
@@ -55,7 +80,8 @@ public struct DevelopmentIdentity: Sendable {
         let passName = try DistinguishedName([
             RelativeDistinguishedName.Attribute(type: SigningIdentity.userIDOID, utf8String: passTypeIdentifier),
             RelativeDistinguishedName.Attribute(
-                type: .RDNAttributeType.commonName, utf8String: "Pass Type ID: \(passTypeIdentifier) (\(marker))"),
+                type: .RDNAttributeType.commonName,
+                utf8String: "\(isOrderType ? "Order" : "Pass") Type ID: \(passTypeIdentifier) (\(marker))"),
             RelativeDistinguishedName.Attribute(
                 type: .RDNAttributeType.organizationalUnitName, utf8String: teamIdentifier),
             RelativeDistinguishedName.Attribute(type: .RDNAttributeType.organizationName, utf8String: organizationName),
@@ -84,13 +110,14 @@ public struct DevelopmentIdentity: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 SubjectKeyIdentifier(hash: Certificate.PublicKey(passKey.publicKey))
-                try passTypeIDExtension(passTypeIdentifier)
+                if !isOrderType { try passTypeIDExtension(passTypeIdentifier) }
             },
             issuerPrivateKey: .init(wwdrKey))
         return DevelopmentIdentity(
             root: root, wwdr: wwdr,
             signingIdentity: try SigningIdentity(
-                certificate: passCertificate, privateKeyDER: passKey.derRepresentation, intermediates: [wwdr]))
+                certificate: passCertificate, privateKeyDER: passKey.derRepresentation, intermediates: [wwdr]),
+            leafFileStem: isOrderType ? "order-type" : "pass-type")
     }
 
     /// Apple's Pass Type ID extension naming `passTypeIdentifier` (a UTF8String), as on Apple's certificates.
@@ -102,8 +129,8 @@ public struct DevelopmentIdentity: Sendable {
     }
 
     /// Writes `root.pem`, `wwdr.pem`, `pass-type.pem` (certificates) and `pass-type.p12` (the certificate and its
-    /// private key, encrypted with `passphrase`) into `directory`, refusing to replace existing files. The private
-    /// key is never written unencrypted.
+    /// private key, encrypted with `passphrase`) into `directory`, refusing to replace existing files; an order
+    /// type's are `order-type.pem` and `order-type.p12`. The private key is never written unencrypted.
     public func write(to directory: URL, passphrase: Passphrase) throws {
         guard !passphrase.isEmpty else {
             throw WalletPassesError.unreadableKey("an empty passphrase would leave the key unprotected")
@@ -118,8 +145,8 @@ public struct DevelopmentIdentity: Sendable {
         let files: [(String, Data)] = [
             ("root.pem", Data(try root.serializeAsPEMString().utf8)),
             ("wwdr.pem", Data(try wwdr.serializeAsPEMString().utf8)),
-            ("pass-type.pem", Data(try signingIdentity.certificate.serializeAsPEMString().utf8)),
-            ("pass-type.p12", Data(try bundle.serialize(passphrase: [UInt8](passphrase.utf8)))),
+            ("\(leafFileStem).pem", Data(try signingIdentity.certificate.serializeAsPEMString().utf8)),
+            ("\(leafFileStem).p12", Data(try bundle.serialize(passphrase: [UInt8](passphrase.utf8)))),
         ]
         for (name, data) in files {
             let url = directory.appendingPathComponent(name)

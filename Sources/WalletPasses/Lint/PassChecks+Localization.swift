@@ -69,7 +69,7 @@ extension PassChecks {
     }
 
     /// Every string in `value`, nested ones included.
-    private static func stringValues(in value: JSONValue) -> [String] {
+    static func stringValues(in value: JSONValue) -> [String] {
         switch value {
         case .string(let text): [text]
         case .array(let values): values.flatMap(stringValues(in:))

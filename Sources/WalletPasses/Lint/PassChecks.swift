@@ -30,10 +30,12 @@ enum PassChecks {
         text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
-    /// Whether `text` looks like an ISO 4217 currency code: three capital letters.
+    /// Whether `text` is an ISO 4217 currency code, current or historic (`USD`, not `usd` or `USB`).
     static func isCurrencyCode(_ text: String) -> Bool {
-        text.count == 3 && text.allSatisfy { $0.isASCII && $0.isUppercase }
+        currencyCodes.contains(text)
     }
+
+    private static let currencyCodes = Set(Locale.Currency.isoCurrencies.map(\.identifier))
 
     /// The checks of identity: the format version, the pass type and team identifiers, the required texts.
     static func checkIdentity(_ pass: Pass, in context: inout PassLintContext) {

@@ -1,4 +1,5 @@
-/// One thing ``PassLint`` found in a pass: what, where, how bad, and whether a safe fix exists.
+/// One thing ``PassLint`` found in a pass (or ``OrderLint`` in an order): what, where, how bad, and whether a safe
+/// fix exists.
 ///
 /// The ``code`` is stable across releases, so scripts can select or silence findings by it; the ``message`` may be
 /// reworded.

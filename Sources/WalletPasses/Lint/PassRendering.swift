@@ -71,6 +71,9 @@ public struct PassRendering: Hashable, Sendable, Codable {
             return unknownKeys(object, schema: type.schema, at: path, on: os)
         case (.array(let element, _), .array(let elements)):
             return elements.enumerated().flatMap { unknownKeys($1, kind: element, at: "\(path)[\($0)]", on: os) }
+        case (.tagged(let key, let types), .object(let object)):
+            guard case .string(let tag)? = object[key], let type = types[tag] else { return [] }
+            return unknownKeys(object, schema: type.schema, at: path, on: os)
         default:
             return []
         }

@@ -46,6 +46,31 @@ enum SchemaCheck {
             }
         case .any:
             break
+        case .duration:
+            guard case .string(let text) = value else { return mistyped() }
+            if !isDuration(text) {
+                context.error("value.duration", path, "'\(text)' is not an ISO 8601 duration such as PT30M or P1DT2H")
+            }
+        case .decimal:
+            switch value {
+            case .string(let text):
+                if !isDecimal(text) {
+                    context.error("value.decimal", path, "'\(text)' is not a decimal amount such as 12.50")
+                }
+            case .number(let number):
+                context.warning(
+                    "value.decimal-number", path, "is the number \(number); Apple documents amounts as text",
+                    fix: "write it as the string \"\(number)\"")
+            default: mistyped()
+            }
+        case .tagged(let key, let types):
+            guard case .object(let object) = value else { return mistyped() }
+            guard case .string(let tag)? = object[key], let type = types[tag] else {
+                return context.error(
+                    "value.enumeration", PassLintContext.path(path, key),
+                    "must be one of \(types.keys.sorted().joined(separator: ", "))")
+            }
+            check(object, schema: type.schema, at: path, in: &context)
         case .date:
             guard case .string(let text) = value else { return mistyped() }
             if W3CDate.date(from: text) == nil {
@@ -85,6 +110,44 @@ enum SchemaCheck {
                 check(item, kind: element, at: "\(path)[\(index)]", in: &context)
             }
         }
+    }
+
+    /// Whether `text` is an ISO 8601 duration: `P`, then years, months, weeks and days, then `T` and hours, minutes
+    /// and seconds, each a whole number and its letter (seconds may have a fraction), at least one of them.
+    static func isDuration(_ text: String) -> Bool {
+        guard text.hasPrefix("P") else { return false }
+        let parts = text.dropFirst().split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let dateCount = durationComponents(parts[0], units: "YMWD", fractionUnit: nil) else { return false }
+        guard parts.count == 2 else { return dateCount > 0 }
+        return (durationComponents(parts[1], units: "HMS", fractionUnit: "S") ?? 0) > 0
+    }
+
+    /// How many number-and-letter pairs `part` is, its letters in the order of `units` and each at most once; `nil`
+    /// when it is not such a list.
+    private static func durationComponents(_ part: Substring, units: String, fractionUnit: Character?) -> Int? {
+        var count = 0
+        var number = ""
+        var allowed = Substring(units)
+        for character in part {
+            if character.isASCII, character.isNumber || character == "." {
+                number.append(character)
+                continue
+            }
+            guard let position = allowed.firstIndex(of: character), isDecimal(number),
+                character == fractionUnit || !number.contains(".")
+            else { return nil }
+            allowed = allowed[allowed.index(after: position)...]
+            number = ""
+            count += 1
+        }
+        return number.isEmpty ? count : nil
+    }
+
+    /// Whether `text` is a decimal amount: digits, optionally a minus sign and a fraction (`-12.50`).
+    static func isDecimal(_ text: String) -> Bool {
+        let unsigned = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        return parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
     /// `, found a number` and the like.

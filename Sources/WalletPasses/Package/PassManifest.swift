@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 import Secrets
 
-/// `manifest.json`: every file's lowercase hex SHA-1, as one JSON object with its keys sorted and slashes unescaped.
+/// `manifest.json`: every file's lowercase hex digest (SHA-1 for passes, SHA-256 for orders), as one JSON object
+/// with its keys sorted and slashes unescaped.
 ///
 /// Writes the bytes `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes for the same dictionary (keys
 /// in `String` order, `"`, `\` and control characters escaped the same way), without the encoder's cost.
@@ -13,7 +14,12 @@ enum PassManifest {
         Insecure.SHA1.hash(data: data).hexString
     }
 
-    /// The manifest of `hashes` (path to hex SHA-1).
+    /// The lowercase hex SHA-256 of `data`: an order's manifest.
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).hexString
+    }
+
+    /// The manifest of `hashes` (path to hex digest).
     static func json(_ hashes: [String: String]) -> Data {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(hashes.count * 64 + 2)

@@ -28,19 +28,20 @@ extension PassPackage {
             } catch {
                 throw WalletPassesError.invalidFilePath(url.path, reason: "the file cannot be read")
             }
-            files = Self.unwrapped(try PassArchive.unzip(data))
+            files = Self.unwrapped(try PassArchive.unzip(data), payload: "pass.json")
         }
         for path in Self.toolingFiles.union(Self.generatedFiles) { files[path] = nil }
         try self.init(files: files)
     }
 
-    /// The files of an archive without hidden files, and from inside its one folder when it has one.
-    static func unwrapped(_ archived: [String: Data]) -> [String: Data] {
+    /// The files of an archive without hidden files, and from inside its one folder when it has one and `payload`
+    /// (`pass.json`, `order.json`) is not at the top.
+    static func unwrapped(_ archived: [String: Data], payload: String) -> [String: Data] {
         let visible = archived.filter { path, _ in
             !path.split(separator: "/").contains { $0.hasPrefix(".") || $0 == "__MACOSX" }
         }
         let folders = Set(visible.keys.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? $0 })
-        guard visible["pass.json"] == nil, folders.count == 1, let folder = folders.first,
+        guard visible[payload] == nil, folders.count == 1, let folder = folders.first,
             visible.keys.allSatisfy({ $0.hasPrefix(folder + "/") })
         else { return visible }
         return Dictionary(uniqueKeysWithValues: visible.map { (String($0.key.dropFirst(folder.count + 1)), $0.value) })

@@ -1,5 +1,5 @@
-/// The keys Apple documents for one dictionary of `pass.json`: what each holds, whether Wallet requires it, and which
-/// iOS first reads it.
+/// The keys Apple documents for one dictionary of `pass.json` (or `order.json`): what each holds, whether Wallet
+/// requires it, and which iOS first reads it.
 ///
 /// ``Pass/lint(files:)`` checks a pass against its dictionaries' schemas, and tells from them which keys an older iOS
 /// ignores.
@@ -75,6 +75,12 @@ public indirect enum PassValueKind: Sendable {
     case fieldValue
     /// Any JSON value (`userInfo`).
     case any
+    /// An ISO 8601 duration, such as `PT30M`.
+    case duration
+    /// A decimal amount as text, such as `"12.50"` (a JSON number is read too, with a warning).
+    case decimal
+    /// A dictionary whose schema its `key` names: `fulfillmentType` `shipping` or `pickup`, for example.
+    case tagged(String, [String: any PassDictionary.Type])
 
     /// How the kind reads in a message: `a string`, `an array of seats`, ….
     var phrase: String {
@@ -91,6 +97,10 @@ public indirect enum PassValueKind: Sendable {
         case .array(let element, _): "an array of \(element.pluralPhrase)"
         case .fieldValue: "a string or a number"
         case .any: "any JSON value"
+        case .duration: "an ISO 8601 duration such as PT30M"
+        case .decimal: "a decimal amount as text, such as \"12.50\""
+        case .tagged(let key, let types):
+            "a dictionary whose \(key) is \(types.keys.sorted().joined(separator: " or "))"
         }
     }
 
@@ -108,6 +118,10 @@ public indirect enum PassValueKind: Sendable {
         case .array: "arrays"
         case .fieldValue: "strings or numbers"
         case .any: "JSON values"
+        case .duration: "ISO 8601 durations"
+        case .decimal: "decimal amounts"
+        case .tagged(let key, let types):
+            "dictionaries whose \(key) is \(types.keys.sorted().joined(separator: " or "))"
         }
     }
 }

@@ -33,7 +33,25 @@ public struct PassVerifier: Sendable {
 
     /// Verifies a `.pkpass`; throws ``WalletPassesError/verificationFailed(_:)`` naming the check that failed.
     public func verify(pkpass: Data) async throws -> VerifiedPass {
-        var files = try PassArchive.unzip(pkpass)
+        let contents = try Self.listedFiles(of: pkpass, payload: "pass.json", digest: "SHA-1", hash: PassManifest.hash)
+        let pass: Pass
+        do {
+            pass = try Pass(json: contents.files["pass.json"]!)
+        } catch {
+            throw WalletPassesError.malformedPassJSON("pass.json of a signed pass cannot be parsed")
+        }
+        let signer = try await verifySignature(
+            contents.signature, over: contents.manifest, passTypeIdentifier: pass.passTypeIdentifier,
+            teamIdentifier: pass.teamIdentifier)
+        return VerifiedPass(pass: pass, files: contents.files, signer: signer)
+    }
+
+    /// The files of a signed archive once `manifest.json` lists exactly them, each with its `hash`; and the manifest
+    /// and signature, to check next.
+    static func listedFiles(of archive: Data, payload: String, digest: String, hash: (Data) -> String) throws
+        -> (files: [String: Data], manifest: Data, signature: Data)
+    {
+        var files = try PassArchive.unzip(archive)
         func fail(_ failure: PassVerificationFailure) -> WalletPassesError { .verificationFailed(failure) }
         guard let manifestData = files.removeValue(forKey: "manifest.json") else {
             throw fail(.missingRequiredFile("manifest.json"))
@@ -41,31 +59,21 @@ public struct PassVerifier: Sendable {
         guard let signature = files.removeValue(forKey: "signature") else {
             throw fail(.missingRequiredFile("signature"))
         }
-        guard files["pass.json"] != nil else { throw fail(.missingRequiredFile("pass.json")) }
+        guard files[payload] != nil else { throw fail(.missingRequiredFile(payload)) }
         let manifest: [String: String]
         do {
             manifest = try JSONDecoder().decode([String: String].self, from: manifestData)
         } catch {
-            throw fail(.malformedManifest("not a JSON object of file names to SHA-1 hex digests"))
+            throw fail(.malformedManifest("not a JSON object of file names to \(digest) hex digests"))
         }
         for path in files.keys.sorted() where manifest[path] == nil {
             throw fail(.unlistedFile(path))
         }
         for (path, expected) in manifest.sorted(by: { $0.key < $1.key }) {
             guard let data = files[path] else { throw fail(.missingFile(path)) }
-            let actual = PassManifest.hash(data)
-            guard actual == expected.lowercased() else { throw fail(.hashMismatch(path)) }
+            guard hash(data) == expected.lowercased() else { throw fail(.hashMismatch(path)) }
         }
-        let pass: Pass
-        do {
-            pass = try Pass(json: files["pass.json"]!)
-        } catch {
-            throw WalletPassesError.malformedPassJSON("pass.json of a signed pass cannot be parsed")
-        }
-        let signer = try await verifySignature(
-            signature, over: manifestData, passTypeIdentifier: pass.passTypeIdentifier,
-            teamIdentifier: pass.teamIdentifier)
-        return VerifiedPass(pass: pass, files: files, signer: signer)
+        return (files, manifestData, signature)
     }
 
     /// Issuer data that passed verification.
@@ -111,7 +119,7 @@ public struct PassVerifier: Sendable {
     public func verifySignature(
         _ signature: Data, over content: Data, passTypeIdentifier: String, teamIdentifier: String
     ) async throws -> Certificate {
-        let signer = try await verifySignature(signature, over: content)
+        let signer = try await verifyChainedSignature(signature, over: content)
         do {
             try SigningIdentity.check(signer, passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier)
         } catch let WalletPassesError.identityMismatch(expected, found) {

@@ -6,7 +6,7 @@ import WalletPasses
 /// How `coffer pass` commands get a signing identity: a PEM certificate with `--key`, a `.p12`, or an identity
 /// kept in Coffer's encrypted store (`--identity`, see `coffer pass import-identity`).
 struct IdentityOptions: ParsableArguments {
-    @Option(help: "The Pass Type ID certificate: PEM/DER (with --key) or a .p12 bundle.")
+    @Option(help: "The Pass Type ID (or Order Type ID) certificate: PEM/DER (with --key) or a .p12 bundle.")
     var certificate: String?
 
     @Option(help: "The path of an identity in Coffer's encrypted store (unlocked with $COFFER_PASSPHRASE).")

@@ -68,6 +68,15 @@ enum PassJSONGenerator {
             Bool.random(using: &rng)
                 ? .string(text(using: &rng)) : .number(Double(Int.random(in: -999...999, using: &rng)))
         case .any: anyJSON(depth: depth, using: &rng)
+        case .duration: .string(["PT30M", "P1DT2H", "P0Y0M0DT0H30M0S"].randomElement(using: &rng)!)
+        case .decimal: .string("\(Int.random(in: 0...99_999, using: &rng)).\(Int.random(in: 10...99, using: &rng))")
+        case .tagged(let key, let types):
+            {
+                let tag = types.keys.sorted().randomElement(using: &rng)!
+                var object = dictionary(types[tag]!.schema, depth: depth, using: &rng)
+                object[key] = .string(tag)
+                return .object(object)
+            }()
         }
     }
 

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The files of an order before signing: `order.json`, the images and receipts it names (`logo.png`, …) and
+/// localizations (`fr.lproj/order.strings`, `fr.lproj/logo.png`).
+///
+/// Paths follow a pass's rules (relative, `/`, at most an `xx.lproj` folder deep); `manifest.json` and `signature`
+/// are made by signing, never taken from the input. The files total less than 5 MB, as Wallet asks.
+public struct OrderPackage: Hashable, Sendable {
+    /// The files that go into the order, by path.
+    public private(set) var files: [String: Data]
+
+    /// The most bytes an order's files may total: Wallet takes orders "below 5 MB".
+    public static let maximumTotalSize = OrderChecks.maximumPackageSize
+
+    /// Creates a package from `order.json` bytes and other files.
+    ///
+    /// - Throws: ``WalletPassesError/invalidFilePath(_:reason:)`` for a path an order may not hold,
+    ///   ``WalletPassesError/tooLarge(what:limit:)`` past ``maximumTotalSize``.
+    public init(files: [String: Data]) throws {
+        let total = files.values.reduce(0) { $0 + $1.count }
+        guard total < Self.maximumTotalSize else {
+            throw WalletPassesError.tooLarge(what: "the order's files", limit: Self.maximumTotalSize)
+        }
+        for path in files.keys { try PassPackage.validate(path: path) }
+        self.files = files
+    }
+
+    /// Creates a package from an order model and its other files.
+    public init(order: Order, files: [String: Data] = [:]) throws {
+        var all = files
+        all["order.json"] = try order.encoded()
+        try self.init(files: all)
+    }
+
+    /// Reads an order in any form it is kept in: a folder (`order.json`, images, `xx.lproj/`), or a `.order` or ZIP
+    /// archive, whose manifest and signature are left out (signing makes them anew). Hidden files, a ZIP's
+    /// `__MACOSX` folder and one enclosing folder are left out too.
+    ///
+    /// - Throws: ``WalletPassesError/invalidFilePath(_:reason:)`` for a source that cannot be read or holds a path
+    ///   an order may not, ``WalletPassesError/malformedArchive(_:)`` for a file that is not a ZIP archive.
+    public init(contentsOf url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw WalletPassesError.invalidFilePath(url.path, reason: "there is no such file or folder")
+        }
+        var files: [String: Data]
+        if isDirectory.boolValue {
+            files = try PassPackage.read(directory: url)
+        } else {
+            guard let data = try? Data(contentsOf: url) else {
+                throw WalletPassesError.invalidFilePath(url.path, reason: "the file cannot be read")
+            }
+            files = PassPackage.unwrapped(try PassArchive.unzip(data), payload: Self.payload)
+        }
+        for path in PassPackage.generatedFiles { files[path] = nil }
+        try self.init(files: files)
+    }
+
+    /// Reads a package that ``archived()`` produced; its paths are checked like any other input.
+    public init(archive: Data) throws {
+        try self.init(files: try PassArchive.unzip(archive))
+    }
+
+    /// The package's files as a ZIP archive: how an unsigned order is stored (by the server, which signs it when
+    /// a device fetches it).
+    public func archived() throws -> Data {
+        try PassArchive.zip(files)
+    }
+
+    /// The file the order's JSON is in.
+    static let payload = "order.json"
+
+    /// The path of `language`'s strings: `fr.lproj/order.strings`.
+    public static func stringsPath(for language: String) -> String { "\(language).lproj/order.strings" }
+
+    /// Adds or replaces a file.
+    public mutating func add(_ data: Data, at path: String) throws {
+        try PassPackage.validate(path: path)
+        let total = files.reduce(data.count) { $0 + ($1.key == path ? 0 : $1.value.count) }
+        guard total < Self.maximumTotalSize else {
+            throw WalletPassesError.tooLarge(what: "the order's files", limit: Self.maximumTotalSize)
+        }
+        files[path] = data
+    }
+
+    /// Removes the file at `path`; returns whether there was one.
+    @discardableResult
+    public mutating func remove(at path: String) -> Bool {
+        files.removeValue(forKey: path) != nil
+    }
+
+    /// The parsed `order.json`.
+    ///
+    /// - Throws: ``WalletPassesError/invalidOrder(_:)`` when it is missing,
+    ///   ``WalletPassesError/malformedOrderJSON(_:)`` when it is not a JSON dictionary.
+    public var order: Order {
+        get throws {
+            guard let json = files[Self.payload] else {
+                throw WalletPassesError.invalidOrder([
+                    PassFinding(code: "json.missing", severity: .error, path: Self.payload, message: "is missing")
+                ])
+            }
+            return try Self.decodeOrder(json)
+        }
+    }
+
+    /// Parses `order.json`, describing what is wrong when it cannot.
+    static func decodeOrder(_ json: Data) throws -> Order {
+        do {
+            return try Order(json: json)
+        } catch let error as DecodingError {
+            throw WalletPassesError.malformedOrderJSON(PassPackage.describe(error))
+        } catch {
+            throw WalletPassesError.malformedOrderJSON("not valid JSON")
+        }
+    }
+
+    /// Replaces `order.json` with `order`.
+    public mutating func setOrder(_ order: Order) throws {
+        try add(try order.encoded(), at: Self.payload)
+    }
+
+    /// What ``OrderLint`` finds in the order and its files.
+    public func lint() -> OrderLintReport {
+        var others = files
+        let json = others.removeValue(forKey: Self.payload)
+        return OrderLint.report(orderJSON: json ?? Data("{}".utf8), files: others)
+    }
+
+    /// Throws ``WalletPassesError/invalidOrder(_:)`` with the errors ``lint()`` finds, if any.
+    public func validate() throws {
+        guard files[Self.payload] != nil else { _ = try order; return }
+        let errors = lint().errors
+        guard errors.isEmpty else { throw WalletPassesError.invalidOrder(errors) }
+    }
+
+    /// `manifest.json`: every file's lowercase hex SHA-256, keys sorted, slashes unescaped.
+    public func manifest() -> Data {
+        PassManifest.json(files.mapValues(PassManifest.sha256))
+    }
+}
