@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The API against its description: schemathesis (PyPI) generates requests from docs/openapi.yaml and runs every check
 # (status codes, content types, response schemas, headers, server errors, unsupported methods, …) against a real
-# `coffer serve` with a seeded client, API token and tag TICKET-1. Any finding fails the run.
+# `coffer serve` with a seeded client, API token, tag TICKET-1 and order SHOP-1042. Any finding fails the run.
 # Usage: bash .ci/fuzz-api.sh   (after `swift build`; needs `pip install schemathesis`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +26,21 @@ python3 -c 'import json,sys; print(json.dumps({"type": "service_account", "clien
 "$coffer" admin pass-type google set pass.dev.coffer.local --issuer-id 3388000000012345678 \
     --service-account "$work/google.json" --data-dir "$work/data" >/dev/null
 
+# The development order type, shared with the client, and an order SHOP-1042 (the paths' example) to fuzz.
+order_type=$("$coffer" admin seed-demo --orders --json --data-dir "$work/data" 2>/dev/null \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["order_type_id"])')
+"$coffer" admin pass-type share --pass-type "$order_type" --client "$client" --data-dir "$work/data" >/dev/null 2>&1
+curl -fsS -u "$token:" -H 'Content-Type: application/json' "http://127.0.0.1:$port/api/v2/orders" -d '{"order":
+    {"orderIdentifier":"SHOP-1042","orderManagementURL":"https://shop.example.com/o/1042",
+     "merchant":{"displayName":"Fuzz Shoes","merchantIdentifier":"merchant.com.example","url":"https://shop.example.com"}}}' \
+    >/dev/null
+
 # The command pip installs (pyenv puts it on PATH through a shim; elsewhere it is beside python3).
 schemathesis=$(command -v schemathesis || echo "$(dirname "$(python3 -c 'import sys; print(sys.executable)')")/schemathesis")
-"$schemathesis" run docs/openapi.yaml --url "http://127.0.0.1:$port" \
+"$schemathesis" --config-file .ci/schemathesis.toml run docs/openapi.yaml --url "http://127.0.0.1:$port" \
     --header "Authorization: Basic $(printf '%s:' "$token" | base64 -w0)" \
-    --checks all --seed 20261123 --max-examples 100 --request-timeout 30
+    --checks all --seed 20261123 --max-examples 100 --request-timeout 30 || {
+    # What the server logged as errors (a 500 says why only there).
+    grep -E ' (error|critical) ' "$work/serve.log" | tail -n 20
+    exit 1
+}

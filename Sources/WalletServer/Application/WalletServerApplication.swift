@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -45,9 +46,21 @@ public enum WalletServerApplication {
                 repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
                 maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
             clientAddress: clientAddress, rateBuckets: rateBuckets)
-        let management = PassManagement(
-            repository: repository,
-            updater: updater ?? PassUpdater(store: repository, logger: logger, trace: service.trace))
+        let updater = updater ?? PassUpdater(store: repository, logger: logger, trace: service.trace)
+        let management = PassManagement(repository: repository, updater: updater)
+        let orderRenderer = OrderRenderer(
+            identities: service.identities,
+            tokens: service.renderer.webService?.tokens ?? PassAuthenticationTokens(key: SymmetricKey(size: .bits256)),
+            webServiceURL: service.renderer.webService?.orderURL)
+        let orderWebService = OrderWebServiceController(
+            service: OrderWebService(
+                repository: repository, renderer: orderRenderer, trace: service.trace,
+                maximumDevicesPerOrder: maximumDevicesPerPass, clock: service.clock, logger: logger,
+                rateBuckets: rateBuckets),
+            passes: webService)
+        let orderManagement = OrderManagement(
+            repository: repository, renderer: orderRenderer, trace: service.trace,
+            pushesQueued: updater.pushesQueued, clock: service.clock)
         let webLinks = WebLinkService(provisioning: service, repository: repository)
         let distribution = PassDistribution(
             repository: repository, renderer: service.renderer, publicBaseURL: { webLinks.publicBaseURL },
@@ -89,6 +102,11 @@ public enum WalletServerApplication {
             webFlow.addRoutes(to: router)
             sharedPasses.addRoutes(to: router)
             managementController.addRoutes(to: router.group("api/v2/passes"))
+            orderWebService.addRoutes(to: router.group(RouterPath(OrderWebServiceController.mountPath)))
+            OrderManagementController(
+                apiTokens: repository, management: orderManagement, trace: managementController.trace,
+                changeLimiter: managementController.changeLimiter
+            ).addRoutes(to: router.group(RouterPath(OrderManagementController.path)))
             managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
             webhookEndpoints.addRoutes(to: router.group(RouterPath(WebhookEndpointsController.path)))
             googleWalletController.addRoutes(to: router)
@@ -247,8 +265,8 @@ public enum WalletServerApplication {
             }, logger: logger)
     }
 
-    /// Where passes tell Wallet to fetch their updates (`<public URL>/passkit`), with the tokens that authenticate
-    /// devices there; `nil`, with a notice, when the public URL is not https (Wallet registers only with https).
+    /// Where passes tell Wallet to fetch their updates (`<public URL>/passkit`; orders: `<public URL>/orders`), with
+    /// the tokens that authenticate devices there; `nil`, with a notice, when the public URL is not https (Wallet registers only with https).
     static func passWebService(configuration: WalletServerConfiguration, storage: WalletServerStorage, logger: Logger)
         async throws -> PassRenderer.WebService?
     {
@@ -260,10 +278,12 @@ public enum WalletServerApplication {
                 """)
             return nil
         }
-        let url = configuration.effectivePublicURL.appendingPathComponent(
-            String(PassWebServiceController.mountPath.dropFirst())
-        ).absoluteString
+        func url(_ mountPath: String) -> String {
+            configuration.effectivePublicURL.appendingPathComponent(String(mountPath.dropFirst())).absoluteString
+        }
         let tokens = try await PassAuthenticationTokens.load(from: storage.secrets, lockingWith: storage.database)
-        return try PassRenderer.WebService(url: url, tokens: tokens)
+        return try PassRenderer.WebService(
+            url: url(PassWebServiceController.mountPath), tokens: tokens,
+            orderURL: url(OrderWebServiceController.mountPath))
     }
 }

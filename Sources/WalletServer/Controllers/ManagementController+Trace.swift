@@ -23,18 +23,21 @@ extension ManagementController {
         }
     }
 
+    /// The `limit` of a page of a trace: 1–`PassTrace.maximumPageSize`, 100 when absent.
+    static func eventPageLimit(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters.get("limit") else { return 100 }
+        guard let limit = Int(text), (1...PassTrace.maximumPageSize).contains(limit) else {
+            throw APIError.badRequest("'limit' must be a whole number 1–\(PassTrace.maximumPageSize)")
+        }
+        return limit
+    }
+
     /// `GET /api/v2/passes/{tag_id}/events?limit=100&cursor=…`: a page of the pass's trace, oldest first, with the
     /// diagnosis of its newest events.
     @Sendable func events(request: Request, context: WalletRequestContext) async throws -> Response {
         let (clientID, attribute, value) = try await target(request, context: context)
         let query = request.uri.queryParameters
-        var limit = 100
-        if let text = query.get("limit") {
-            guard let parsed = Int(text), (1...PassTrace.maximumPageSize).contains(parsed) else {
-                throw APIError.badRequest("'limit' must be a whole number 1–\(PassTrace.maximumPageSize)")
-            }
-            limit = parsed
-        }
+        let limit = try Self.eventPageLimit(request)
         let page = try await Self.answering { () -> EventPage in
             let target = try await management.repository.managedPass(
                 clientID: clientID, attribute: attribute, value: value)

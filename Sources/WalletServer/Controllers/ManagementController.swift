@@ -52,20 +52,28 @@ struct ManagementController: Sendable {
 
     @Sendable func create(request: Request, context: WalletRequestContext) async throws -> Response {
         let clientID = try await authenticate(request, costs: true)
-        var key: IdempotencyKey?
-        if let text = request.headers[Self.idempotencyKeyHeader] {
-            guard let parsed = IdempotencyKey(text) else {
-                throw APIError.badRequest("the Idempotency-Key header must be 1–255 printable ASCII characters")
-            }
-            key = parsed
-        }
+        let key = try Self.idempotencyKey(of: request)
         let stored = try await Self.answering {
             let creation = try await JSONBody.decode(
                 PassCreationRequest.self, from: request, limit: Self.maximumBodySize)
             return try await management.create(creation, clientID: clientID, idempotencyKey: key)
         }
+        return Self.response(stored)
+    }
+
+    /// The request's `Idempotency-Key`, if it sent one; 400 for one that is not 1–255 printable ASCII characters.
+    static func idempotencyKey(of request: Request) throws -> IdempotencyKey? {
+        guard let text = request.headers[idempotencyKeyHeader] else { return nil }
+        guard let key = IdempotencyKey(text) else {
+            throw APIError.badRequest("the Idempotency-Key header must be 1–255 printable ASCII characters")
+        }
+        return key
+    }
+
+    /// A create's answer, marked `Idempotency-Replayed` when it is the stored answer to an earlier request.
+    static func response(_ stored: StoredResponse) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        if stored.replayed { headers[Self.replayedHeader] = "true" }
+        if stored.replayed { headers[replayedHeader] = "true" }
         return Response(
             status: HTTPResponse.Status(code: stored.status), headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: stored.body)))
@@ -187,6 +195,8 @@ struct ManagementController: Sendable {
         case .unsupportedHere: return APIError(.conflict, code: "unsupported_here", message: failure.description)
         case .invalidPass(let findings):
             return APIError(.badRequest, code: "invalid_pass", message: failure.description, findings: findings)
+        case .invalidOrder(let findings):
+            return APIError(.badRequest, code: "invalid_order", message: failure.description, findings: findings)
         case .idempotencyKeyReused:
             return APIError(.unprocessableContent, code: "idempotency_key_reused", message: failure.description)
         }

@@ -63,6 +63,8 @@ struct PassWebServiceController: Sendable {
     }
 
     @Sendable func register(request: Request, context: WalletRequestContext) async throws -> Response {
+        // Without a token there is nothing to look up: answered before the address's budget is counted.
+        guard request.headers[.authorization] != nil else { throw PassWebServiceController.noToken }
         try await limit(request, context, with: registrationLimiter, what: "registrations")
         let body = try await JSONBody.decode(Registration.self, from: request, limit: 4096)
         let created = try await run {
@@ -143,7 +145,7 @@ struct PassWebServiceController: Sendable {
 
     /// Counts the request against its client address's budget in `limiter`; throws `429` with `Retry-After` when
     /// that budget is spent.
-    private func limit(
+    func limit(
         _ request: Request, _ context: WalletRequestContext, with limiter: RateLimiter<String>, what: String
     ) async throws {
         let address = clientAddress.limiterKey(of: request, context: context)
@@ -158,27 +160,36 @@ struct PassWebServiceController: Sendable {
     }
 
     /// A path parameter, percent-decoded.
-    private static func parameter(_ name: String, _ context: WalletRequestContext) throws -> String {
+    static func parameter(_ name: String, _ context: WalletRequestContext) throws -> String {
         guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding else {
             throw APIError.badRequest("the path's \(name) is not valid")
         }
         return value
     }
 
+    /// The answer to a request without the token it needs.
+    static let noToken = APIError(.unauthorized, code: "unauthorized", message: "no pass or order with this token")
+
     /// Runs `body`, turning the service's refusals into HTTP answers.
-    private func run<T>(_ body: () async throws -> T) async throws -> T {
+    func run<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let failure as PassWebService.Failure {
             switch failure {
             case .unauthorized:
-                throw APIError(.unauthorized, code: "unauthorized", message: "no pass with this token")
+                throw Self.noToken
             case .notFound(let message): throw APIError.notFound(message)
             case .invalidRequest(let message): throw APIError.badRequest(message)
+            case .rateLimited(let wait):
+                let seconds = ProvisioningController.wholeSeconds(wait)
+                throw APIError(
+                    .tooManyRequests, code: "rate_limited",
+                    message: "signed as often as it may be for now; try again in \(seconds) s",
+                    headers: [.retryAfter: String(seconds)])
             case .tooManyDevices(let limit):
                 throw APIError(
                     .forbidden, code: "too_many_devices",
-                    message: "this pass is registered on \(limit) devices, the most it may be; unregister one first")
+                    message: "it is registered on \(limit) devices, the most it may be; unregister one first")
             }
         }
     }

@@ -15,6 +15,10 @@ extension WalletAdministration {
     ///   for an issuer ID that is not digits or a file that is not a service account key.
     public func setGoogleIssuer(passTypeID: UUID, issuerID: String, serviceAccount: Data) async throws -> GoogleIssuer {
         let passType = try await existingPassType(passTypeID)
+        guard passType.kind == .pass else {
+            throw WalletServerError.invalidArgument(
+                "\(passType.passTypeIdentifier) is an order type: only passes go to Google Wallet")
+        }
         guard GoogleIssuer.isIssuerID(issuerID) else {
             throw WalletServerError.invalidArgument(
                 "the Google issuer ID is the number (1–20 digits) the Google Pay & Wallet console shows")

@@ -23,6 +23,8 @@ public struct WalletAdministration: Sendable {
         public let passID: UUID
         /// Every tag's `reference_id`, ``tagID`` first (more than one when asked, for load tests).
         public let tagIDs: [String]
+        /// The development order type shared with the client, when asked for.
+        public var orderTypeID: UUID? = nil
 
         private enum CodingKeys: String, CodingKey {
             case clientID = "client_id"
@@ -32,6 +34,7 @@ public struct WalletAdministration: Sendable {
             case tagID = "tag_id"
             case passID = "pass_id"
             case tagIDs = "tag_ids"
+            case orderTypeID = "order_type_id"
         }
     }
 
@@ -109,8 +112,8 @@ public struct WalletAdministration: Sendable {
     ///   identity for a pass type that has none yet.
     /// - Returns: The pass type, and whether it was new.
     public func importPassType(
-        _ identity: SigningIdentity, organizationName: String? = nil, bindingLearnMoreURL: String? = nil,
-        staged: Bool = false, activatingAt: Date? = nil
+        _ identity: SigningIdentity, kind: PassType.Kind = .pass, organizationName: String? = nil,
+        bindingLearnMoreURL: String? = nil, staged: Bool = false, activatingAt: Date? = nil
     ) async throws -> (passType: PassType, created: Bool) {
         if let bindingLearnMoreURL {
             guard Pass.isHTTPSURL(bindingLearnMoreURL) else {
@@ -121,7 +124,15 @@ public struct WalletAdministration: Sendable {
         guard let identifier = identity.passTypeIdentifier, let team = identity.teamIdentifier else {
             throw WalletPassesError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
         }
+        if kind == .order {
+            try SigningIdentity.check(identity.certificate, orderTypeIdentifier: identifier)
+        }
         let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
+        if let existing, existing.kind != kind {
+            throw WalletServerError.conflict(
+                "the \(existing.kind.rawValue) type \(identifier) (this certificate was imported as an \(kind.rawValue) type)"
+            )
+        }
         if let existing, existing.teamIdentifier != team {
             throw WalletServerError.conflict(
                 "the pass type \(identifier) of team \(existing.teamIdentifier) (this certificate is team \(team))")
@@ -148,7 +159,7 @@ public struct WalletAdministration: Sendable {
             passType = PassType(
                 passTypeIdentifier: identifier, teamIdentifier: team,
                 organizationName: organizationName ?? identity.organizationName ?? identifier, signingKeyPath: keyPath,
-                bindingLearnMoreURL: bindingLearnMoreURL)
+                bindingLearnMoreURL: bindingLearnMoreURL, kind: kind)
             do {
                 try await repository.createPassType(passType)
             } catch {
@@ -158,7 +169,7 @@ public struct WalletAdministration: Sendable {
             logger.info("imported a pass type", metadata: ["pass_type": "\(identifier)", "team": "\(team)"])
         }
         // Account-bound passes are NFC passes, and Wallet accepts only encrypted ones: every pass type gets a key.
-        if passType.nfcPublicKey == nil {
+        if passType.kind == .pass, passType.nfcPublicKey == nil {
             passType.nfcPublicKey = try await createNFCKey(passTypeID: passType.id).publicKey
         }
         return (passType, existing == nil)
@@ -268,12 +279,43 @@ public struct WalletAdministration: Sendable {
         return (passType, created || existing == nil)
     }
 
+    /// The order type identifier of the development order type.
+    public static let developmentOrderTypeIdentifier = "order.dev.coffer.local"
+
+    /// Where ``developmentOrderType()`` writes its root certificate: beside the development pass type's.
+    public var developmentOrderRootURL: URL {
+        developmentRootURL.deletingLastPathComponent().appendingPathComponent("development-order-root.pem")
+    }
+
+    /// The development order type, made on first use like ``developmentPassType()``: an Order Type ID hierarchy that
+    /// is **not Apple's**, its root certificate written to ``developmentOrderRootURL``.
+    ///
+    /// - Returns: The order type, and whether this call made it.
+    public func developmentOrderType() async throws -> (orderType: PassType, created: Bool) {
+        let identifier = Self.developmentOrderTypeIdentifier
+        let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
+        if let existing, secrets.canSign(at: existing),
+            FileManager.default.fileExists(atPath: developmentOrderRootURL.path)
+        {
+            return (existing, false)
+        }
+        let development = try DevelopmentIdentity.generate(
+            orderTypeIdentifier: identifier, teamIdentifier: Self.developmentTeamIdentifier,
+            organizationName: "Coffer Development")
+        try Data(try development.rootPEM.utf8).write(to: developmentOrderRootURL, options: .atomic)
+        let (orderType, created) = try await importPassType(development.signingIdentity, kind: .order)
+        logger.notice(
+            "generated a development order type (NOT Apple's: orders verify against its root, not on devices)",
+            metadata: ["order_type": "\(identifier)", "root_certificate": "\(developmentOrderRootURL.path)"])
+        return (orderType, created || existing == nil)
+    }
+
     /// The pass type to use when none is named: the only one there is.
     ///
     /// - Throws: ``WalletServerError/notFound(_:)`` when there is none, ``WalletServerError/invalidArgument(_:)``
     ///   when several leave the choice open.
     public func defaultPassType() async throws -> PassType {
-        let passTypes = try await repository.passTypes()
+        let passTypes = try await repository.passTypes().filter { $0.kind == .pass }
         guard passTypes.count <= 1 else {
             throw WalletServerError.invalidArgument("there are \(passTypes.count) pass types: name one")
         }
@@ -293,7 +335,7 @@ public struct WalletAdministration: Sendable {
     ///   `WalletPassesError/invalidPass(_:)` with the errors of a pass made from it.
     @discardableResult
     public func setTemplate(passTypeID: UUID, template: PassTemplate) async throws -> [PassFinding] {
-        guard let passType = try await repository.passType(id: passTypeID) else {
+        guard let passType = try await repository.passType(id: passTypeID), passType.kind == .pass else {
             throw WalletServerError.notFound("pass type \(passTypeID)")
         }
         let made = try template.package(for: passType, serialNumber: "TEMPLATE")
@@ -337,7 +379,7 @@ public struct WalletAdministration: Sendable {
         }
         let passType: PassType
         if let passTypeID {
-            guard let named = try await repository.passType(id: passTypeID) else {
+            guard let named = try await repository.passType(id: passTypeID), named.kind == .pass else {
                 throw WalletServerError.notFound("pass type \(passTypeID)")
             }
             passType = named
@@ -372,13 +414,15 @@ public struct WalletAdministration: Sendable {
     ///
     /// With a `tagCount` above one, the user gets that many tags (`DEMO-XXXXXXXX`, then `-2`, `-3`, …), each with its
     /// pass, written in one transaction: what a load test that needs many open sessions at once starts from.
-    public func seedDemo(passTypeID: UUID? = nil, tagCount: Int = 1) async throws -> DemoSeed {
+    public func seedDemo(passTypeID: UUID? = nil, tagCount: Int = 1, withOrderType: Bool = false) async throws
+        -> DemoSeed
+    {
         guard (1...Self.maximumDemoTags).contains(tagCount) else {
             throw WalletServerError.invalidArgument("the number of demo tags must be 1–\(Self.maximumDemoTags)")
         }
         let passType: PassType
         if let passTypeID {
-            guard let named = try await repository.passType(id: passTypeID) else {
+            guard let named = try await repository.passType(id: passTypeID), named.kind == .pass else {
                 throw WalletServerError.notFound("pass type \(passTypeID)")
             }
             passType = named
@@ -401,9 +445,16 @@ public struct WalletAdministration: Sendable {
             tags.append((tag, pass))
         }
         try await repository.createTags(tags)
+        var orderTypeID: UUID?
+        if withOrderType {
+            let orderType = try await developmentOrderType().orderType
+            try await repository.grantPassType(passTypeID: orderType.id, clientID: client.id, now: Date())
+            orderTypeID = orderType.id
+        }
         return DemoSeed(
             clientID: client.id, apiToken: token, userID: user.id, passTypeID: passType.id,
-            tagID: tags[0].tag.referenceID!, passID: tags[0].pass.id, tagIDs: tags.map { $0.tag.referenceID! })
+            tagID: tags[0].tag.referenceID!, passID: tags[0].pass.id, tagIDs: tags.map { $0.tag.referenceID! },
+            orderTypeID: orderTypeID)
     }
 
     /// The most tags ``seedDemo(passTypeID:tagCount:)`` makes at once.
@@ -422,8 +473,6 @@ extension SecretsDataStoring {
     /// Whether the identity `passType` names is stored and may sign its passes.
     fileprivate func canSign(at passType: PassType) -> Bool {
         guard let identity = try? SigningIdentity(from: self, at: passType.signingKeyPath) else { return false }
-        return
-            (try? identity.check(
-                passTypeIdentifier: passType.passTypeIdentifier, teamIdentifier: passType.teamIdentifier)) != nil
+        return (try? SigningIdentityCache.check(identity, of: passType)) != nil
     }
 }

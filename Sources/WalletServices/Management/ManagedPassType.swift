@@ -13,6 +13,8 @@ package struct ManagedPassType: Codable, Hashable, Sendable {
     package var organizationName: String
     /// The current NFC public key (Base64 SubjectPublicKeyInfo, P-256), `nil` when the pass type has none.
     package var nfcPublicKey: String?
+    /// `pass`, or `order` for an order type (named by `order_type_id` when making orders).
+    package var kind: PassType.Kind
 
     /// The management API's view of `passType`.
     package init(_ passType: PassType) {
@@ -21,6 +23,7 @@ package struct ManagedPassType: Codable, Hashable, Sendable {
         teamIdentifier = passType.teamIdentifier
         organizationName = passType.organizationName
         nfcPublicKey = passType.nfcPublicKey
+        kind = passType.kind
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -29,6 +32,7 @@ package struct ManagedPassType: Codable, Hashable, Sendable {
         case teamIdentifier = "team_identifier"
         case organizationName = "organization_name"
         case nfcPublicKey = "nfc_public_key"
+        case kind
     }
 
     /// Always writes `nfc_public_key`, `null` when there is none, so every object has the same keys.
@@ -39,5 +43,6 @@ package struct ManagedPassType: Codable, Hashable, Sendable {
         try container.encode(teamIdentifier, forKey: .teamIdentifier)
         try container.encode(organizationName, forKey: .organizationName)
         try container.encode(nfcPublicKey, forKey: .nfcPublicKey)
+        try container.encode(kind, forKey: .kind)
     }
 }

@@ -140,22 +140,7 @@ package struct PassManagement: Sendable {
     /// The pass type `id` names, or the only one shared with the client; refused when the client may not issue
     /// under it.
     private func passType(_ id: UUID?, clientID: UUID) async throws -> PassType {
-        if let id {
-            guard let passType = try await repository.passType(id: id) else {
-                throw PassManagementFailure.notFound("a pass type \(id)")
-            }
-            guard try await repository.isPassTypeGranted(passTypeID: id, clientID: clientID) else {
-                throw PassManagementFailure.forbidden(ProvisioningService.notGranted(passType.passTypeIdentifier))
-            }
-            return passType
-        }
-        let granted = try await repository.passTypes(sharedWith: clientID)
-        guard granted.count <= 1 else {
-            throw PassManagementFailure.invalidRequest(
-                "this client may use \(granted.count) pass types: name one with 'pass_type_id'")
-        }
-        guard let only = granted.first else { throw PassManagementFailure.notFound("a pass type") }
-        return only
+        try await repository.sharedType(id, kind: .pass, clientID: clientID, parameter: "pass_type_id")
     }
 
     /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``, and

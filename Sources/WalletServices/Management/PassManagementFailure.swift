@@ -17,6 +17,8 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
     case unsupportedHere(String)
     /// The pass would have errors Wallet rejects (`PassLint`); each finding names its key.
     case invalidPass([PassFinding])
+    /// The order would have errors Wallet rejects (`OrderLint`); each finding names its key or file.
+    case invalidOrder([PassFinding])
 
     /// A sentence for people; never a token.
     package var description: String {
@@ -29,6 +31,9 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
         case .forbidden(let reason), .unsupportedHere(let reason): return reason
         case .invalidPass(let findings):
             return "the pass would not be valid: "
+                + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
+        case .invalidOrder(let findings):
+            return "the order would not be valid: "
                 + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         }
     }

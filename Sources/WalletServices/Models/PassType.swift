@@ -1,11 +1,22 @@
 import Foundation
 
-/// A Pass Type ID the server signs for. Its signing identity lives in Coffer's secret store at ``signingKeyPath``;
-/// a renewed one can wait beside it at ``nextSigningKeyPath`` until ``nextActivatesAt``.
+/// A Pass Type ID (or, of ``Kind-swift.enum/order`` kind, an Order Type ID) the server signs for. Its signing identity
+/// lives in Coffer's secret store at ``signingKeyPath``; a renewed one can wait beside it at ``nextSigningKeyPath``
+/// until ``nextActivatesAt``.
 public struct PassType: Codable, Hashable, Sendable, Identifiable {
+    /// What a type's certificate signs.
+    public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
+        /// Passes (a Pass Type ID certificate).
+        case pass
+        /// Orders (an Order Type ID certificate): the type has no passes, templates, NFC keys or Google issuer.
+        case order
+    }
+
     /// The pass type's identifier.
     public var id: UUID
-    /// The pass type identifier, e.g. `pass.com.example.ticket`.
+    /// Whether it signs passes or orders.
+    public var kind: Kind
+    /// The pass type identifier, e.g. `pass.com.example.ticket` (an order type's: `order.com.example.shop`).
     public var passTypeIdentifier: String
     /// The Apple team identifier.
     public var teamIdentifier: String
@@ -35,8 +46,9 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
         id: UUID = UUID(), passTypeIdentifier: String, teamIdentifier: String, organizationName: String,
         signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date(),
         nfcPublicKey: String? = nil, nextSigningKeyPath: String? = nil, nextActivatesAt: Date? = nil,
-        retiredSigningKeyPath: String? = nil, googleIssuerID: String? = nil
+        retiredSigningKeyPath: String? = nil, googleIssuerID: String? = nil, kind: Kind = .pass
     ) {
+        self.kind = kind
         self.googleIssuerID = googleIssuerID
         self.id = id
         self.passTypeIdentifier = passTypeIdentifier

@@ -369,8 +369,9 @@ public struct DeliveryDispatcher: Service {
     /// Records what became of `push` in its pass's trace.
     private func traced(_ kind: PassEvent.Kind, _ push: PendingPush, _ details: [String: JSONValue]) async {
         guard let trace else { return }
-        await trace.record(
-            trace.event(kind, passID: push.passID, device: push.deviceLibraryIdentifier, details: details))
+        var event = trace.event(kind, passID: push.passID, device: push.deviceLibraryIdentifier, details: details)
+        event.subject = push.subject
+        await trace.record(event)
     }
 
     private func metadata(_ push: PendingPush, reason: String? = nil) -> Logger.Metadata {

@@ -1,14 +1,16 @@
 import Foundation
 
-/// One push waiting in the durable outbox: a device to tell that one of its passes changed.
+/// One push waiting in the durable outbox: a device to tell that one of its passes (or orders) changed.
 package struct PendingPush: Sendable, Hashable, Identifiable {
     /// The outbox row.
     package var id: UUID
-    /// The pass that changed.
+    /// Whether a pass or an order changed.
+    package var subject: TraceSubject
+    /// The pass that changed (or the order).
     package var passID: UUID
     /// The pass's pass type (whose certificate authenticates the push under certificate authentication).
     package var passTypeID: UUID
-    /// The pass type identifier: the push's `apns-topic`.
+    /// The pass (or order) type identifier: the push's `apns-topic`.
     package var passTypeIdentifier: String
     /// The device the push goes to.
     package var deviceLibraryIdentifier: String
@@ -21,10 +23,11 @@ package struct PendingPush: Sendable, Hashable, Identifiable {
 
     /// Creates a pending push.
     package init(
-        id: UUID, passID: UUID, passTypeID: UUID, passTypeIdentifier: String, deviceLibraryIdentifier: String,
-        pushToken: String, attempts: Int, leasedUntil: Date
+        id: UUID, subject: TraceSubject = .pass, passID: UUID, passTypeID: UUID, passTypeIdentifier: String,
+        deviceLibraryIdentifier: String, pushToken: String, attempts: Int, leasedUntil: Date
     ) {
         self.id = id
+        self.subject = subject
         self.passID = passID
         self.passTypeID = passTypeID
         self.passTypeIdentifier = passTypeIdentifier

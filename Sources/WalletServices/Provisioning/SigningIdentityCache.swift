@@ -62,11 +62,29 @@ public actor SigningIdentityCache {
         let identity = try await NIOThreadPool.singleton.runIfActive {
             try SigningIdentity(from: store, at: path)
         }
-        try identity.check(passTypeIdentifier: passType.passTypeIdentifier, teamIdentifier: passType.teamIdentifier)
+        try Self.check(identity, of: passType)
         // Identities replaced by an import (their paths are no longer used) leave once they are stale.
         entries = entries.filter { now - $0.value.loadedAt < reloadInterval }
         entries[path] = Entry(identity: identity, loadedAt: now)
         return identity
+    }
+
+    /// Throws `WalletPassesError/identityMismatch(expected:found:)` unless `identity` is `passType`'s: a Pass Type ID
+    /// certificate of its identifier and team, or for an order type, the Order Type ID certificate of its identifier
+    /// and team.
+    package static func check(_ identity: SigningIdentity, of passType: PassType) throws {
+        switch passType.kind {
+        case .pass:
+            try identity.check(
+                passTypeIdentifier: passType.passTypeIdentifier, teamIdentifier: passType.teamIdentifier)
+        case .order:
+            try SigningIdentity.check(identity.certificate, orderTypeIdentifier: passType.passTypeIdentifier)
+            guard identity.teamIdentifier == passType.teamIdentifier else {
+                throw WalletPassesError.identityMismatch(
+                    expected: "order type \(passType.passTypeIdentifier) (team \(passType.teamIdentifier))",
+                    found: "team \(identity.teamIdentifier ?? "none")")
+            }
+        }
     }
 
     /// Drops the identity kept for `path`, so that the next use reads the store.

@@ -4,12 +4,13 @@ import Foundation
 /// PostgreSQL. Only the application's assembly and ``WalletAdministration`` hold it; each service holds the store it
 /// uses (``ProvisioningStore``, ``PassWebServiceStore``, ``PassManagementStore``, ``PassChangeStore``,
 /// ``ShareLinkStore``, ``LandingLinkStore``, ``PassTraceStore``, ``WebhookEndpointStore``, ``ExpiringRecordStore``,
-/// ``PassTypeStore``, ``PassTypeIdentityStore``, ``APITokenStore``, ``GoogleWalletOutbox``), and what it adds here
+/// ``PassTypeStore``, ``PassTypeIdentityStore``, ``APITokenStore``, ``GoogleWalletOutbox``, ``OrderStore``), and what
+/// it adds here
 /// is the operator's: clients, users, pass types and tags.
 package protocol WalletRepository:
     APITokenStore, ProvisioningStore, PassManagementStore, PassChangeStore, PassWebServiceStore, LandingLinkStore,
     ShareLinkStore, PassTraceStore, WebhookEndpointStore, ExpiringRecordStore, PassTypeIdentityStore,
-    GoogleWalletOutbox
+    GoogleWalletOutbox, OrderStore
 {
     /// Creates a client.
     func createClient(name: String) async throws -> Client

@@ -77,10 +77,20 @@ public struct PassEvent: Hashable, Sendable, Identifiable {
     }
 }
 
+/// What a trace is about: a pass, or an order (whose events are kept, read and delivered the same way).
+package enum TraceSubject: Hashable, Sendable {
+    /// A pass: ``NewPassEvent/passID`` is an `apple_passes` row.
+    case pass
+    /// An order: ``NewPassEvent/passID`` is an `orders` row.
+    case order
+}
+
 /// An event to record: a ``PassEvent`` before the trace gives it its place.
 package struct NewPassEvent: Hashable, Sendable {
-    /// The pass.
+    /// The pass (or the order, when ``subject`` says so).
     package var passID: UUID
+    /// Whether the event is about a pass or an order.
+    package var subject: TraceSubject
     /// When it happened.
     package var occurredAt: Date
     /// What happened.
@@ -94,10 +104,11 @@ package struct NewPassEvent: Hashable, Sendable {
 
     /// Creates an event to record.
     package init(
-        passID: UUID, occurredAt: Date, kind: PassEvent.Kind, device: String? = nil,
+        passID: UUID, subject: TraceSubject = .pass, occurredAt: Date, kind: PassEvent.Kind, device: String? = nil,
         details: [String: JSONValue] = [:], webhookDetails: [String: JSONValue] = [:]
     ) {
         self.passID = passID
+        self.subject = subject
         self.occurredAt = occurredAt
         self.kind = kind
         self.device = device
@@ -107,7 +118,17 @@ package struct NewPassEvent: Hashable, Sendable {
 
     /// The webhook event type the event is delivered as, if it is one an issuer's backend is told about.
     package var webhookType: WebhookEventType? {
-        switch kind {
+        if subject == .order {
+            switch kind {
+            case .changed: return .orderUpdated
+            case .registered where details["first_device"] == .bool(true): return .orderAdded
+            case .unregistered where details["last_device"] == .bool(true): return .orderRemoved
+            case .pushRefused: return .pushFailed
+            case .pushFailed where details["abandoned"] == .bool(true): return .pushFailed
+            default: return nil
+            }
+        }
+        return switch kind {
         case .bound: .passBound
         case .personalized: .passPersonalized
         case .changed: .passUpdated

@@ -62,6 +62,15 @@ public final class PassEventRecorder: Sendable {
             webhookDetails: webhookDetails)
     }
 
+    /// An event of `kind` for the order `orderID`, now.
+    package func event(
+        _ kind: PassEvent.Kind, orderID: UUID, device: String? = nil, details: [String: JSONValue] = [:]
+    ) -> NewPassEvent {
+        NewPassEvent(
+            passID: orderID, subject: .order, occurredAt: clock.now, kind: kind, device: device.map(deviceDigest),
+            details: details)
+    }
+
     /// Stores `events` and returns once they are stored (or failed, which is logged).
     package func record(_ events: NewPassEvent...) async {
         await record(events)

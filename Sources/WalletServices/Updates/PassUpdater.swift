@@ -13,7 +13,7 @@ public struct PassUpdater: Sendable {
     /// Where each change goes in its pass's trace.
     let trace: PassEventRecorder
     /// Called after a change committed with pushes queued (the dispatcher's wake-up).
-    let pushesQueued: @Sendable () -> Void
+    package let pushesQueued: @Sendable () -> Void
 
     /// Creates an updater; each change goes in its pass's trace through `trace`.
     package init(

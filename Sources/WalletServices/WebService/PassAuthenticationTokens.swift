@@ -92,6 +92,19 @@ package struct PassAuthenticationTokens: Sendable {
         return Data(mac).base64URLEncodedString
     }
 
+    /// A new token for the order `orderID` (a new salt), with what the database keeps of it.
+    package func newToken(orderID: UUID) -> (token: String, assignment: Assignment) {
+        let salt = Self.makeSalt()
+        let token = token(orderID: orderID, salt: salt)
+        return (token, Assignment(salt: salt, tokenHash: SecretToken.hash(token)))
+    }
+
+    /// The token of the order `orderID` with `salt`: made like a pass's, under a label of its own.
+    package func token(orderID: UUID, salt: String) -> String {
+        let message = Data("coffer order authentication\u{0}\(orderID.uuidString)\u{0}\(salt)".utf8)
+        return Data(HMAC<SHA256>.authenticationCode(for: message, using: key)).base64URLEncodedString
+    }
+
     /// What a pass's trace keeps of a device's library identifier: the first 16 hexadecimal digits of its HMAC under
     /// the server key, the same on every replica and across restarts, and no way back to the identifier.
     package func deviceDigest(_ deviceLibraryIdentifier: String) -> String {
@@ -111,11 +124,11 @@ package struct PassAuthenticationTokens: Sendable {
         return token(passID: passID, salt: salt)
     }
 
-    /// Whether the `Authorization` header `authorization` (`ApplePass <token>`) carries the token whose SHA-256 is
-    /// `storedHash`, compared in constant time.
-    package static func authorizes(_ authorization: String?, storedHash: Data?) -> Bool {
+    /// Whether the `Authorization` header `authorization` (`ApplePass <token>`, or `AppleOrder <token>` with that
+    /// `scheme`) carries the token whose SHA-256 is `storedHash`, compared in constant time.
+    package static func authorizes(_ authorization: String?, storedHash: Data?, scheme: String = "ApplePass") -> Bool {
         guard let storedHash, let authorization else { return false }
-        let prefix = "ApplePass "
+        let prefix = scheme + " "
         guard authorization.hasPrefix(prefix) else { return false }
         let token = authorization.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
         guard token.count >= 16, token.utf8.count <= 512 else { return false }

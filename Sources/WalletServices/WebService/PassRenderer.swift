@@ -13,17 +13,20 @@ package struct PassRenderer: Sendable {
     package struct WebService: Sendable {
         /// The `webServiceURL` written into passes (an https URL, e.g. `https://host/passkit`).
         package var url: String
-        /// The passes' authentication tokens.
+        /// The passes' (and orders') authentication tokens.
         package var tokens: PassAuthenticationTokens
+        /// The `webServiceURL` written into orders (e.g. `https://host/orders`), if the server serves orders.
+        package var orderURL: String?
 
-        /// Creates the settings; `url` must be https (Wallet ignores any other).
-        package init(url: String, tokens: PassAuthenticationTokens) throws {
-            guard Pass.isHTTPSURL(url) else {
+        /// Creates the settings; `url` (and `orderURL`) must be https (Wallet ignores any other).
+        package init(url: String, tokens: PassAuthenticationTokens, orderURL: String? = nil) throws {
+            for candidate in [url, orderURL].compactMap({ $0 }) where !Pass.isHTTPSURL(candidate) {
                 throw WalletServerError.invalidConfiguration(
-                    "the web service URL '\(url)' must be https: Wallet registers passes only with an https service")
+                    "the web service URL '\(candidate)' must be https: Wallet registers only with an https service")
             }
             self.url = url
             self.tokens = tokens
+            self.orderURL = orderURL
         }
     }
 

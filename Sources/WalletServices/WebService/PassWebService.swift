@@ -19,6 +19,8 @@ package struct PassWebService: Sendable {
         case invalidRequest(String)
         /// The pass has as many registered devices as it may have.
         case tooManyDevices(limit: Int)
+        /// The order was signed as often as its budget allows for now (``OrderWebService/signingLimit``).
+        case rateLimited(retryAfter: Duration)
     }
 
     /// What a fetch of the latest pass answers.
@@ -286,12 +288,12 @@ package struct PassWebService: Sendable {
         return pass
     }
 
-    private static func checkDevice(_ identifier: String) throws {
+    static func checkDevice(_ identifier: String) throws {
         try checkIdentifier(identifier, name: "deviceLibraryIdentifier")
     }
 
     /// An identifier from the path: 1 to 256 printable ASCII characters.
-    private static func checkIdentifier(_ value: String, name: String) throws {
+    static func checkIdentifier(_ value: String, name: String) throws {
         guard (1...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw Failure.invalidRequest("\(name) must be 1 to 256 printable ASCII characters")
         }

@@ -17,4 +17,10 @@ public enum WebhookEventType: String, Codable, Hashable, Sendable, CaseIterable 
     /// A pass type's certificate ends within 30, 14, 7 or 1 days and no renewed one is staged to take over: sent once
     /// per threshold to the clients the pass type is shared with.
     case passTypeCertificateExpiring = "pass_type.certificate_expiring"
+    /// A first device registered the order for updates: it was added to Wallet.
+    case orderAdded = "order.added"
+    /// The last device unregistered the order, or APNs said its push token is gone.
+    case orderRemoved = "order.removed"
+    /// The order changed (its status, a fulfilment, a payment or a return).
+    case orderUpdated = "order.updated"
 }

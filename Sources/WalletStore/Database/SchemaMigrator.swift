@@ -195,5 +195,6 @@ public struct SchemaMigrator: Sendable {
             try await db.alter(table: "pass_types").column("google_issuer_id", type: .text).run()
         },
         Migration(version: 16, name: "Google Wallet objects", apply: createGoogleWalletTables),
+        Migration(version: 17, name: "Apple Wallet orders", apply: createOrderTables),
     ]
 }

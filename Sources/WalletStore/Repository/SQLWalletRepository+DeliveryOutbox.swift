@@ -5,27 +5,62 @@ import WalletServices
 extension SQLWalletRepository: DeliveryOutbox {
     /// Leases the due pushes: one statement takes each row only if no unexpired lease holds it, so replicas that
     /// claim at once never get the same push.
+    ///
+    /// Orders' pushes take turns with passes': up to half of `limit` goes to orders first, the rest to passes, and
+    /// what passes leave to orders again, so that a burst of either never holds the other back.
     package func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush] {
+        guard limit > 0 else { return [] }
+        var claimed = try await claimDuePushes(of: .order, now: now, limit: max(1, limit / 2), leaseFor: leaseFor)
+        claimed += try await claimDuePushes(of: .pass, now: now, limit: limit - claimed.count, leaseFor: leaseFor)
+        if claimed.count < limit {
+            claimed += try await claimDuePushes(of: .order, now: now, limit: limit - claimed.count, leaseFor: leaseFor)
+        }
+        return claimed
+    }
+
+    /// Leases the due pushes of passes, or of orders (``claimDuePushes(now:limit:leaseFor:)``), with each one's push
+    /// token and type in the same query.
+    private func claimDuePushes(of subject: TraceSubject, now: Date, limit: Int, leaseFor: TimeInterval) async throws
+        -> [PendingPush]
+    {
         guard limit > 0 else { return [] }
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         return try await run {
-            let candidates = try await sql.select()
-                .prefixedColumns(of: DeliveryOutboxRow.self).prefixedColumns(of: PassRegistrationRow.self)
-                .prefixedColumns(of: PassTypeRow.self)
-                .from(DeliveryOutboxRow.table)
-                .join(
-                    PassRegistrationRow.table,
-                    equating: [
-                        (
-                            PassRegistrationRow.column(.deviceLibraryIdentifier),
-                            DeliveryOutboxRow.column(.deviceLibraryIdentifier)
-                        ),
-                        (PassRegistrationRow.column(.passID), DeliveryOutboxRow.column(.passID)),
-                    ]
-                )
-                .joiningPasses(on: DeliveryOutboxRow.column(.passID))
-                .joiningPassTypes()
+            var query = sql.select().prefixedColumns(of: DeliveryOutboxRow.self).prefixedColumns(of: PassTypeRow.self)
+            switch subject {
+            case .pass:
+                query = query.prefixedColumns(of: PassRegistrationRow.self).from(DeliveryOutboxRow.table)
+                    .join(
+                        PassRegistrationRow.table,
+                        equating: [
+                            (
+                                PassRegistrationRow.column(.deviceLibraryIdentifier),
+                                DeliveryOutboxRow.column(.deviceLibraryIdentifier)
+                            ),
+                            (PassRegistrationRow.column(.passID), DeliveryOutboxRow.column(.passID)),
+                        ]
+                    )
+                    .joiningPasses(on: DeliveryOutboxRow.column(.passID))
+                    .joiningPassTypes()
+            case .order:
+                query = query.prefixedColumns(of: OrderRegistrationRow.self).from(DeliveryOutboxRow.table)
+                    .join(
+                        OrderRegistrationRow.table,
+                        equating: [
+                            (
+                                OrderRegistrationRow.column(.deviceLibraryIdentifier),
+                                DeliveryOutboxRow.column(.deviceLibraryIdentifier)
+                            ),
+                            (OrderRegistrationRow.column(.orderID), DeliveryOutboxRow.column(.passID)),
+                        ]
+                    )
+                    .join(OrderRow.table, on: OrderRow.column(.id), .equal, DeliveryOutboxRow.column(.passID))
+                    .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
+                    .where(DeliveryOutboxRow.column(.kind), .equal, SQLBind(DeliveryOutboxRow.orderPushKind))
+            }
+            let candidates =
+                try await query
                 .where(DeliveryOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(nowMS))
                 .where(Self.unleased(at: nowMS))
                 .orderBy(DeliveryOutboxRow.column(.nextAttemptAt))
@@ -34,19 +69,16 @@ extension SQLWalletRepository: DeliveryOutbox {
                 .map { row in
                     (
                         push: try row.decode(prefixed: DeliveryOutboxRow.self),
-                        pushToken: try row.decode(prefixed: PassRegistrationRow.self).pushToken,
+                        pushToken: subject == .pass
+                            ? try row.decode(prefixed: PassRegistrationRow.self).pushToken
+                            : try row.decode(prefixed: OrderRegistrationRow.self).pushToken,
                         passType: try row.decode(prefixed: PassTypeRow.self)
                     )
                 }
-            guard !candidates.isEmpty else { return [] }
-            let claimed = Set(
-                try await sql.update(DeliveryOutboxRow.table).set("leased_until", to: until)
-                    .where(SQLIdentifier("id"), .in, SQLGroupExpression(candidates.map { SQLBind($0.push.id) }))
-                    .where(Self.unleased(at: nowMS))
-                    .returning("id").all(decodingColumn: "id", as: String.self))
+            let claimed = try await leased(candidates.map(\.push.id), until: until, now: nowMS)
             return try candidates.filter { claimed.contains($0.push.id) }.map { candidate in
                 PendingPush(
-                    id: try DeliveryOutboxRow.uuid(candidate.push.id, .id),
+                    id: try DeliveryOutboxRow.uuid(candidate.push.id, .id), subject: subject,
                     passID: try DeliveryOutboxRow.uuid(candidate.push.passID ?? "", .passID),
                     passTypeID: try PassTypeRow.uuid(candidate.passType.id, .id),
                     passTypeIdentifier: candidate.passType.passTypeIdentifier,
@@ -56,15 +88,21 @@ extension SQLWalletRepository: DeliveryOutbox {
         }
     }
 
-    /// The rows of `candidates` (outbox rows with their `id`) it leased until `until`: each only if no unexpired
-    /// lease holds it at `now` (milliseconds), in one statement, so that replicas claiming at once never both get one.
-    func lease(_ candidates: [any SQLRow], until: Int64, now: Int64) async throws -> [any SQLRow] {
-        guard !candidates.isEmpty else { return [] }
-        let ids = try candidates.map { try $0.decode(column: "id", as: String.self) }
-        let claimed = Set(
+    /// Which of the outbox rows `ids` it leased until `until`: each only if no unexpired lease holds it at `now`
+    /// (milliseconds), in one statement, so that replicas claiming at once never both get one.
+    func leased(_ ids: [String], until: Int64, now: Int64) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return Set(
             try await sql.update(DeliveryOutboxRow.table).set("leased_until", to: until)
                 .where(SQLIdentifier("id"), .in, SQLBind.group(ids)).where(Self.unleased(at: now))
                 .returning("id").all(decodingColumn: "id", as: String.self))
+    }
+
+    /// The rows of `candidates` (outbox rows with their `id`) it leased until `until`: each only if no unexpired
+    /// lease holds it at `now` (milliseconds), in one statement, so that replicas claiming at once never both get one.
+    func lease(_ candidates: [any SQLRow], until: Int64, now: Int64) async throws -> [any SQLRow] {
+        let claimed = try await leased(
+            try candidates.map { try $0.decode(column: "id", as: String.self) }, until: until, now: now)
         return try candidates.filter { claimed.contains(try $0.decode(column: "id", as: String.self)) }
     }
 
@@ -82,7 +120,7 @@ extension SQLWalletRepository: DeliveryOutbox {
         try await completeDelivery(
             DeliveryCompletion(
                 id: push.id, leasedUntil: push.leasedUntil,
-                seen: (passID: push.passID, device: push.deviceLibraryIdentifier, at: now)))
+                seen: (passID: push.passID, device: push.deviceLibraryIdentifier, at: now, subject: push.subject)))
     }
 
     /// Schedules a push again, one attempt more, unleased, if this claim still holds its lease; returns whether it
@@ -107,13 +145,13 @@ extension SQLWalletRepository: DeliveryOutbox {
     static func commitCompletions(_ batch: [DeliveryCompletion], to database: WalletDatabase) async throws -> [Bool] {
         try await database.transaction { db in
             var deleted: [Bool] = []
-            var seen: [UUID: (devices: [String], at: Date)] = [:]
+            var seen: [UUID: (devices: [String], at: Date, subject: TraceSubject)] = [:]
             for completion in batch {
                 let rows = try await db.delete(from: "push_outbox").where("id", .equal, completion.id.uuidString)
                     .where("leased_until", .equal, ms(completion.leasedUntil)).returning("id").all()
                 deleted.append(rows.count == 1)
                 if rows.count == 1, let device = completion.seen {
-                    var entry = seen[device.passID] ?? ([], device.at)
+                    var entry = seen[device.passID] ?? ([], device.at, device.subject)
                     entry.devices.append(device.device)
                     entry.at = max(entry.at, device.at)
                     seen[device.passID] = entry
@@ -121,13 +159,19 @@ extension SQLWalletRepository: DeliveryOutbox {
             }
             // To the day: a registration is evicted only after days unseen, so a device seen today is not written again.
             for (passID, devices) in seen.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-                try await db.update(PassRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
-                    .where("pass_id", .equal, passID.uuidString)
-                    .where("device_library_identifier", .in, devices.devices)
-                    .where(
-                        PassRegistrationRow.lastSeen, .lessThan,
-                        SQLBind(ms(devices.at.addingTimeInterval(-seenGranularity)))
-                    ).run()
+                let before = SQLBind(ms(devices.at.addingTimeInterval(-seenGranularity)))
+                switch devices.subject {
+                case .pass:
+                    try await db.update(PassRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
+                        .where("pass_id", .equal, passID.uuidString)
+                        .where("device_library_identifier", .in, devices.devices)
+                        .where(PassRegistrationRow.lastSeen, .lessThan, before).run()
+                case .order:
+                    try await db.update(OrderRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
+                        .where("order_id", .equal, passID.uuidString)
+                        .where("device_library_identifier", .in, devices.devices)
+                        .where(OrderRegistrationRow.column(.lastSeenAt), .lessThan, before).run()
+                }
             }
             return deleted
         }
@@ -174,7 +218,8 @@ extension SQLWalletRepository: DeliveryOutbox {
     /// returns how many devices the pass has left, or `nil` when the registration was not removed.
     @discardableResult
     package func removeRegistration(for push: PendingPush) async throws -> Int? {
-        try await run {
+        if push.subject == .order { return try await removeOrderRegistration(for: push) }
+        return try await run {
             try await database.transaction { db in
                 try await Self.lockPass(push.passID, on: db)
                 try await db.delete(from: "push_outbox").where("id", .equal, push.id.uuidString).run()
@@ -195,5 +240,5 @@ extension SQLWalletRepository: DeliveryOutbox {
 struct DeliveryCompletion: Sendable {
     var id: UUID
     var leasedUntil: Date
-    var seen: (passID: UUID, device: String, at: Date)?
+    var seen: (passID: UUID, device: String, at: Date, subject: TraceSubject)?
 }

@@ -21,56 +21,66 @@ extension SQLWalletRepository {
         _ creation: ManagedPassCreation, claim: IdempotencyClaim?, now: Date,
         encode: @escaping @Sendable (ManagedPassState) throws -> Data
     ) async throws -> StoredResponse {
-        let clientID = creation.clientID.uuidString
-        let cutoff = Self.ms(now.addingTimeInterval(-IdempotencyKey.lifetime))
-        let outcome: CreationOutcome
         do {
-            outcome = try await run {
-                try await database.transaction { db -> CreationOutcome in
-                    if let claim {
-                        // An expired key is a new one: its old row goes first (a point delete on the primary key;
-                        // the session purger deletes the rest of the expired keys in the background).
-                        try await db.delete(from: "idempotency_keys").where("client_id", .equal, clientID)
-                            .where("idempotency_key", .equal, claim.key.value)
-                            .where("created_at", .lessThanOrEqual, cutoff).run()
-                        let claimed = try await db.insert(
-                            [IdempotencyKeyRow(claim: claim, clientID: creation.clientID, createdAt: now)]
-                        )
-                        .ignoringConflicts(with: IdempotencyKeyRow.primaryKey.map(\.stringValue))
-                        .returning("client_id").all()
-                        if claimed.isEmpty {
-                            return try await Self.storedOutcome(of: claim, clientID: clientID, on: db)
-                        }
-                    }
-                    let userID = try await Self.owner(of: creation, createdAt: now, on: db)
-                    let tag = ClientTag(
-                        id: creation.tagID, clientID: creation.clientID, userID: userID,
-                        referenceID: creation.referenceID, prontoTagID: creation.prontoTagID,
-                        subscriptionID: creation.subscriptionID, createdAt: now)
-                    try await db.insert([TagRow(tag)]).run()
-                    try await db.insert([PassRow(creation.pass)]).run()
-                    try await Self.queueFirstGoogleWrites(passIDs: [creation.pass.id], now: now, on: db)
-                    let made = try await Self.managedPassStates(on: db, limit: 1) {
-                        $0.where(PassRow.column(.id), .equal, SQLBind(creation.pass.id.uuidString))
-                    }
-                    guard let state = made.first?.state else {
-                        throw WalletServerError.corruptRecord("the pass just made")
-                    }
-                    let body = try encode(state)
-                    if let claim {
-                        try await db.update("idempotency_keys").set("response_status", to: Int64(201))
-                            .set("response_body", to: body).where("client_id", .equal, clientID)
-                            .where("idempotency_key", .equal, claim.key.value).run()
-                    }
-                    return .answered(StoredResponse(status: 201, body: body, replayed: false))
+            return try await createIdempotently(clientID: creation.clientID, claim: claim, now: now) { db in
+                let userID = try await Self.owner(of: creation, createdAt: now, on: db)
+                let tag = ClientTag(
+                    id: creation.tagID, clientID: creation.clientID, userID: userID,
+                    referenceID: creation.referenceID, prontoTagID: creation.prontoTagID,
+                    subscriptionID: creation.subscriptionID, createdAt: now)
+                try await db.insert([TagRow(tag)]).run()
+                try await db.insert([PassRow(creation.pass)]).run()
+                try await Self.queueFirstGoogleWrites(passIDs: [creation.pass.id], now: now, on: db)
+                let made = try await Self.managedPassStates(on: db, limit: 1) {
+                    $0.where(PassRow.column(.id), .equal, SQLBind(creation.pass.id.uuidString))
                 }
+                guard let state = made.first?.state else {
+                    throw WalletServerError.corruptRecord("the pass just made")
+                }
+                return try encode(state)
             }
         } catch WalletServerError.conflict {
             throw PassManagementFailure.conflict("a tag with one of these identifiers")
         }
+    }
+
+    /// Runs `make` (which stores a record and returns the body of its 201) in one transaction, claiming `claim` for
+    /// the client first and storing the answer with it: a claim of an earlier request answers what that request
+    /// answered and makes nothing, a claim of another request throws ``PassManagementFailure/idempotencyKeyReused``.
+    func createIdempotently(
+        clientID: UUID, claim: IdempotencyClaim?, now: Date,
+        make: @escaping @Sendable (any SQLDatabase) async throws -> Data
+    ) async throws -> StoredResponse {
+        let client = clientID.uuidString
+        let cutoff = Self.ms(now.addingTimeInterval(-IdempotencyKey.lifetime))
+        let outcome = try await run {
+            try await database.transaction { db -> CreationOutcome in
+                if let claim {
+                    // An expired key is a new one: its old row goes first (a point delete on the primary key; the
+                    // session purger deletes the rest of the expired keys in the background).
+                    try await db.delete(from: "idempotency_keys").where("client_id", .equal, client)
+                        .where("idempotency_key", .equal, claim.key.value)
+                        .where("created_at", .lessThanOrEqual, cutoff).run()
+                    let claimed = try await db.insert(
+                        [IdempotencyKeyRow(claim: claim, clientID: clientID, createdAt: now)]
+                    )
+                    .ignoringConflicts(with: IdempotencyKeyRow.primaryKey.map(\.stringValue))
+                    .returning("client_id").all()
+                    if claimed.isEmpty {
+                        return try await Self.storedOutcome(of: claim, clientID: client, on: db)
+                    }
+                }
+                let body = try await make(db)
+                if let claim {
+                    try await db.update("idempotency_keys").set("response_status", to: Int64(201))
+                        .set("response_body", to: body).where("client_id", .equal, client)
+                        .where("idempotency_key", .equal, claim.key.value).run()
+                }
+                return .answered(StoredResponse(status: 201, body: body, replayed: false))
+            }
+        }
         switch outcome {
-        case .answered(let response):
-            return response
+        case .answered(let response): return response
         case .keyReused: throw PassManagementFailure.idempotencyKeyReused
         }
     }

@@ -62,8 +62,73 @@ extension SQLWalletRepository {
     /// Queues, on `db`, one delivery of each event in `events` (with its trace event's identifier) to every endpoint
     /// of the pass's client that takes its type.
     static func queueWebhooks(_ events: [(id: Int64, event: NewPassEvent)], on db: any SQLDatabase) async throws {
-        let passIDs = Array(Set(events.map(\.event.passID.uuidString)))
-        guard !passIDs.isEmpty else { return }
+        var targets = try await webhookTargets(
+            ofPasses: Set(events.filter { $0.event.subject == .pass }.map(\.event.passID.uuidString)), on: db)
+        targets.merge(
+            try await webhookTargets(
+                ofOrders: Set(events.filter { $0.event.subject == .order }.map(\.event.passID.uuidString)), on: db)
+        ) { $0 + $1 }
+        var deliveries: [DeliveryOutboxRow] = []
+        for (id, event) in events {
+            guard let type = event.webhookType else { continue }
+            for target in targets[event.passID.uuidString] ?? [] where target.endpoint.eventTypes.contains(type) {
+                var data = target.pass
+                if let device = event.device {
+                    data["device"] = .string(
+                        PassEventRecorder.webhookDeviceDigest(device, clientID: target.endpoint.clientID))
+                }
+                for (key, value) in event.details.merging(event.webhookDetails, uniquingKeysWith: { $1 }) {
+                    data[key] = value
+                }
+                let body = webhookBody(type: type, occurredAt: event.occurredAt, data: data)
+                deliveries.append(
+                    DeliveryOutboxRow(
+                        passID: event.passID, endpointID: target.endpoint.id, eventID: body.eventID, eventType: type,
+                        payload: body.payload, sequence: id, now: event.occurredAt))
+            }
+        }
+        if !deliveries.isEmpty { try await db.insert(deliveries).run() }
+    }
+
+    /// The endpoints of each order's client, with what every webhook about the order carries (its type and
+    /// identifier), by order.
+    private static func webhookTargets(ofOrders orderIDs: Set<String>, on db: any SQLDatabase) async throws
+        -> [String: [(endpoint: WebhookEndpoint, pass: [String: JSONValue])]]
+    {
+        guard !orderIDs.isEmpty else { return [:] }
+        let rows = try await db.select()
+            .column(OrderRow.column(.id), as: "order_id")
+            .column(OrderRow.column(.orderIdentifier), as: "order_identifier")
+            .column(PassTypeRow.column(.passTypeIdentifier), as: "order_type_identifier")
+            .prefixedColumns(of: WebhookEndpointRow.self)
+            .from(OrderRow.table)
+            .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
+            .join(
+                WebhookEndpointRow.table, on: WebhookEndpointRow.column(.clientID), .equal, OrderRow.column(.clientID)
+            )
+            .where(OrderRow.column(.id), .in, SQLBind.group(Array(orderIDs)))
+            .all()
+        var targets: [String: [(endpoint: WebhookEndpoint, pass: [String: JSONValue])]] = [:]
+        for row in rows {
+            let order: [String: JSONValue] = [
+                "order": .object([
+                    "order_identifier": .string(try row.decode(column: "order_identifier", as: String.self)),
+                    "order_type_identifier": .string(try row.decode(column: "order_type_identifier", as: String.self)),
+                ])
+            ]
+            targets[try row.decode(column: "order_id", as: String.self), default: []].append(
+                (try row.decode(prefixed: WebhookEndpointRow.self).model(), order))
+        }
+        return targets
+    }
+
+    /// The endpoints of each pass's client, with what every webhook about the pass carries (its serial number, pass
+    /// type and tag), by pass.
+    private static func webhookTargets(ofPasses passIDs: Set<String>, on db: any SQLDatabase) async throws
+        -> [String: [(endpoint: WebhookEndpoint, pass: [String: JSONValue])]]
+    {
+        let passIDs = Array(passIDs)
+        guard !passIDs.isEmpty else { return [:] }
         let rows = try await db.select()
             .column(PassRow.column(.id), as: "pass_id").column(PassRow.column(.serialNumber), as: "serial_number")
             .column(PassTypeRow.column(.passTypeIdentifier), as: "pass_type_identifier")
@@ -94,26 +159,7 @@ extension SQLWalletRepository {
             ]
             targets[passID, default: []].append((try row.decode(prefixed: WebhookEndpointRow.self).model(), pass))
         }
-        var deliveries: [DeliveryOutboxRow] = []
-        for (id, event) in events {
-            guard let type = event.webhookType else { continue }
-            for target in targets[event.passID.uuidString] ?? [] where target.endpoint.eventTypes.contains(type) {
-                var data = target.pass
-                if let device = event.device {
-                    data["device"] = .string(
-                        PassEventRecorder.webhookDeviceDigest(device, clientID: target.endpoint.clientID))
-                }
-                for (key, value) in event.details.merging(event.webhookDetails, uniquingKeysWith: { $1 }) {
-                    data[key] = value
-                }
-                let body = webhookBody(type: type, occurredAt: event.occurredAt, data: data)
-                deliveries.append(
-                    DeliveryOutboxRow(
-                        passID: event.passID, endpointID: target.endpoint.id, eventID: body.eventID, eventType: type,
-                        payload: body.payload, sequence: id, now: event.occurredAt))
-            }
-        }
-        if !deliveries.isEmpty { try await db.insert(deliveries).run() }
+        return targets
     }
 
     /// A webhook's JSON body: a new event identifier (`evt_…`, the same in every attempt), `type`, when it happened

@@ -419,6 +419,9 @@ public struct SQLWalletRepository: WalletRepository {
         } catch let error as WalletPassesError {
             // A pass's content that cannot be read or rewritten (inside a transaction that changes it).
             throw error
+        } catch let error as PassManagementFailure {
+            // A change the caller's rewrite refused (inside a transaction that changes an order).
+            throw error
         } catch {
             switch DatabaseErrorKind(error) {
             case .uniqueViolation: throw WalletServerError.conflict("a record with the same key")

@@ -33,13 +33,14 @@ extension AdminCommand {
                     """)
             @OptionGroup var identity: IdentityOptions
             @OptionGroup var record: PassTypeRecordOptions
+            @Flag(help: "The identity is an Order Type ID's: its type signs orders, not passes.") var order = false
             @OptionGroup var server: ServerOptions
 
             func run() async throws {
                 let signingIdentity = try identity.load()
                 try await record.importing(into: server) { administration in
                     let imported = try await administration.importPassType(
-                        signingIdentity, organizationName: record.organization,
+                        signingIdentity, kind: order ? .order : .pass, organizationName: record.organization,
                         bindingLearnMoreURL: record.learnMoreURL, staged: record.next,
                         activatingAt: try record.activationTime())
                     return (imported.passType, imported.created, nil)
@@ -89,14 +90,15 @@ extension AdminCommand {
                     end.map { CertificateExpiry(notValidAfter: $0, now: now).summary } ?? "unreadable: see GET /ready"
                 }
                 Output.printTable(
-                    ["ID", "PASS TYPE", "TEAM", "ORGANIZATION", "CERTIFICATE", "NEXT", "PUSH"],
+                    ["ID", "KIND", "PASS TYPE", "TEAM", "ORGANIZATION", "CERTIFICATE", "NEXT", "PUSH"],
                     listed.map { item in
                         let passType = item.passType
                         let next = passType.nextActivatesAt.map {
                             "from \(String($0.formatted(.iso8601).prefix(10))), \(ending(item.nextCertificateExpiresAt))"
                         }
                         return [
-                            passType.id.uuidString, passType.passTypeIdentifier, passType.teamIdentifier,
+                            passType.id.uuidString, passType.kind.rawValue, passType.passTypeIdentifier,
+                            passType.teamIdentifier,
                             passType.organizationName, ending(item.certificateExpiresAt), next ?? "-",
                             item.push.summary,
                         ]
@@ -301,7 +303,7 @@ extension AdminCommand {
                 } catch let failure as PassManagementFailure {
                     switch failure {
                     case .notFound: throw CommandFailure(failure.description, status: .notFound)
-                    case .invalidRequest, .idempotencyKeyReused, .invalidPass:
+                    case .invalidRequest, .idempotencyKeyReused, .invalidPass, .invalidOrder:
                         throw CommandFailure(failure.description, status: .usage)
                     case .conflict, .forbidden, .unsupportedHere:
                         throw CommandFailure(failure.description, status: .failure)
@@ -414,6 +416,8 @@ extension AdminCommand {
                 sessions at once (1–100000). The JSON output lists them all as tag_ids.
                 """)
         var tags = 1
+        @Flag(help: "Share the development order type with the client too (made on first use), for /api/v2/orders.")
+        var orders = false
         @Flag(help: "Print a JSON object.") var json = false
         @OptionGroup var server: ServerOptions
 
@@ -425,12 +429,13 @@ extension AdminCommand {
                 if let signingIdentity {
                     passTypeID = try await administration.importPassType(signingIdentity).passType.id
                 }
-                return try await administration.seedDemo(passTypeID: passTypeID, tagCount: tags)
+                return try await administration.seedDemo(passTypeID: passTypeID, tagCount: tags, withOrderType: orders)
             }
             if json { return try Output.printJSON(seed) }
             print("client_id: \(seed.clientID.uuidString)")
             print("api_token: \(seed.apiToken)")
             print("tag_id: \(seed.tagID)")
+            if let orderTypeID = seed.orderTypeID { print("order_type_id: \(orderTypeID.uuidString)") }
             Output.note("the API token is shown only now and stored only as a hash")
         }
     }

@@ -25,6 +25,8 @@ struct Answer: Sendable {
 
     /// The body as text.
     var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body as a JSON object (empty when it is not one).
+    var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:] }
     /// The body as a JSON object of strings.
     func json() throws -> [String: String] { try JSONDecoder().decode([String: String].self, from: body) }
     /// The code of an error body (`{"error":{"code":…}}`); nil when the body is not one.

@@ -31,10 +31,18 @@ struct ProvisioningWorld {
 
     /// The `webServiceURL` passes carry when the world has a web service.
     static let webServiceURL = "https://wallet.example.com/passkit"
+    /// The `webServiceURL` orders carry in a world with a web service.
+    static let orderWebServiceURL = "https://wallet.example.com/orders"
+    /// The order type a world made with `orders` has, shared with its client (kind `order`).
+    static let orderTypeIdentifier = "order.dev.coffer.server"
+    /// Its identity (not Apple's), made once.
+    static let orderIdentity = try! DevelopmentIdentity.generate(
+        orderTypeIdentifier: orderTypeIdentifier, teamIdentifier: "DEVTEAM000")
 
     /// A world over `engine`; with `webService`, passes carry ``webServiceURL`` and tokens made under a random key,
-    /// and with `template`, the pass is made from it instead of the plain ticket.
-    init(engine: Engine, webService: Bool = false, template: PassPackage? = nil) async throws {
+    /// with `template`, the pass is made from it instead of the plain ticket, and with `orders` the client may make
+    /// orders under ``orderTypeIdentifier``.
+    init(engine: Engine, webService: Bool = false, template: PassPackage? = nil, orders: Bool = false) async throws {
         directory = try TemporaryDirectory()
         databaseURL = try await engine.makeDatabaseURL(in: directory)
         database = try await Engine.migrated(try WalletDatabase.open(url: databaseURL))
@@ -50,6 +58,14 @@ struct ProvisioningWorld {
             nfcPublicKey: Self.nfcKey.publicKey.derRepresentation.base64EncodedString())
         try await repository.createPassType(passType)
         try await repository.grantPassType(passTypeID: passType.id, clientID: client.id, now: Date())
+        if orders {
+            try Self.orderIdentity.signingIdentity.save(to: secrets, at: "wallet/pass-types/orders")
+            let orderType = PassType(
+                passTypeIdentifier: Self.orderTypeIdentifier, teamIdentifier: "DEVTEAM000",
+                organizationName: "Acme Shop", signingKeyPath: "wallet/pass-types/orders", kind: .order)
+            try await repository.createPassType(orderType)
+            try await repository.grantPassType(passTypeID: orderType.id, clientID: client.id, now: Date())
+        }
         tag = ClientTag(clientID: client.id, userID: user.id, referenceID: "PASS-001", prontoTagID: "9001")
         try await repository.createTag(tag)
         let pass = Pass(
@@ -66,7 +82,8 @@ struct ProvisioningWorld {
         let renderedWebService =
             webService
             ? try PassRenderer.WebService(
-                url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)))
+                url: Self.webServiceURL, tokens: PassAuthenticationTokens(key: SymmetricKey(size: .bits256)),
+                orderURL: Self.orderWebServiceURL)
             : nil
         service = ProvisioningService(
             repository: repository, identities: SigningIdentityCache(store: secrets),
@@ -79,10 +96,11 @@ struct ProvisioningWorld {
 
     /// Runs `body` with a fresh world over `engine`, shutting the world down afterwards, whether `body` throws or not.
     static func with<Result>(
-        _ engine: Engine, webService: Bool = false, template: PassPackage? = nil,
+        _ engine: Engine, webService: Bool = false, template: PassPackage? = nil, orders: Bool = false,
         _ body: (ProvisioningWorld) async throws -> Result
     ) async throws -> Result {
-        let world = try await ProvisioningWorld(engine: engine, webService: webService, template: template)
+        let world = try await ProvisioningWorld(
+            engine: engine, webService: webService, template: template, orders: orders)
         return try await world.database.whileOpen { _ in try await body(world) }
     }
 

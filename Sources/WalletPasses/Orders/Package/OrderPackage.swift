@@ -4,19 +4,26 @@ import Foundation
 /// localizations (`fr.lproj/order.strings`, `fr.lproj/logo.png`).
 ///
 /// Paths follow a pass's rules (relative, `/`, at most an `xx.lproj` folder deep); `manifest.json` and `signature`
-/// are made by signing, never taken from the input. The files total less than 5 MB, as Wallet asks.
+/// are made by signing, never taken from the input. The files total less than 5 MB, as Wallet asks, and number at most
+/// ``maximumFiles``.
 public struct OrderPackage: Hashable, Sendable {
     /// The files that go into the order, by path.
     public private(set) var files: [String: Data]
 
     /// The most bytes an order's files may total: Wallet takes orders "below 5 MB".
     public static let maximumTotalSize = OrderChecks.maximumPackageSize
+    /// The most files an order may hold, `order.json` included.
+    public static let maximumFiles = 64
 
     /// Creates a package from `order.json` bytes and other files.
     ///
     /// - Throws: ``WalletPassesError/invalidFilePath(_:reason:)`` for a path an order may not hold,
     ///   ``WalletPassesError/tooLarge(what:limit:)`` past ``maximumTotalSize``.
     public init(files: [String: Data]) throws {
+        guard files.count <= Self.maximumFiles else {
+            throw WalletPassesError.invalidFilePath(
+                files.keys.sorted().last ?? "", reason: "an order holds at most \(Self.maximumFiles) files")
+        }
         let total = files.values.reduce(0) { $0 + $1.count }
         guard total < Self.maximumTotalSize else {
             throw WalletPassesError.tooLarge(what: "the order's files", limit: Self.maximumTotalSize)
@@ -76,6 +83,9 @@ public struct OrderPackage: Hashable, Sendable {
     /// Adds or replaces a file.
     public mutating func add(_ data: Data, at path: String) throws {
         try PassPackage.validate(path: path)
+        guard files[path] != nil || files.count < Self.maximumFiles else {
+            throw WalletPassesError.invalidFilePath(path, reason: "an order holds at most \(Self.maximumFiles) files")
+        }
         let total = files.reduce(data.count) { $0 + ($1.key == path ? 0 : $1.value.count) }
         guard total < Self.maximumTotalSize else {
             throw WalletPassesError.tooLarge(what: "the order's files", limit: Self.maximumTotalSize)

@@ -1,8 +1,8 @@
 import Foundation
 import WalletServices
 
-/// A row of `push_outbox`: a push still to send to a device registered for a pass, or a webhook delivery still to
-/// send to a client's endpoint.
+/// A row of `push_outbox`: a push still to send to a device registered for a pass or an order, a webhook delivery
+/// still to send to a client's endpoint, or a Google Wallet write.
 struct DeliveryOutboxRow: TableRow {
     /// The table the rows are in.
     static let table = "push_outbox"
@@ -33,6 +33,8 @@ struct DeliveryOutboxRow: TableRow {
     static let webhookKind = "webhook"
     /// ``kind`` of a Google Wallet write.
     static let googleKind = "google"
+    /// ``kind`` of a push to a device registered for an order (the order in ``passID``).
+    static let orderPushKind = "order"
 
     /// The push's identifier.
     var id: String
@@ -48,7 +50,7 @@ struct DeliveryOutboxRow: TableRow {
     var leasedUntil: Int64?
     /// When it was queued, in milliseconds.
     var createdAt: Int64
-    /// ``pushKind`` (or `nil`), ``webhookKind`` or ``googleKind``.
+    /// ``pushKind`` (or `nil`), ``orderPushKind``, ``webhookKind`` or ``googleKind``.
     var kind: String?
     /// A webhook's endpoint.
     var endpointID: String?
@@ -84,6 +86,13 @@ struct DeliveryOutboxRow: TableRow {
     init(passID: UUID, deviceLibraryIdentifier: String, now: Date) {
         self.init(
             kind: Self.pushKind, passID: passID.uuidString, passTypeID: nil,
+            deviceLibraryIdentifier: deviceLibraryIdentifier, now: now)
+    }
+
+    /// A new, unleased push of the order `orderID` to the device `deviceLibraryIdentifier`, due at `now`.
+    init(orderPushOf orderID: UUID, deviceLibraryIdentifier: String, now: Date) {
+        self.init(
+            kind: Self.orderPushKind, passID: orderID.uuidString, passTypeID: nil,
             deviceLibraryIdentifier: deviceLibraryIdentifier, now: now)
     }
 

@@ -20,6 +20,7 @@ struct PassTypeRow: TableRow {
         case nextActivatesAt = "next_activates_at"
         case retiredSigningKeyPath = "retired_signing_key_path"
         case googleIssuerID = "google_issuer_id"
+        case kind
     }
 
     /// The pass type's identifier.
@@ -46,6 +47,8 @@ struct PassTypeRow: TableRow {
     var retiredSigningKeyPath: String?
     /// The Google Wallet issuer, if any.
     var googleIssuerID: String?
+    /// `pass` or `order` (`PassType.Kind`).
+    var kind: String
 
     /// The row that stores `passType`.
     init(_ passType: PassType) {
@@ -61,18 +64,23 @@ struct PassTypeRow: TableRow {
         nextActivatesAt = passType.nextActivatesAt.map(SQLWalletRepository.ms)
         retiredSigningKeyPath = passType.retiredSigningKeyPath
         googleIssuerID = passType.googleIssuerID
+        kind = passType.kind.rawValue
     }
 
     /// The pass type this row stores.
     func model() throws -> PassType {
-        PassType(
+        guard let kind = PassType.Kind(rawValue: kind) else {
+            throw WalletServerError.corruptRecord("pass type \(id)'s kind '\(kind)'")
+        }
+        return PassType(
             id: try Self.uuid(id, .id), passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
             organizationName: organizationName, signingKeyPath: signingKeyPath,
             bindingLearnMoreURL: bindingLearnMoreURL, createdAt: SQLWalletRepository.date(createdAt),
             nfcPublicKey: nfcPublicKey, nextSigningKeyPath: nextSigningKeyPath,
             nextActivatesAt: nextActivatesAt.map(SQLWalletRepository.date),
             retiredSigningKeyPath: retiredSigningKeyPath,
-            googleIssuerID: googleIssuerID
+            googleIssuerID: googleIssuerID,
+            kind: kind
         )
     }
 }

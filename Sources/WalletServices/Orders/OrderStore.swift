@@ -1,0 +1,46 @@
+import Foundation
+
+/// What orders store: the orders with their order types, changes that queue pushes, and Wallet's registrations.
+/// `SQLWalletRepository` implements it.
+package protocol OrderStore: PassTypeStore {
+    /// Stores `order` (its update tag the next of the `update_tag` counter) and answers what `encode` writes of it,
+    /// in one transaction; with a `claim`, as ``PassManagementStore/createManagedPass(_:claim:now:encode:)`` does:
+    /// a retry of the same request answers the stored answer and stores nothing.
+    ///
+    /// - Throws: ``PassManagementFailure/conflict(_:)`` when the order type has an order with its identifier,
+    ///   ``PassManagementFailure/idempotencyKeyReused`` for a key used with another request.
+    func createOrder(
+        _ order: StoredOrder, claim: IdempotencyClaim?, now: Date,
+        encode: @escaping @Sendable (StoredOrder) throws -> Data
+    ) async throws -> StoredResponse
+
+    /// The order of `orderTypeIdentifier` with `orderIdentifier`, with its order type, in one query.
+    func order(orderTypeIdentifier: String, orderIdentifier: String) async throws
+        -> (order: StoredOrder, orderType: PassType)?
+
+    /// How many devices are registered for the order.
+    func orderRegistrationCount(orderID: UUID) async throws -> Int
+
+    /// Rewrites the order's package with what `rewrite` makes of the one stored (read under the row's lock), moves
+    /// its `Last-Modified` to the next whole second at least, gives it the next update tag and queues a push to each
+    /// registered device that has none waiting, in one transaction; the order as stored and the pushes queued.
+    func changeOrder(id: UUID, now: Date, rewriting rewrite: @escaping @Sendable (Data) throws -> Data)
+        async throws -> (order: StoredOrder, queuedPushes: Int)
+
+    /// Registers a device for an order as ``PassWebServiceStore/register(deviceLibraryIdentifier:pushToken:passID:now:maximumDevices:evictingUnseenSince:)``
+    /// does for a pass.
+    func registerOrderDevice(
+        deviceLibraryIdentifier: String, pushToken: String, orderID: UUID, now: Date, maximumDevices: Int,
+        evictingUnseenSince unseenSince: Date
+    ) async throws -> DeviceRegistration
+
+    /// Ends a device's registration for an order and drops its pending pushes; how many devices the order has left,
+    /// or `nil` when the device was not registered.
+    func unregisterOrderDevice(deviceLibraryIdentifier: String, orderID: UUID) async throws -> Int?
+
+    /// The identifiers and update tags of the orders of `orderTypeIdentifier` the device is registered for, changed
+    /// after the tag `since` (all of them when `nil`): at most ``OrderWebService/maximumListedOrders``, the oldest
+    /// change first.
+    func updatedOrders(deviceLibraryIdentifier: String, orderTypeIdentifier: String, since: Int64?) async throws
+        -> [(orderIdentifier: String, updateTag: Int64, orderID: UUID)]
+}

@@ -1,0 +1,44 @@
+import Foundation
+import WalletServices
+
+/// A row of `order_registrations`: a device registered for an order's updates, with its push token for the order.
+struct OrderRegistrationRow: TableRow {
+    /// The table the rows are in.
+    static let table = "order_registrations"
+
+    /// The columns of `order_registrations`.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case deviceLibraryIdentifier = "device_library_identifier"
+        case orderID = "order_id"
+        case pushToken = "push_token"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case lastSeenAt = "last_seen_at"
+    }
+
+    /// The columns of the table's primary key: one registration per device and order.
+    static let primaryKey: [CodingKeys] = [.deviceLibraryIdentifier, .orderID]
+
+    /// The device's library identifier.
+    var deviceLibraryIdentifier: String
+    /// The order the device registered for.
+    var orderID: String
+    /// The device's push token for the order.
+    var pushToken: String
+    /// When the device registered, in milliseconds.
+    var createdAt: Int64
+    /// When the registration was last renewed, in milliseconds.
+    var updatedAt: Int64
+    /// When the device last showed it is there (it registered, or APNs accepted a push to it), in milliseconds.
+    var lastSeenAt: Int64
+
+    /// A registration of the device for the order `orderID` with `pushToken`, made (or renewed) at `now`.
+    init(deviceLibraryIdentifier: String, orderID: UUID, pushToken: String, now: Date) {
+        self.deviceLibraryIdentifier = deviceLibraryIdentifier
+        self.orderID = orderID.uuidString
+        self.pushToken = pushToken
+        createdAt = SQLWalletRepository.ms(now)
+        updatedAt = SQLWalletRepository.ms(now)
+        lastSeenAt = SQLWalletRepository.ms(now)
+    }
+}

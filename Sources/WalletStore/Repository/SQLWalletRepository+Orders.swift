@@ -1,0 +1,236 @@
+import Foundation
+import SQLKit
+import WalletServices
+
+extension SQLWalletRepository {
+    /// Stores the order with the next update tag, answering `encode`'s body, claiming the idempotency key first (as
+    /// `createManagedPass` does).
+    package func createOrder(
+        _ order: StoredOrder, claim: IdempotencyClaim?, now: Date,
+        encode: @escaping @Sendable (StoredOrder) throws -> Data
+    ) async throws -> StoredResponse {
+        do {
+            return try await createIdempotently(clientID: order.clientID, claim: claim, now: now) { db in
+                var stored = order
+                stored.updateTag = try await Self.nextUpdateTag(on: db)
+                try await db.insert([OrderRow(stored)]).run()
+                return try encode(stored)
+            }
+        } catch WalletServerError.conflict {
+            throw PassManagementFailure.conflict("an order '\(order.orderIdentifier)' of this order type")
+        }
+    }
+
+    /// The next value of the `update_tag` counter, incremented in the caller's transaction: its row lock holds every
+    /// other change until this one commits, so tags commit in the order they were given.
+    static func nextUpdateTag(on db: any SQLDatabase) async throws -> Int64 {
+        guard
+            let tag = try await db.raw(
+                "UPDATE coffer_counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
+            ).first(decodingColumn: "value", as: Int64.self)
+        else { throw WalletServerError.corruptRecord("the update tag counter") }
+        return tag
+    }
+
+    /// The order with its order type, in one query.
+    package func order(orderTypeIdentifier: String, orderIdentifier: String) async throws
+        -> (order: StoredOrder, orderType: PassType)?
+    {
+        let query = sql.select().prefixedColumns(of: OrderRow.self).prefixedColumns(of: PassTypeRow.self)
+            .from(OrderRow.table)
+            .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
+            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(orderTypeIdentifier))
+            .where(PassTypeRow.column(.kind), .equal, SQLBind(PassType.Kind.order.rawValue))
+            .where(OrderRow.column(.orderIdentifier), .equal, SQLBind(orderIdentifier))
+        guard let row = try await run({ try await query.first() }) else { return nil }
+        return (
+            try row.decode(prefixed: OrderRow.self).model(), try row.decode(prefixed: PassTypeRow.self).model()
+        )
+    }
+
+    /// How many devices are registered for the order.
+    package func orderRegistrationCount(orderID: UUID) async throws -> Int {
+        try await run { try await Self.orderRegistrationCount(orderID: orderID, on: sql) }
+    }
+
+    static func orderRegistrationCount(orderID: UUID, on db: any SQLDatabase) async throws -> Int {
+        let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+            .from(OrderRegistrationRow.table)
+            .where(OrderRegistrationRow.column(.orderID), .equal, SQLBind(orderID.uuidString))
+            .first(decodingColumn: "count", as: Int64.self)
+        return Int(count ?? 0)
+    }
+
+    /// Rewrites the order under its row's lock, moves its `Last-Modified` to the next whole second at least, gives it
+    /// the next update tag and queues a push to every registered device that has none waiting unclaimed.
+    package func changeOrder(id: UUID, now: Date, rewriting rewrite: @escaping @Sendable (Data) throws -> Data)
+        async throws -> (order: StoredOrder, queuedPushes: Int)
+    {
+        try await run {
+            try await database.transaction { db in
+                var query = db.select().columns(of: OrderRow.self).from(OrderRow.table)
+                    .where(OrderRow.column(.id), .equal, SQLBind(id.uuidString))
+                if db.dialect.name == "postgresql" { query = query.for(.update) }
+                guard var order = try await query.first(decoding: OrderRow.self)?.model() else {
+                    throw WalletServerError.notFound("order \(id)")
+                }
+                order.content = try rewrite(order.content)
+                let modified = max(Self.ms(now), (Self.ms(order.modifiedAt) / 1000 + 1) * 1000)
+                order.modifiedAt = Self.date(modified)
+                order.updateTag = try await Self.nextUpdateTag(on: db)
+                try await db.update(OrderRow.table)
+                    .set("content", to: order.content).set("modified_at", to: modified)
+                    .set("update_tag", to: order.updateTag)
+                    .where("id", .equal, id.uuidString).run()
+                // A device with a push waiting that no dispatcher has taken yet will fetch this change too.
+                let devices = try await db.raw(
+                    """
+                    SELECT device_library_identifier FROM order_registrations WHERE order_id = \(bind: id.uuidString) \
+                    AND device_library_identifier NOT IN (SELECT device_library_identifier FROM push_outbox \
+                    WHERE pass_id = \(bind: id.uuidString) AND kind = \(bind: DeliveryOutboxRow.orderPushKind) \
+                    AND (leased_until IS NULL OR leased_until < \(bind: Self.ms(now))))
+                    """
+                ).all(decodingColumn: "device_library_identifier", as: String.self)
+                if !devices.isEmpty {
+                    try await db.insert(
+                        devices.map { DeliveryOutboxRow(orderPushOf: id, deviceLibraryIdentifier: $0, now: now) }
+                    ).run()
+                }
+                return (order, devices.count)
+            }
+        }
+    }
+
+    /// Registers the device for the order unless it has `maximumDevices` other devices (the one unseen longest
+    /// since `unseenSince` makes room), holding the order's row for the transaction.
+    package func registerOrderDevice(
+        deviceLibraryIdentifier: String, pushToken: String, orderID: UUID, now: Date, maximumDevices: Int,
+        evictingUnseenSince unseenSince: Date
+    ) async throws -> DeviceRegistration {
+        try await run {
+            try await database.transaction { db in
+                try await Self.lockOrder(orderID, on: db)
+                let existing = try await db.select().column("push_token").from(OrderRegistrationRow.table)
+                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+                    .where("order_id", .equal, orderID.uuidString).first()
+                var count = 0
+                var evicted: String?
+                if existing == nil {
+                    count = try await Self.orderRegistrationCount(orderID: orderID, on: db)
+                    if count >= maximumDevices {
+                        evicted = try await Self.evictUnseenOrderDevice(orderID: orderID, since: unseenSince, on: db)
+                        guard evicted != nil else { return .refused(registeredDevices: count) }
+                        count -= 1
+                    }
+                }
+                let registration = OrderRegistrationRow(
+                    deviceLibraryIdentifier: deviceLibraryIdentifier, orderID: orderID, pushToken: pushToken, now: now)
+                try await db.insert([registration])
+                    .onConflict(with: OrderRegistrationRow.primaryKey.map(\.stringValue)) {
+                        $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
+                            .set(excludedValueOf: "last_seen_at")
+                    }
+                    .run()
+                return existing == nil ? .created(registeredDevices: count + 1, evicted: evicted) : .renewed
+            }
+        }
+    }
+
+    /// Deletes the order's registration last seen longest ago, if before `since`; its device, or `nil`.
+    private static func evictUnseenOrderDevice(orderID: UUID, since: Date, on db: any SQLDatabase) async throws
+        -> String?
+    {
+        guard
+            let stalest = try await db.select().column(OrderRegistrationRow.column(.deviceLibraryIdentifier))
+                .from(OrderRegistrationRow.table)
+                .where(OrderRegistrationRow.column(.orderID), .equal, SQLBind(orderID.uuidString))
+                .where(OrderRegistrationRow.column(.lastSeenAt), .lessThan, SQLBind(ms(since)))
+                .orderBy(OrderRegistrationRow.column(.lastSeenAt)).limit(1)
+                .first(
+                    decodingColumn: OrderRegistrationRow.CodingKeys.deviceLibraryIdentifier.stringValue,
+                    as: String.self)
+        else { return nil }
+        _ = try await removeOrderRegistration(deviceLibraryIdentifier: stalest, orderID: orderID, token: nil, on: db)
+        return stalest
+    }
+
+    /// Ends the registration and drops its pending pushes; how many devices are left, or `nil` when there was none.
+    package func unregisterOrderDevice(deviceLibraryIdentifier: String, orderID: UUID) async throws -> Int? {
+        try await run {
+            try await database.transaction { db in
+                try await Self.lockOrder(orderID, on: db)
+                guard
+                    try await Self.removeOrderRegistration(
+                        deviceLibraryIdentifier: deviceLibraryIdentifier, orderID: orderID, token: nil, on: db)
+                else { return nil }
+                return try await Self.orderRegistrationCount(orderID: orderID, on: db)
+            }
+        }
+    }
+
+    /// Removes the registration an order's push was for (and the push) when it still has the push's token.
+    func removeOrderRegistration(for push: PendingPush) async throws -> Int? {
+        try await run {
+            try await database.transaction { db in
+                try await Self.lockOrder(push.passID, on: db)
+                try await db.delete(from: DeliveryOutboxRow.table).where("id", .equal, push.id.uuidString).run()
+                guard
+                    try await Self.removeOrderRegistration(
+                        deviceLibraryIdentifier: push.deviceLibraryIdentifier, orderID: push.passID,
+                        token: push.pushToken, on: db)
+                else { return nil }
+                return try await Self.orderRegistrationCount(orderID: push.passID, on: db)
+            }
+        }
+    }
+
+    /// Deletes the device's registration of the order (only with `token`, when given) and its pending pushes;
+    /// whether there was one.
+    private static func removeOrderRegistration(
+        deviceLibraryIdentifier: String, orderID: UUID, token: String?, on db: any SQLDatabase
+    ) async throws -> Bool {
+        var delete = db.delete(from: OrderRegistrationRow.table)
+            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+            .where("order_id", .equal, orderID.uuidString)
+        if let token { delete = delete.where("push_token", .equal, token) }
+        let removed = try await delete.returning("order_id").all()
+        guard !removed.isEmpty else { return false }
+        try await db.delete(from: DeliveryOutboxRow.table)
+            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
+            .where("pass_id", .equal, orderID.uuidString)
+            .where("kind", .equal, DeliveryOutboxRow.orderPushKind).run()
+        return true
+    }
+
+    /// Holds the order's row until the transaction ends (PostgreSQL; SQLite's write transactions run one at a time).
+    static func lockOrder(_ orderID: UUID, on db: any SQLDatabase) async throws {
+        guard db.dialect.name == "postgresql" else { return }
+        _ = try await db.select().column("id").from(OrderRow.table).where("id", .equal, orderID.uuidString)
+            .for(.update).first()
+    }
+
+    /// The device's orders of the order type whose update tag is above `since`, at most
+    /// `OrderWebService.maximumListedOrders` of them, in the order they changed.
+    package func updatedOrders(deviceLibraryIdentifier: String, orderTypeIdentifier: String, since: Int64?)
+        async throws -> [(orderIdentifier: String, updateTag: Int64, orderID: UUID)]
+    {
+        var query = sql.select()
+            .column(OrderRow.column(.orderIdentifier), as: "order_identifier")
+            .column(OrderRow.column(.updateTag), as: "update_tag").column(OrderRow.column(.id), as: "id")
+            .from(OrderRegistrationRow.table)
+            .join(OrderRow.table, on: OrderRow.column(.id), .equal, OrderRegistrationRow.column(.orderID))
+            .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
+            .where(OrderRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(deviceLibraryIdentifier))
+            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(orderTypeIdentifier))
+        if let since { query = query.where(OrderRow.column(.updateTag), .greaterThan, SQLBind(since)) }
+        // Oldest change first: a device that gets only the first page asks from its last tag for the rest.
+        let finished = query.orderBy(OrderRow.column(.updateTag)).limit(OrderWebService.maximumListedOrders)
+        return try await run { try await finished.all() }.map { row in
+            (
+                try row.decode(column: "order_identifier", as: String.self),
+                try row.decode(column: "update_tag", as: Int64.self),
+                try OrderRow.uuid(try row.decode(column: "id", as: String.self), .id)
+            )
+        }
+    }
+}

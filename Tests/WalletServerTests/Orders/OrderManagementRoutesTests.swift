@@ -1,0 +1,162 @@
+import CofferTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+import WalletPasses
+
+@testable import WalletServer
+@testable import WalletServices
+@testable import WalletStore
+
+/// The management API's orders and the web service's bounds, through the router over a world with a web service.
+@Suite("The orders API: validated, scoped to the client, changed part by part, bounded")
+struct OrderManagementRoutesTests {
+    static let orderType = ProvisioningWorld.orderTypeIdentifier
+
+    /// An order body with `identifier`, and `extra` keys of order.json.
+    static func body(_ identifier: String = "SHOP-1", extra: String = "", files: String = "") -> String {
+        #"""
+        {"order":{"orderIdentifier":"\#(identifier)","orderManagementURL":"https://shop.example.com/o/1",
+         "merchant":{"displayName":"Acme Shop","merchantIdentifier":"merchant.com.acme","url":"https://shop.example.com"}\#(extra)}\#(files)}
+        """#
+    }
+
+    /// Runs `body` with the router over a world with a web service and a second client's token.
+    func withAPI(
+        _ engine: Engine,
+        _ body: @Sendable (any TestClientProtocol, ProvisioningWorld, String, String) async throws -> Void
+    ) async throws {
+        try await ProvisioningWorld.with(engine, webService: true, orders: true) { world in
+            let repository = world.repository
+            let token = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "shop").token
+            let other = try await repository.createClient(name: "Other")
+            let otherToken = try await repository.createAPIUser(clientID: other.id, name: "other").token
+            let router = WalletServerApplication.makeRouter(
+                repository: repository, service: world.service, logger: Logger(label: "test"))
+            try await Application(router: router).test(.router) { client in
+                try await body(client, world, token, otherToken)
+            }
+        }
+    }
+
+    @Test(
+        "an order that would not lint is 400 invalid_order with the findings, and nothing is stored",
+        arguments: Engine.available)
+    func invalidOrder(_ engine: Engine) async throws {
+        try await withAPI(engine) { client, _, token, _ in
+            let missing = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token, body: #"{"order":{"orderIdentifier":"X"}}"#)
+            #expect(missing.status == .badRequest)
+            #expect(missing.errorCode == "invalid_order")
+            #expect(missing.text.contains("merchant"))
+            let logo = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token,
+                body: Self.body(extra: #","lineItems":[{"title":"Shoe","quantity":1,"image":"shoe.png"}]"#))
+            #expect(logo.errorCode == "invalid_order")
+            #expect(logo.text.contains("shoe.png"))
+            let script = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token,
+                body: Self.body(files: #","files":{"run.sh":"ZWNobw=="}"#))
+            #expect(script.status == .badRequest)
+            #expect(script.text.contains("is not a file an order holds"))
+            let state = try await ManagementWorld.send(
+                client, .get, "/api/v2/orders/\(Self.orderType)/SHOP-1", token: token)
+            #expect(state.status == .notFound)
+        }
+    }
+
+    @Test("another client's order is 404, and its identifier is taken (409)", arguments: Engine.available)
+    func scopedToClient(_ engine: Engine) async throws {
+        try await withAPI(engine) { client, world, token, otherToken in
+            let created = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token, body: Self.body())
+            #expect(created.status == .created, "\(created.text)")
+            #expect(
+                try await ManagementWorld.send(
+                    client, .get, "/api/v2/orders/\(Self.orderType)/SHOP-1", token: otherToken
+                ).status == .notFound)
+            #expect(
+                try await ManagementWorld.send(
+                    client, .post, "/api/v2/orders", token: otherToken, body: Self.body()
+                ).status == .notFound, "no order type is shared with the other client")
+            let orderType = try #require(try await world.repository.passTypes().first { $0.kind == .order })
+            let otherClient = try #require(try await world.repository.clients().first { $0.name == "Other" })
+            try await world.repository.grantPassType(passTypeID: orderType.id, clientID: otherClient.id, now: Date())
+            let taken = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: otherToken, body: Self.body())
+            #expect(taken.status == .conflict)
+        }
+    }
+
+    @Test(
+        "a change merges a fulfilment by its identifier; one that would not lint changes nothing",
+        arguments: Engine.available)
+    func changes(_ engine: Engine) async throws {
+        try await withAPI(engine) { client, _, token, _ in
+            let extra =
+                #","fulfillments":[{"fulfillmentType":"shipping","fulfillmentIdentifier":"p1","status":"processing"}]"#
+            let created = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token, body: Self.body(extra: extra))
+            #expect(created.status == .created, "\(created.text)")
+            let path = "/api/v2/orders/\(Self.orderType)/SHOP-1"
+            let shipped = try await ManagementWorld.send(
+                client, .patch, path, token: token,
+                body:
+                    #"{"status":"completed","fulfillments":[{"fulfillmentIdentifier":"p1","status":"delivered","carrier":"Post"}]}"#
+            )
+            #expect(shipped.status == .ok, "\(shipped.text)")
+            let order = try #require(shipped.object["order"] as? [String: Any])
+            #expect(order["status"] as? String == "completed")
+            let fulfillments = try #require(order["fulfillments"] as? [[String: Any]])
+            #expect(fulfillments.count == 1)
+            #expect(fulfillments[0]["status"] as? String == "delivered")
+            #expect(fulfillments[0]["fulfillmentType"] as? String == "shipping", "the keys not named stay")
+            let tag = shipped.object["update_tag"] as? String
+
+            let refused = try await ManagementWorld.send(
+                client, .patch, path, token: token,
+                body: #"{"fulfillments":[{"fulfillmentIdentifier":"p1","status":"lost"}]}"#)
+            #expect(refused.errorCode == "invalid_order")
+            let after = try await ManagementWorld.send(client, .get, path, token: token)
+            #expect(after.object["update_tag"] as? String == tag, "nothing changed")
+
+            var files: [String] = []
+            for index in 0..<OrderPackage.maximumFiles { files.append(#""x\#(index).lproj/order.strings":"""#) }
+            let tooMany = try await ManagementWorld.send(
+                client, .patch, path, token: token, body: #"{"files":{\#(files.prefix(32).joined(separator: ","))}}"#)
+            #expect(tooMany.status == .ok, "\(tooMany.text)")
+            let beyond = try await ManagementWorld.send(
+                client, .patch, path, token: token, body: #"{"files":{\#(files.suffix(32).joined(separator: ","))}}"#)
+            #expect(beyond.status == .badRequest, "an order holds at most \(OrderPackage.maximumFiles) files")
+        }
+    }
+
+    @Test(
+        "a token holder gets 304s without end, but signed answers only within the order's budget",
+        arguments: Engine.available)
+    func signingBudget(_ engine: Engine) async throws {
+        try await withAPI(engine) { client, _, token, _ in
+            let created = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token, body: Self.body())
+            let details = try #require(created.object["apple_pay_order_details"] as? [String: String])
+            let auth: HTTPFields = [.authorization: "AppleOrder \(try #require(details["authenticationToken"]))"]
+            let path = "/orders/v1/orders/\(Self.orderType)/SHOP-1"
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<(OrderWebService.signingLimit.burst + 1) {
+                statuses.append(try await client.execute(uri: path, method: .get, headers: auth) { $0.status })
+            }
+            #expect(statuses.dropLast().allSatisfy { $0 == .ok })
+            #expect(statuses.last == .tooManyRequests)
+            var conditional = auth
+            conditional[.ifModifiedSince] = HTTPDate.format(Date().addingTimeInterval(60))
+            for _ in 0..<30 {
+                #expect(
+                    try await client.execute(uri: path, method: .get, headers: conditional) { $0.status }
+                        == .notModified)
+            }
+        }
+    }
+}
