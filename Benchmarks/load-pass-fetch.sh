@@ -3,7 +3,8 @@
 # its ceiling, measured in the same run on the same cores:
 #   1. GET /passkit/v1/passes/{passType}/{serial} of a pass that has not changed since it was signed (the kept
 #      archive), as fast as wrk sends, with the pass's own ApplePass token;
-#   2. the same with If-Modified-Since of its Last-Modified (304, no archive read);
+#   2. the same with If-Modified-Since of its Last-Modified (304, no archive read), and the same 304 of an order
+#      (GET /orders/v1/orders/{orderType}/{orderID}, AppleOrder token; its 200s are limited per order by design);
 #   3. a bare Hummingbird endpoint answering the same two requests with a body of the pass's size (the HTTP floor);
 #   4. `openssl speed rsa2048` (-multi: what every fetch would cost if each signed);
 #   5. the fan-out (Benchmarks/Sources/pass-fanout): one change to a pass registered on 10,000 devices until the last
@@ -62,7 +63,7 @@ start_server() {
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "seeding a pass…"
-"$coffer" admin seed-demo --json --data-dir "$work/data" >"$work/seed.json" 2>/dev/null
+"$coffer" admin seed-demo --orders --json --data-dir "$work/data" >"$work/seed.json" 2>/dev/null
 token=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["api_token"])' "$work/seed.json")
 tag=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tag_id"])' "$work/seed.json")
 # An https public URL, so that passes carry the web service and a token (nothing connects to it).
@@ -79,6 +80,18 @@ path="/passkit/v1/passes/$pass_type/$serial"
 last_modified=$(curl -sf -D - -o /dev/null -H "Authorization: ApplePass $pass_token" "$base$path" |
     awk -F': ' 'tolower($1) == "last-modified" { sub(/\r$/, "", $2); print $2 }')
 [ -n "$last_modified" ] || { echo "the fetch answered no Last-Modified"; exit 1; }
+# An order under the development order type seed-demo shared with the client, and its 304.
+curl -sf -u "$token:" -H 'Content-Type: application/json' "$base/api/v2/orders" -o "$work/order.json" -d '{"order":
+    {"orderIdentifier":"BENCH-1","orderManagementURL":"https://shop.example.com/o/1",
+     "merchant":{"displayName":"Bench","merchantIdentifier":"merchant.com.example","url":"https://shop.example.com"}}}'
+read -r order_type order_id order_token < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["apple_pay_order_details"]
+print(d["orderTypeIdentifier"], d["orderIdentifier"], d["authenticationToken"])' "$work/order.json")
+order_path="/orders/v1/orders/$order_type/$order_id"
+order_modified=$(curl -sf -D - -o /dev/null -H "Authorization: AppleOrder $order_token" "$base$order_path" |
+    awk -F': ' 'tolower($1) == "last-modified" { sub(/\r$/, "", $2); print $2 }')
+[ -n "$order_modified" ] || { echo "the order's fetch answered no Last-Modified"; exit 1; }
 
 # wrk over $1 with extra headers: prints "requests/s p50_ms p99_ms".
 measure() {
@@ -89,11 +102,13 @@ measure() {
     wrk_figures "$work/wrk.txt"
 }
 
-declare -a coffer_200=() coffer_304=() bare_200=() bare_304=()
+declare -a coffer_200=() coffer_304=() order_304=() bare_200=() bare_304=()
 for round in 1 2; do
     coffer_200+=("$(measure "$base$path" -H "Authorization: ApplePass $pass_token")")
     coffer_304+=("$(measure "$base$path" -H "Authorization: ApplePass $pass_token" \
         -H "If-Modified-Since: $last_modified")")
+    order_304+=("$(measure "$base$order_path" -H "Authorization: AppleOrder $order_token" \
+        -H "If-Modified-Since: $order_modified")")
     stop_server
     start_server "$baseline" "$port" "$pkpass_bytes"
     bare_200+=("$(measure "$base$path")")
@@ -115,7 +130,8 @@ echo
 printf '%-48s %12s %10s %10s\n' "($connections connections, ${seconds}s, $cores cores)" "requests/s" "p50 ms" "p99 ms"
 for round in 0 1; do
     for row in "coffer fetch 200 (kept archive, $pkpass_bytes bytes)|${coffer_200[$round]}" \
-        "coffer fetch 304|${coffer_304[$round]}" "bare Hummingbird 200|${bare_200[$round]}" \
+        "coffer fetch 304|${coffer_304[$round]}" "coffer order fetch 304|${order_304[$round]}" \
+        "bare Hummingbird 200|${bare_200[$round]}" \
         "bare Hummingbird 304|${bare_304[$round]}"; do
         read -r r p50 p99 <<<"${row#*|}"
         printf '%-48s %12s %10s %10s\n' "${row%%|*}, run $((round + 1))" "$r" "$p50" "$p99"
@@ -127,11 +143,14 @@ printf '%-48s %12s s\n' "the same pushes straight through the APNs client" "$fan
 best() { printf '%s\n' "$@" | awk '{ print $1 }' | sort -g | tail -1; }
 c200=$(best "${coffer_200[@]}")
 c304=$(best "${coffer_304[@]}")
+o304=$(best "${order_304[@]}")
 b200=$(best "${bare_200[@]}")
 b304=$(best "${bare_304[@]}")
 echo
 echo "fetch 200 / bare endpoint:     $(ratio "$c200" "$b200")"
 echo "fetch 304 / bare endpoint:     $(ratio "$c304" "$b304")"
+echo "order 304 / pass 304:          $(ratio "$o304" "$c304")"
+echo "order 304 / bare endpoint:     $(ratio "$o304" "$b304")"
 echo "fetch 200 / openssl sign/s:    $(ratio "$c200" "$rsa_signs")  (above 1: faster than signing could be)"
 echo "fan-out / straight pushes:     $(ratio "$fanout_seconds" "$fanout_ceiling")"
 awk -v a="$c200" -v b="$c304" -v f="$fanout_seconds" 'BEGIN {

@@ -18,6 +18,10 @@ package protocol OrderStore: PassTypeStore {
     func order(orderTypeIdentifier: String, orderIdentifier: String) async throws
         -> (order: StoredOrder, orderType: PassType)?
 
+    /// What the web service reads of the order for every request: its identifier (as ``WebServicePass/passID``), its
+    /// token's hash and its `Last-Modified`, without its content.
+    func webServiceOrder(orderTypeIdentifier: String, orderIdentifier: String) async throws -> WebServicePass?
+
     /// How many devices are registered for the order.
     func orderRegistrationCount(orderID: UUID) async throws -> Int
 

@@ -63,17 +63,17 @@ package struct OrderWebService: Sendable {
         authorization: String?
     ) async throws -> Bool {
         try PassWebService.checkDevice(deviceLibraryIdentifier)
-        let (order, _) = try await authenticate(orderTypeIdentifier, orderIdentifier, authorization)
+        let found = try await authenticate(orderTypeIdentifier, orderIdentifier, authorization)
         guard Hex.isValid(pushToken, maximumLength: 512), !pushToken.isEmpty else {
             throw PassWebService.Failure.invalidRequest("pushToken must be hexadecimal, 1 to 512 characters")
         }
         let now = clock.now
         let outcome = try await repository.registerOrderDevice(
-            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken.lowercased(), orderID: order.id,
+            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken.lowercased(), orderID: found.passID,
             now: now, maximumDevices: maximumDevicesPerOrder,
             evictingUnseenSince: now.addingTimeInterval(-PassWebService.staleRegistrationAge))
         let metadata: Logger.Metadata = [
-            "order": "\(order.id)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
+            "order": "\(found.passID)", "device": "\(DeviceIdentifierDigest.logValue(deviceLibraryIdentifier))",
         ]
         switch outcome {
         case .created(let registered, let evicted):
@@ -81,18 +81,18 @@ package struct OrderWebService: Sendable {
             if let evicted {
                 await trace.record(
                     trace.event(
-                        .unregistered, orderID: order.id, device: evicted,
+                        .unregistered, orderID: found.passID, device: evicted,
                         details: ["was_registered": .bool(true), "cause": .string("evicted_unseen")]))
             }
             var details: [String: JSONValue] = ["outcome": .string("created")]
             if registered == 1 { details["first_device"] = .bool(true) }
             await trace.record(
-                trace.event(.registered, orderID: order.id, device: deviceLibraryIdentifier, details: details))
+                trace.event(.registered, orderID: found.passID, device: deviceLibraryIdentifier, details: details))
             return true
         case .renewed:
             await trace.record(
                 trace.event(
-                    .registered, orderID: order.id, device: deviceLibraryIdentifier,
+                    .registered, orderID: found.passID, device: deviceLibraryIdentifier,
                     details: ["outcome": .string("renewed")]))
             return false
         case .refused(let registered):
@@ -108,13 +108,13 @@ package struct OrderWebService: Sendable {
         deviceLibraryIdentifier: String, orderTypeIdentifier: String, orderIdentifier: String, authorization: String?
     ) async throws {
         try PassWebService.checkDevice(deviceLibraryIdentifier)
-        let (order, _) = try await authenticate(orderTypeIdentifier, orderIdentifier, authorization)
+        let found = try await authenticate(orderTypeIdentifier, orderIdentifier, authorization)
         let remaining = try await repository.unregisterOrderDevice(
-            deviceLibraryIdentifier: deviceLibraryIdentifier, orderID: order.id)
+            deviceLibraryIdentifier: deviceLibraryIdentifier, orderID: found.passID)
         var details: [String: JSONValue] = ["was_registered": .bool(remaining != nil)]
         if remaining == 0 { details["last_device"] = .bool(true) }
         await trace.record(
-            trace.event(.unregistered, orderID: order.id, device: deviceLibraryIdentifier, details: details))
+            trace.event(.unregistered, orderID: found.passID, device: deviceLibraryIdentifier, details: details))
     }
 
     /// The identifiers of the device's orders of the type changed after `ordersModifiedSince` (a `lastModified` this
@@ -143,31 +143,37 @@ package struct OrderWebService: Sendable {
     package func latestOrder(
         orderTypeIdentifier: String, orderIdentifier: String, authorization: String?, ifModifiedSince: Date?
     ) async throws -> LatestOrder {
-        let (order, orderType) = try await authenticate(orderTypeIdentifier, orderIdentifier, authorization)
-        let lastModified = Date(timeIntervalSince1970: order.modifiedAt.timeIntervalSince1970.rounded(.down))
+        let found = try await authenticate(orderTypeIdentifier, orderIdentifier, authorization)
+        let lastModified = Date(timeIntervalSince1970: found.modifiedAt.timeIntervalSince1970.rounded(.down))
         if let ifModifiedSince, lastModified <= ifModifiedSince {
-            trace.note([trace.event(.fetched, orderID: order.id, details: ["status": .number(304)])])
+            trace.note([trace.event(.fetched, orderID: found.passID, details: ["status": .number(304)])])
             return .notModified(lastModified: lastModified)
         }
-        if case .limited(let wait) = await signingBudget.acquireAcrossReplicas(for: order.id) {
+        if case .limited(let wait) = await signingBudget.acquireAcrossReplicas(for: found.passID) {
             throw PassWebService.Failure.rateLimited(retryAfter: wait)
         }
+        // The whole order, read now that it is signed: it may have changed since the lookup, and is newer then.
+        guard
+            let (order, orderType) = try await repository.order(
+                orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
+        else { throw PassWebService.Failure.unauthorized }
         let archive = try await renderer.signedArchive(of: order, orderType: orderType, signingTime: clock.now)
         trace.note([trace.event(.fetched, orderID: order.id, details: ["status": .number(200)])])
-        return .order(archive, lastModified: lastModified)
+        return .order(
+            archive, lastModified: Date(timeIntervalSince1970: order.modifiedAt.timeIntervalSince1970.rounded(.down)))
     }
 
-    /// The order, when `authorization` carries its token.
+    /// The order's identifier, token hash and `Last-Modified` (as a pass's), when `authorization` carries its token.
     private func authenticate(_ orderTypeIdentifier: String, _ orderIdentifier: String, _ authorization: String?)
-        async throws -> (StoredOrder, PassType)
+        async throws -> WebServicePass
     {
         try PassWebService.checkIdentifier(orderTypeIdentifier, name: "orderTypeIdentifier")
         try PassWebService.checkIdentifier(orderIdentifier, name: "orderIdentifier")
         guard
-            let found = try await repository.order(
+            let found = try await repository.webServiceOrder(
                 orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier),
             PassAuthenticationTokens.authorizes(
-                authorization, storedHash: found.order.authentication.tokenHash, scheme: "AppleOrder")
+                authorization, storedHash: found.authenticationTokenHash, scheme: "AppleOrder")
         else { throw PassWebService.Failure.unauthorized }
         return found
     }

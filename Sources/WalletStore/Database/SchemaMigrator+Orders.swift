@@ -10,7 +10,8 @@ extension SchemaMigrator {
     ///   hash (as a pass's), its `Last-Modified` (`modified_at`, whole seconds apart from one change to the next) and
     ///   its update tag (from the `update_tag` counter passes use).
     /// - `order_registrations`: the devices registered for an order's updates, each with its push token for the order;
-    ///   their pushes wait in `push_outbox` with the kind `order` and the order in `pass_id`.
+    ///   their pushes wait in `push_outbox` with the kind `order` and the order in `pass_id` (indexed by kind and due
+    ///   time, so that claiming them never scans the passes' pushes).
     static func createOrderTables(_ db: any SQLDatabase) async throws {
         try await db.alter(table: "pass_types").column(
             "kind", type: .text, .notNull, .default(SQLLiteral.string("pass"))
@@ -41,5 +42,8 @@ extension SchemaMigrator {
             .primaryKey("device_library_identifier", "order_id")
             .run()
         try await db.create(index: "order_registrations_order").on("order_registrations").column("order_id").run()
+        // Claiming orders' pushes reads only their rows, however many passes' pushes wait.
+        try await db.create(index: "push_outbox_kind_due").on("push_outbox").column("kind").column("next_attempt_at")
+            .run()
     }
 }

@@ -10,9 +10,12 @@ extension SQLWalletRepository: DeliveryOutbox {
     /// what passes leave to orders again, so that a burst of either never holds the other back.
     package func claimDuePushes(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> [PendingPush] {
         guard limit > 0 else { return [] }
-        var claimed = try await claimDuePushes(of: .order, now: now, limit: max(1, limit / 2), leaseFor: leaseFor)
+        let half = max(1, limit / 2)
+        let orders = try await claimDuePushes(of: .order, now: now, limit: half, leaseFor: leaseFor)
+        var claimed = orders
         claimed += try await claimDuePushes(of: .pass, now: now, limit: limit - claimed.count, leaseFor: leaseFor)
-        if claimed.count < limit {
+        // Only when orders filled their half may more of them wait.
+        if claimed.count < limit, orders.count == half {
             claimed += try await claimDuePushes(of: .order, now: now, limit: limit - claimed.count, leaseFor: leaseFor)
         }
         return claimed

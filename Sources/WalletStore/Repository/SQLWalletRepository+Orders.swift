@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import Secrets
 import WalletServices
 
 extension SQLWalletRepository {
@@ -46,6 +47,14 @@ extension SQLWalletRepository {
         return (
             try row.decode(prefixed: OrderRow.self).model(), try row.decode(prefixed: PassTypeRow.self).model()
         )
+    }
+
+    /// The order's identifier, token hash and `Last-Modified`, without its content, in one serialized query.
+    package func webServiceOrder(orderTypeIdentifier: String, orderIdentifier: String) async throws -> WebServicePass? {
+        let statement = webServiceOrderLookup.bound(to: [orderTypeIdentifier, orderIdentifier])
+        let found = Locked<(any SQLRow)?>(nil)
+        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = row } } }
+        return try found.withLock { $0 }.map { try $0.decode(model: WebServicePassRow.self).model() }
     }
 
     /// How many devices are registered for the order.

@@ -30,6 +30,21 @@ struct WebServicePassRow: Decodable {
                 .limit(1))
     }
 
+    /// The order of an order type identifier and order identifier, serialized once (the orders web service's hottest
+    /// read, without the order's content): bind the order type identifier, then the order identifier.
+    static func orderLookup(on sql: any SQLDatabase) -> SerializedSelect {
+        SerializedSelect(
+            sql.select().column(OrderRow.column(.id), as: CodingKeys.passID.stringValue)
+                .column(OrderRow.column(.authenticationTokenHash), as: CodingKeys.authenticationTokenHash.stringValue)
+                .column(OrderRow.column(.modifiedAt), as: CodingKeys.modifiedAt.stringValue)
+                .from(OrderRow.table)
+                .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
+                .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(""))
+                .where(PassTypeRow.column(.kind), .equal, SQLLiteral.string(PassType.Kind.order.rawValue))
+                .where(OrderRow.column(.orderIdentifier), .equal, SQLBind(""))
+                .limit(1))
+    }
+
     /// `query` selecting these columns from `apple_passes`.
     static func selecting(in query: SQLSelectBuilder) -> SQLSelectBuilder {
         query.column(PassRow.column(.id), as: CodingKeys.passID.stringValue)
