@@ -19,6 +19,8 @@ package struct OrderManagement: Sendable {
 
     /// The largest request body: an order with its images.
     package static let maximumBodySize = 1024 * 1024
+    /// How many bytes one client's orders may hold together (their packages, images included): 1 GiB.
+    package static let storagePerClient = 1 << 30
     /// How far ahead of the server's clock a `createdAt` may be.
     static let clockTolerance: TimeInterval = 300
 
@@ -72,7 +74,7 @@ package struct OrderManagement: Sendable {
         let renderer = renderer
         let stored = try await repository.createOrder(
             record, claim: idempotencyKey.map { IdempotencyClaim(key: $0, requestHash: request.fingerprint) },
-            now: now,
+            now: now, storageLimit: Self.storagePerClient,
             encode: {
                 try ManagedOrderState($0, orderType: orderType, registeredDevices: 0, renderer: renderer).encoded()
             })
@@ -101,7 +103,9 @@ package struct OrderManagement: Sendable {
     {
         let (order, orderType) = try await owned(clientID, orderTypeIdentifier, orderIdentifier)
         let details = Locked<[String: JSONValue]>([:])
-        let (changed, queued) = try await repository.changeOrder(id: order.id, now: clock.now) { content in
+        let (changed, queued) = try await repository.changeOrder(
+            id: order.id, now: clock.now, storageLimit: Self.storagePerClient
+        ) { content in
             var package = try OrderPackage(archive: content)
             let (json, changes) = try change.applied(to: try package.order)
             details.withLock { $0 = changes }

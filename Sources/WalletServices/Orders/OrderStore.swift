@@ -9,8 +9,11 @@ package protocol OrderStore: PassTypeStore {
     ///
     /// - Throws: ``PassManagementFailure/conflict(_:)`` when the order type has an order with its identifier,
     ///   ``PassManagementFailure/idempotencyKeyReused`` for a key used with another request.
+    ///
+    /// The client's orders may hold at most `storageLimit` bytes together, on every replica: past it, nothing is stored
+    /// and ``PassManagementFailure/forbidden(_:)`` says so.
     func createOrder(
-        _ order: StoredOrder, claim: IdempotencyClaim?, now: Date,
+        _ order: StoredOrder, claim: IdempotencyClaim?, now: Date, storageLimit: Int,
         encode: @escaping @Sendable (StoredOrder) throws -> Data
     ) async throws -> StoredResponse
 
@@ -27,9 +30,12 @@ package protocol OrderStore: PassTypeStore {
 
     /// Rewrites the order's package with what `rewrite` makes of the one stored (read under the row's lock), moves
     /// its `Last-Modified` to the next whole second at least, gives it the next update tag and queues a push to each
-    /// registered device that has none waiting, in one transaction; the order as stored and the pushes queued.
-    func changeOrder(id: UUID, now: Date, rewriting rewrite: @escaping @Sendable (Data) throws -> Data)
-        async throws -> (order: StoredOrder, queuedPushes: Int)
+    /// registered device that has none waiting, in one transaction; the order as stored and the pushes queued. A
+    /// change that grows the client's orders past `storageLimit` bytes changes nothing
+    /// (``PassManagementFailure/forbidden(_:)``).
+    func changeOrder(
+        id: UUID, now: Date, storageLimit: Int, rewriting rewrite: @escaping @Sendable (Data) throws -> Data
+    ) async throws -> (order: StoredOrder, queuedPushes: Int)
 
     /// Registers a device for an order as ``PassWebServiceStore/register(deviceLibraryIdentifier:pushToken:passID:now:maximumDevices:evictingUnseenSince:)``
     /// does for a pass.

@@ -9,6 +9,8 @@ extension SchemaMigrator {
     /// - `orders`: each order of a client under an order type, its unsigned package (`content`), its token's salt and
     ///   hash (as a pass's), its `Last-Modified` (`modified_at`, whole seconds apart from one change to the next) and
     ///   its update tag (from the `update_tag` counter passes use).
+    /// - `order_storage`: how many bytes each client's orders hold, kept in the transactions that change them, so that
+    ///   a quota holds on every replica.
     /// - `order_registrations`: the devices registered for an order's updates, each with its push token for the order;
     ///   their pushes wait in `push_outbox` with the kind `order` and the order in `pass_id` (indexed by kind and due
     ///   time, so that claiming them never scans the passes' pushes).
@@ -42,6 +44,10 @@ extension SchemaMigrator {
             .primaryKey("device_library_identifier", "order_id")
             .run()
         try await db.create(index: "order_registrations_order").on("order_registrations").column("order_id").run()
+        try await db.create(table: "order_storage")
+            .column("client_id", type: .text, .primaryKey(autoIncrement: false), .references("clients", "id"))
+            .column("bytes", type: .bigint, .notNull)
+            .run()
         // Claiming orders' pushes reads only their rows, however many passes' pushes wait.
         try await db.create(index: "push_outbox_kind_due").on("push_outbox").column("kind").column("next_attempt_at")
             .run()

@@ -7,7 +7,7 @@ extension SQLWalletRepository {
     /// Stores the order with the next update tag, answering `encode`'s body, claiming the idempotency key first (as
     /// `createManagedPass` does).
     package func createOrder(
-        _ order: StoredOrder, claim: IdempotencyClaim?, now: Date,
+        _ order: StoredOrder, claim: IdempotencyClaim?, now: Date, storageLimit: Int,
         encode: @escaping @Sendable (StoredOrder) throws -> Data
     ) async throws -> StoredResponse {
         do {
@@ -15,10 +15,32 @@ extension SQLWalletRepository {
                 var stored = order
                 stored.updateTag = try await Self.nextUpdateTag(on: db)
                 try await db.insert([OrderRow(stored)]).run()
+                try await Self.addOrderStorage(
+                    order.content.count, clientID: order.clientID, limit: storageLimit, on: db)
                 return try encode(stored)
             }
         } catch WalletServerError.conflict {
             throw PassManagementFailure.conflict("an order '\(order.orderIdentifier)' of this order type")
+        }
+    }
+
+    /// Adds `bytes` (which may be negative) to what the client's orders hold, in the caller's transaction (the
+    /// client's row holds every other change until it commits); throws ``PassManagementFailure/forbidden(_:)``, which
+    /// rolls the transaction back, when growing past `limit`.
+    static func addOrderStorage(_ bytes: Int, clientID: UUID, limit: Int, on db: any SQLDatabase) async throws {
+        guard
+            let total = try await db.raw(
+                """
+                INSERT INTO order_storage (client_id, bytes) \
+                VALUES (\(bind: clientID.uuidString), \(bind: Int64(bytes))) \
+                ON CONFLICT (client_id) DO UPDATE SET bytes = order_storage.bytes + excluded.bytes RETURNING bytes
+                """
+            ).first(decodingColumn: "bytes", as: Int64.self)
+        else { throw WalletServerError.corruptRecord("the client's order storage") }
+        guard bytes <= 0 || total <= Int64(limit) else {
+            throw PassManagementFailure.forbidden(
+                "the client's orders would hold \(total) bytes, past the \(limit) they may: change or remove files first"
+            )
         }
     }
 
@@ -72,9 +94,9 @@ extension SQLWalletRepository {
 
     /// Rewrites the order under its row's lock, moves its `Last-Modified` to the next whole second at least, gives it
     /// the next update tag and queues a push to every registered device that has none waiting unclaimed.
-    package func changeOrder(id: UUID, now: Date, rewriting rewrite: @escaping @Sendable (Data) throws -> Data)
-        async throws -> (order: StoredOrder, queuedPushes: Int)
-    {
+    package func changeOrder(
+        id: UUID, now: Date, storageLimit: Int, rewriting rewrite: @escaping @Sendable (Data) throws -> Data
+    ) async throws -> (order: StoredOrder, queuedPushes: Int) {
         try await run {
             try await database.transaction { db in
                 var query = db.select().columns(of: OrderRow.self).from(OrderRow.table)
@@ -83,7 +105,10 @@ extension SQLWalletRepository {
                 guard var order = try await query.first(decoding: OrderRow.self)?.model() else {
                     throw WalletServerError.notFound("order \(id)")
                 }
+                let before = order.content.count
                 order.content = try rewrite(order.content)
+                try await Self.addOrderStorage(
+                    order.content.count - before, clientID: order.clientID, limit: storageLimit, on: db)
                 let modified = max(Self.ms(now), (Self.ms(order.modifiedAt) / 1000 + 1) * 1000)
                 order.modifiedAt = Self.date(modified)
                 order.updateTag = try await Self.nextUpdateTag(on: db)

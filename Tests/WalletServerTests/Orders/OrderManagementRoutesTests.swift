@@ -160,3 +160,48 @@ struct OrderManagementRoutesTests {
         }
     }
 }
+
+@Suite("A client's orders hold at most their quota of bytes, on every replica")
+struct OrderStorageQuotaTests {
+    func order(_ world: ProvisioningWorld, _ identifier: String, bytes: Int) async throws -> StoredOrder {
+        let orderType = try #require(try await world.repository.passTypes().first { $0.kind == .order })
+        var json = Order(
+            orderTypeIdentifier: orderType.passTypeIdentifier, orderIdentifier: identifier,
+            merchant: .init(displayName: "Acme", merchantIdentifier: "merchant.com.acme", url: "https://acme.example"),
+            orderManagementURL: "https://acme.example/o")
+        json.merchant.logo = "logo.pdf"
+        let content = try OrderPackage(order: json, files: ["logo.pdf": Data("%PDF-".utf8) + Data(count: bytes)])
+        return StoredOrder(
+            clientID: world.apiUser.clientID, orderTypeID: orderType.id, orderIdentifier: identifier,
+            content: try content.archived(), authentication: .init(salt: "s", tokenHash: Data(count: 32)),
+            createdAt: Date(), modifiedAt: Date())
+    }
+
+    @Test(
+        "a create or a change past the quota stores nothing; one that shrinks always goes", arguments: Engine.available)
+    func quota(_ engine: Engine) async throws {
+        try await ProvisioningWorld.with(engine, orders: true) { world in
+            let repository = world.repository
+            let first = try await order(world, "Q-1", bytes: 10_000)
+            let limit = first.content.count + 5_000
+            _ = try await repository.createOrder(first, claim: nil, now: Date(), storageLimit: limit) { _ in Data() }
+            await #expect(throws: PassManagementFailure.self) {
+                try await repository.createOrder(
+                    try await order(world, "Q-2", bytes: 10_000), claim: nil, now: Date(), storageLimit: limit
+                ) { _ in Data() }
+            }
+            #expect(
+                try await repository.order(
+                    orderTypeIdentifier: ProvisioningWorld.orderTypeIdentifier, orderIdentifier: "Q-2") == nil)
+            let bigger = try await order(world, "Q-1", bytes: 20_000).content
+            await #expect(throws: PassManagementFailure.self) {
+                try await repository.changeOrder(id: first.id, now: Date(), storageLimit: limit) { _ in bigger }
+            }
+            let smaller = try await order(world, "Q-1", bytes: 10).content
+            _ = try await repository.changeOrder(id: first.id, now: Date(), storageLimit: 0) { _ in smaller }
+            _ = try await repository.createOrder(
+                try await order(world, "Q-3", bytes: 2_000), claim: nil, now: Date(), storageLimit: limit
+            ) { _ in Data() }
+        }
+    }
+}

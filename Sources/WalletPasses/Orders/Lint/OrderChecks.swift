@@ -10,7 +10,7 @@ enum OrderChecks {
     static func check(_ order: Order, files: [String: Data]?, in context: inout PassLintContext) {
         checkIdentity(order, in: &context)
         checkDates(order, in: &context)
-        checkWebService(order, in: &context)
+        PassChecks.checkWebServicePair(order.json, in: &context)
         checkUniqueIdentifiers(order, in: &context)
         checkPayment(order, in: &context)
         var images: [(path: String, name: String)] = []
@@ -78,22 +78,6 @@ enum OrderChecks {
             context.error(
                 "order.updated-at", "updatedAt",
                 "is before createdAt; it equals createdAt until the order changes, then only increases")
-        }
-    }
-
-    /// `webServiceURL` and `authenticationToken` go together, and the token is long enough.
-    static func checkWebService(_ order: Order, in context: inout PassLintContext) {
-        let hasURL = order.json["webServiceURL"] != nil
-        let hasToken = order.json["authenticationToken"] != nil
-        if hasURL != hasToken {
-            context.error(
-                "web-service.pair", hasURL ? "authenticationToken" : "webServiceURL",
-                "webServiceURL and authenticationToken go together")
-        }
-        if let token = order.authenticationToken, token.count < Pass.minimumAuthenticationTokenLength {
-            context.error(
-                "web-service.token", "authenticationToken",
-                "is \(token.count) characters; Wallet needs at least \(Pass.minimumAuthenticationTokenLength)")
         }
     }
 
