@@ -1,6 +1,5 @@
 import Foundation
 import SQLKit
-import Secrets
 import WalletServices
 
 extension SQLWalletRepository {
@@ -44,17 +43,6 @@ extension SQLWalletRepository {
         }
     }
 
-    /// The next value of the `update_tag` counter, incremented in the caller's transaction: its row lock holds every
-    /// other change until this one commits, so tags commit in the order they were given.
-    static func nextUpdateTag(on db: any SQLDatabase) async throws -> Int64 {
-        guard
-            let tag = try await db.raw(
-                "UPDATE coffer_counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
-            ).first(decodingColumn: "value", as: Int64.self)
-        else { throw WalletServerError.corruptRecord("the update tag counter") }
-        return tag
-    }
-
     /// The order with its order type, in one query.
     package func order(orderTypeIdentifier: String, orderIdentifier: String) async throws
         -> (order: StoredOrder, orderType: PassType)?
@@ -73,10 +61,7 @@ extension SQLWalletRepository {
 
     /// The order's identifier, token hash and `Last-Modified`, without its content, in one serialized query.
     package func webServiceOrder(orderTypeIdentifier: String, orderIdentifier: String) async throws -> WebServicePass? {
-        let statement = webServiceOrderLookup.bound(to: [orderTypeIdentifier, orderIdentifier])
-        let found = Locked<(any SQLRow)?>(nil)
-        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = row } } }
-        return try found.withLock { $0 }.map { try $0.decode(model: WebServicePassRow.self).model() }
+        try await webServiceRecord(webServiceOrderLookup.bound(to: [orderTypeIdentifier, orderIdentifier]))
     }
 
     /// How many devices are registered for the order.
@@ -109,7 +94,7 @@ extension SQLWalletRepository {
                 order.content = try rewrite(order.content)
                 try await Self.addOrderStorage(
                     order.content.count - before, clientID: order.clientID, limit: storageLimit, on: db)
-                let modified = max(Self.ms(now), (Self.ms(order.modifiedAt) / 1000 + 1) * 1000)
+                let modified = Self.nextModified(after: order.modifiedAt, now: now)
                 order.modifiedAt = Self.date(modified)
                 order.updateTag = try await Self.nextUpdateTag(on: db)
                 try await db.update(OrderRow.table)

@@ -6,10 +6,31 @@ import WalletServices
 extension SQLWalletRepository {
     /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
     package func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
-        let statement = webServicePassLookup.bound(to: [passTypeIdentifier, serialNumber])
+        try await webServiceRecord(webServicePassLookup.bound(to: [passTypeIdentifier, serialNumber]))
+    }
+
+    /// What `statement` (a pass's or an order's web service lookup) found, read as a ``WebServicePassRow``.
+    func webServiceRecord(_ statement: SerializedSelect.Statement) async throws -> WebServicePass? {
         let found = Locked<(any SQLRow)?>(nil)
         try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = row } } }
         return try found.withLock { $0 }.map { try $0.decode(model: WebServicePassRow.self).model() }
+    }
+
+    /// The `Last-Modified` of a change at `now` to what was last modified at `previous`: the next whole second at
+    /// least, so that an `If-Modified-Since` of the earlier version never hides the change.
+    static func nextModified(after previous: Date, now: Date) -> Int64 {
+        max(ms(now), (ms(previous) / 1000 + 1) * 1000)
+    }
+
+    /// The next value of the `update_tag` counter, incremented in the caller's transaction: its row lock holds every
+    /// other change until this one commits, so tags commit in the order they were given.
+    static func nextUpdateTag(on db: any SQLDatabase) async throws -> Int64 {
+        guard
+            let tag = try await db.raw(
+                "UPDATE coffer_counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
+            ).first(decodingColumn: "value", as: Int64.self)
+        else { throw WalletServerError.corruptRecord("the update tag counter") }
+        return tag
     }
 
     /// The pass's salt, if it has one.
@@ -243,16 +264,10 @@ extension SQLWalletRepository {
             pass.passContent = rewritten.content
             notices = rewritten.notices
         }
-        let previousSecond = ms(pass.modifiedAt) / 1000
-        let modified = max(ms(now), (previousSecond + 1) * 1000)
-        guard
-            let tag = try await db.raw(
-                "UPDATE coffer_counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
-            ).first(decodingColumn: "value", as: Int64.self)
-        else { throw WalletServerError.corruptRecord("the update tag counter") }
+        let modified = nextModified(after: pass.modifiedAt, now: now)
         pass.modifiedAt = date(modified)
         pass.updatedAt = date(max(ms(now), ms(pass.updatedAt)))
-        pass.updateTag = tag
+        pass.updateTag = try await nextUpdateTag(on: db)
         try await db.update("apple_passes")
             .set("pass_content", to: pass.passContent)
             .set("modified_at", to: modified)
