@@ -21,8 +21,6 @@ package struct OrderManagement: Sendable {
     package static let maximumBodySize = 1024 * 1024
     /// How many bytes one client's orders may hold together (their packages, images included): 1 GiB.
     package static let storagePerClient = 1 << 30
-    /// How far ahead of the server's clock a `createdAt` may be.
-    static let clockTolerance: TimeInterval = 300
 
     /// Creates the service.
     package init(
@@ -47,30 +45,22 @@ package struct OrderManagement: Sendable {
         let orderType = try await orderType(request.orderTypeID, clientID: clientID)
         // Whole milliseconds, as the record keeps them.
         let now = Date(timeIntervalSince1970: (clock.now.timeIntervalSince1970 * 1000).rounded() / 1000)
-        var order = Order(json: request.order)
+        var order = try Self.storedForm(Order(json: request.order))
         order.orderTypeIdentifier = orderType.passTypeIdentifier
-        for key in ["webServiceURL", "authenticationToken"] { order.json[key] = nil }
         if order.json["schemaVersion"] == nil { order.schemaVersion = 1 }
         if order.json["orderType"] == nil { order.orderType = .ecommerce }
         if order.json["status"] == nil { order.status = .open }
         if order.json["createdAt"] == nil { order.createdAt = now }
-        if let created = order.createdAt, created > now.addingTimeInterval(Self.clockTolerance) {
+        // updatedAt starts at now, and may not be before createdAt.
+        if let created = order.createdAt, created > now {
             throw PassManagementFailure.invalidRequest("'order.createdAt' is in the future")
         }
         order.updatedAt = now
-        for key in ["lineItems", "fulfillments", "returns"] {
-            if case .array(let entries)? = order.json[key], entries.count > OrderChange.maximumEntries {
-                throw PassManagementFailure.invalidRequest(
-                    "'order.\(key)' has \(entries.count) entries; an order may have at most \(OrderChange.maximumEntries)"
-                )
-            }
-        }
         let id = UUID()
         let record = StoredOrder(
             id: id, clientID: clientID, orderTypeID: orderType.id, orderIdentifier: order.orderIdentifier,
             content: try validated(order, files: request.files),
             authentication: renderer.tokens.newToken(orderID: id).assignment, createdAt: now, modifiedAt: now)
-        try checkRendered(record)
         let renderer = renderer
         let stored = try await repository.createOrder(
             record, claim: idempotencyKey.map { IdempotencyClaim(key: $0, requestHash: request.fingerprint) },
@@ -107,7 +97,8 @@ package struct OrderManagement: Sendable {
             id: order.id, now: clock.now, storageLimit: Self.storagePerClient
         ) { content in
             var package = try OrderPackage(archive: content)
-            let (json, changes) = try change.applied(to: try package.order)
+            let (applied, changes) = try change.applied(to: try package.order)
+            let json = try Self.storedForm(applied)
             details.withLock { $0 = changes }
             do {
                 for (path, data) in change.files { try package.add(data, at: path) }
@@ -173,11 +164,19 @@ package struct OrderManagement: Sendable {
         return try package.archived()
     }
 
-    /// Throws ``PassManagementFailure/invalidOrder(_:)`` when the order as signed (with the web service's keys)
-    /// would not lint clean.
-    private func checkRendered(_ order: StoredOrder) throws {
-        let errors = try renderer.package(of: order).lint().errors
-        guard errors.isEmpty else { throw PassManagementFailure.invalidOrder(errors) }
+    /// `order` as the server keeps it, made or changed: without the web service's keys, which only signing writes
+    /// (``OrderRenderer``), and with at most ``OrderChange/maximumEntries`` line items, fulfilments and returns.
+    static func storedForm(_ order: Order) throws(PassManagementFailure) -> Order {
+        var stored = order
+        for key in ["webServiceURL", "authenticationToken"] { stored.json[key] = nil }
+        for key in ["lineItems", "fulfillments", "returns"] {
+            if case .array(let entries)? = stored.json[key], entries.count > OrderChange.maximumEntries {
+                throw .invalidRequest(
+                    "'order.\(key)' has \(entries.count) entries; an order may have at most \(OrderChange.maximumEntries)"
+                )
+            }
+        }
+        return stored
     }
 
     /// The order type `id` names, or the only one shared with the client.

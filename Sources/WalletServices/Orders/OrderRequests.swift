@@ -257,9 +257,6 @@ package struct OrderChange: Hashable, Sendable, Decodable {
             for (name, value) in entry { merged[name] = value == .null ? nil : value }
             items[index] = .object(merged)
         }
-        guard items.count <= maximumEntries else {
-            throw .invalidRequest("an order may have at most \(maximumEntries) \(key)")
-        }
         return (.array(items), touched)
     }
 }

@@ -123,6 +123,22 @@ struct OrderManagementRoutesTests {
             let after = try await ManagementWorld.send(client, .get, path, token: token)
             #expect(after.object["update_tag"] as? String == tag, "nothing changed")
 
+            let items = Array(repeating: #"{"title":"Sock","quantity":1}"#, count: OrderChange.maximumEntries + 1)
+            let replaced = try await ManagementWorld.send(
+                client, .patch, path, token: token,
+                body:
+                    #"{"order":{"schemaVersion":1,"orderType":"ecommerce","status":"open","updatedAt":"2099-01-01T00:00:00Z","orderManagementURL":"https://shop.example.com/o/1","merchant":{"displayName":"Acme Shop","merchantIdentifier":"merchant.com.acme","url":"https://shop.example.com"},"lineItems":[\#(items.joined(separator: ","))]}}"#
+            )
+            #expect(replaced.status == .badRequest, "a whole new order.json has the same bounds as a new order")
+            #expect(replaced.errorCode == "bad_request", "\(replaced.text)")
+            let foreign = try await ManagementWorld.send(
+                client, .patch, path, token: token,
+                body:
+                    #"{"order":{"schemaVersion":1,"orderType":"ecommerce","status":"open","updatedAt":"2099-01-01T00:00:00Z","orderManagementURL":"https://shop.example.com/o/1","merchant":{"displayName":"Acme Shop","merchantIdentifier":"merchant.com.acme","url":"https://shop.example.com"},"webServiceURL":"https://evil.example","authenticationToken":"0123456789abcdef0123"}}"#
+            )
+            let stored = try #require(foreign.object["order"] as? [String: Any], "\(foreign.text)")
+            #expect(stored["webServiceURL"] == nil && stored["authenticationToken"] == nil, "only signing writes them")
+
             var files: [String] = []
             for index in 0..<OrderPackage.maximumFiles { files.append(#""x\#(index).lproj/order.strings":"""#) }
             let tooMany = try await ManagementWorld.send(
