@@ -43,6 +43,9 @@ package protocol PassWebServiceStore: Sendable {
     /// What the pass's signed archive depends on now, with the archive kept for it (and the digest it was signed
     /// at), read together; `nil` when there is no such pass. Every change to the pass drops its kept archive.
     func keptPassArchive(passID: UUID) async throws -> KeptPassArchive?
+    /// The same as ``keptPassArchive(passID:)`` for the pass of `passTypeIdentifier` with `serialNumber`, in one
+    /// read (a device's fetch).
+    func keptPassArchive(passTypeIdentifier: String, serialNumber: String) async throws -> KeptPassArchive?
     /// Keeps `pkpass` as the pass's signed archive at `digest` (``PassArchiveVersion/digest(settings:)``), in place
     /// of the one kept.
     func keepPassArchive(passID: UUID, digest: Data, pkpass: Data, now: Date) async throws

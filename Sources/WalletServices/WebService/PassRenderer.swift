@@ -108,6 +108,13 @@ package struct PassRenderer: Sendable {
     /// token are kept sealed (``KeptArchiveSeal``).
     package func signedArchive(passID: UUID, signingTime: Date) async throws -> Data? {
         guard let kept = try await store.keptPassArchive(passID: passID) else { return nil }
+        return try await signedArchive(kept, signingTime: signingTime)
+    }
+
+    /// The signed archive of the pass `kept` describes, as ``signedArchive(passID:signingTime:)`` gives it, from what
+    /// the caller read already.
+    package func signedArchive(_ kept: KeptPassArchive, signingTime: Date) async throws -> Data {
+        let passID = kept.version.passID
         let digest = kept.version.digest(settings: settingsDigest)
         let seal = webService?.tokens.archiveSeal
         if let keptDigest = kept.keptDigest, keptDigest == digest, let stored = kept.pkpass {

@@ -174,18 +174,32 @@ package struct PassWebService: Sendable {
     package func latestPass(
         passTypeIdentifier: String, serialNumber: String, authorization: String?, ifModifiedSince: Date?
     ) async throws -> LatestPass {
-        let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
-        let lastModified = Date(timeIntervalSince1970: pass.modifiedAt.timeIntervalSince1970.rounded(.down))
-        if let ifModifiedSince, lastModified <= ifModifiedSince {
-            trace.note([trace.event(.fetched, passID: pass.passID, details: ["status": .number(304)])])
-            return .notModified(lastModified: lastModified)
+        if let ifModifiedSince {
+            // The small read first: most conditional fetches end in a 304.
+            let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
+            let lastModified = Self.lastModified(pass.modifiedAt)
+            if lastModified <= ifModifiedSince {
+                trace.note([trace.event(.fetched, passID: pass.passID, details: ["status": .number(304)])])
+                return .notModified(lastModified: lastModified)
+            }
         }
-        guard let pkpass = try await renderer.signedArchive(passID: pass.passID, signingTime: clock.now) else {
-            throw Failure.unauthorized
-        }
-        trace.note([trace.event(.fetched, passID: pass.passID, details: ["status": .number(200)])])
-        logger.info("served the latest version of a pass", metadata: ["pass": "\(pass.passID)"])
-        return .pass(pkpass, lastModified: lastModified)
+        // One read for the pass's authentication, `Last-Modified` and kept archive together.
+        try Self.checkPassPath(passTypeIdentifier, serialNumber)
+        guard
+            let kept = try await repository.keptPassArchive(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber),
+            PassAuthenticationTokens.authorizes(authorization, storedHash: kept.version.authenticationTokenHash)
+        else { throw Failure.unauthorized }
+        let passID = kept.version.passID
+        let pkpass = try await renderer.signedArchive(kept, signingTime: clock.now)
+        trace.note([trace.event(.fetched, passID: passID, details: ["status": .number(200)])])
+        logger.info("served the latest version of a pass", metadata: ["pass": "\(passID)"])
+        return .pass(pkpass, lastModified: Self.lastModified(kept.version.modifiedAt))
+    }
+
+    /// The `Last-Modified` of what was modified at `modifiedAt`: HTTP dates hold whole seconds.
+    private static func lastModified(_ modifiedAt: Date) -> Date {
+        Date(timeIntervalSince1970: modifiedAt.timeIntervalSince1970.rounded(.down))
     }
 
     /// Stores and logs what a device reported (at most ``logLimits`` messages), each with its control characters
@@ -278,14 +292,19 @@ package struct PassWebService: Sendable {
     private func authenticate(_ passTypeIdentifier: String, _ serialNumber: String, _ authorization: String?)
         async throws -> WebServicePass
     {
-        try Self.checkIdentifier(passTypeIdentifier, name: "passTypeIdentifier")
-        try Self.checkIdentifier(serialNumber, name: "serialNumber")
+        try Self.checkPassPath(passTypeIdentifier, serialNumber)
         guard
             let pass = try await repository.webServicePass(
                 passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber),
             PassAuthenticationTokens.authorizes(authorization, storedHash: pass.authenticationTokenHash)
         else { throw Failure.unauthorized }
         return pass
+    }
+
+    /// Checks a pass's path parameters.
+    private static func checkPassPath(_ passTypeIdentifier: String, _ serialNumber: String) throws {
+        try checkIdentifier(passTypeIdentifier, name: "passTypeIdentifier")
+        try checkIdentifier(serialNumber, name: "serialNumber")
     }
 
     static func checkDevice(_ identifier: String) throws {

@@ -61,7 +61,9 @@ extension SQLWalletRepository {
 
     /// The order's identifier, token hash and `Last-Modified`, without its content, in one serialized query.
     package func webServiceOrder(orderTypeIdentifier: String, orderIdentifier: String) async throws -> WebServicePass? {
-        try await webServiceRecord(webServiceOrderLookup.bound(to: [orderTypeIdentifier, orderIdentifier]))
+        try await first(
+            WebServicePassRow.self, of: lookups.webServiceOrder.bound(to: [orderTypeIdentifier, orderIdentifier])
+        )?.model()
     }
 
     /// How many devices are registered for the order.

@@ -6,14 +6,16 @@ import WalletServices
 extension SQLWalletRepository {
     /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
     package func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
-        try await webServiceRecord(webServicePassLookup.bound(to: [passTypeIdentifier, serialNumber]))
+        try await first(
+            WebServicePassRow.self, of: lookups.webServicePass.bound(to: [passTypeIdentifier, serialNumber]))?
+            .model()
     }
 
-    /// What `statement` (a pass's or an order's web service lookup) found, read as a ``WebServicePassRow``.
-    func webServiceRecord(_ statement: SerializedSelect.Statement) async throws -> WebServicePass? {
+    /// The row `statement` (one of ``lookups``) found first, if any.
+    func first<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> Row? {
         let found = Locked<(any SQLRow)?>(nil)
-        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = row } } }
-        return try found.withLock { $0 }.map { try $0.decode(model: WebServicePassRow.self).model() }
+        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = $0 ?? row } } }
+        return try found.withLock { $0 }.map { try $0.decode(model: type) }
     }
 
     /// The `Last-Modified` of a change at `now` to what was last modified at `previous`: the next whole second at
@@ -296,8 +298,13 @@ extension SQLWalletRepository {
 extension SQLWalletRepository {
     /// What the pass's signed archive depends on, with the archive kept for it, in one query.
     package func keptPassArchive(passID: UUID) async throws -> KeptPassArchive? {
-        let query = PassArchiveVersionRow.selecting(passID: passID, in: sql.select())
-        return try await run { try await query.first(decoding: PassArchiveVersionRow.self) }?.model()
+        try await first(PassArchiveVersionRow.self, of: lookups.keptArchive.bound(to: [passID.uuidString]))?.model()
+    }
+
+    package func keptPassArchive(passTypeIdentifier: String, serialNumber: String) async throws -> KeptPassArchive? {
+        try await first(
+            PassArchiveVersionRow.self, of: lookups.keptArchiveBySerial.bound(to: [passTypeIdentifier, serialNumber])
+        )?.model()
     }
 
     /// Keeps `pkpass` as the pass's signed archive at `digest`, in place of the one kept.

@@ -18,10 +18,8 @@ public struct SQLWalletRepository: WalletRepository {
     let completions: GroupCommit<DeliveryCompletion, Bool>
     /// API users who authenticated recently, kept for ``authenticationLifetime``.
     private let recentlyAuthenticated: RecentlyAuthenticated
-    /// ``webServicePass(passTypeIdentifier:serialNumber:)``'s query, serialized once.
-    let webServicePassLookup: SerializedSelect
-    /// What the orders web service reads for every request, serialized once.
-    let webServiceOrderLookup: SerializedSelect
+    /// The web services' hottest reads, serialized once.
+    let lookups: Lookups
 
     /// How long an authenticated API user is trusted without reading the database again: the longest time a user
     /// revoked elsewhere (by `coffer admin` or another server on the same database) can still authenticate here.
@@ -34,8 +32,7 @@ public struct SQLWalletRepository: WalletRepository {
     public init(database: WalletDatabase, authenticationLifetime: Duration = .seconds(5)) {
         self.database = database
         self.recentlyAuthenticated = RecentlyAuthenticated(lifetime: authenticationLifetime)
-        self.webServicePassLookup = WebServicePassRow.lookup(on: database.sql)
-        self.webServiceOrderLookup = WebServicePassRow.orderLookup(on: database.sql)
+        self.lookups = Lookups(on: database.sql)
         self.writes = GroupCommit { batch in try await Self.commit(batch, to: database) }
         self.traceWrites = GroupCommit(maximumBatchSize: 256) { batch in
             try await Self.commitPassEvents(batch, to: database)

@@ -36,8 +36,23 @@ struct PassArchiveVersionRow: Decodable {
     var keptVersion: Data?
     var keptPKPass: Data?
 
-    /// `query` selecting these columns for the pass `passID`.
-    static func selecting(passID: UUID, in query: SQLSelectBuilder) -> SQLSelectBuilder {
+    /// The pass with an identifier, serialized once: bind the pass's identifier.
+    static func lookup(on sql: any SQLDatabase) -> SerializedSelect {
+        SerializedSelect(selecting(in: sql.select()).where(PassRow.column(.id), .equal, SQLBind("")))
+    }
+
+    /// The pass of a pass type identifier and serial number, serialized once (a device's fetch of a pass that
+    /// may have changed): bind the identifier, then the serial number.
+    static func serialLookup(on sql: any SQLDatabase) -> SerializedSelect {
+        SerializedSelect(
+            selecting(in: sql.select())
+                .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(""))
+                .where(PassRow.column(.serialNumber), .equal, SQLBind(""))
+                .limit(1))
+    }
+
+    /// `query` selecting these columns from a pass joined to what its archive depends on.
+    private static func selecting(in query: SQLSelectBuilder) -> SQLSelectBuilder {
         let columns: [(SQLColumn, CodingKeys)] = [
             (PassRow.column(.id), .passID), (PassRow.column(.updatedAt), .updatedAt),
             (PassRow.column(.modifiedAt), .modifiedAt),
@@ -58,7 +73,6 @@ struct PassArchiveVersionRow: Decodable {
                 SignedPassArchiveRow.table, method: SQLJoinMethod.left, on: SignedPassArchiveRow.column(.passID),
                 .equal, PassRow.column(.id)
             )
-            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
     }
 
     /// The version this row describes, with the archive kept.

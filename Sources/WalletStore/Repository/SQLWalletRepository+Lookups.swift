@@ -1,0 +1,23 @@
+import SQLKit
+
+extension SQLWalletRepository {
+    /// The reads devices make on every fetch, each serialized once for the database's dialect: building and escaping
+    /// them cost more than running them (Benchmarks/RESULTS.md, "Fetches that cost no signature").
+    struct Lookups: Sendable {
+        /// A pass's authentication and `Last-Modified`, by pass type identifier and serial number.
+        let webServicePass: SerializedSelect
+        /// An order's authentication and `Last-Modified`, by order type identifier and order identifier.
+        let webServiceOrder: SerializedSelect
+        /// What a pass's archive depends on, with the archive kept for it, by pass identifier.
+        let keptArchive: SerializedSelect
+        /// The same by pass type identifier and serial number.
+        let keptArchiveBySerial: SerializedSelect
+
+        init(on sql: any SQLDatabase) {
+            webServicePass = WebServicePassRow.lookup(on: sql)
+            webServiceOrder = WebServicePassRow.orderLookup(on: sql)
+            keptArchive = PassArchiveVersionRow.lookup(on: sql)
+            keptArchiveBySerial = PassArchiveVersionRow.serialLookup(on: sql)
+        }
+    }
+}
