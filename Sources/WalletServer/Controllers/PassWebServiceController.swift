@@ -159,11 +159,12 @@ struct PassWebServiceController: Sendable {
             headers: [.retryAfter: String(seconds)])
     }
 
-    /// A path parameter, percent-decoded.
+    /// A path parameter, percent-decoded (through Foundation only when it has a `%`: the decoding costs 5 % of a
+    /// fetch's cycles otherwise).
     static func parameter(_ name: String, _ context: WalletRequestContext) throws -> String {
-        guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding else {
-            throw APIError.badRequest("the path's \(name) is not valid")
-        }
+        guard let raw = context.parameters.get(name),
+            let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : String(raw)
+        else { throw APIError.badRequest("the path's \(name) is not valid") }
         return value
     }
 

@@ -3,6 +3,8 @@ import Foundation
 /// What the PassKit web service and pass updates store: the passes' authentication, Wallet's device registrations,
 /// update tags, personalizations and device logs. `SQLWalletRepository` implements it.
 package protocol PassWebServiceStore: Sendable {
+    /// Tells when the store may have changed, where that costs no read; `nil` when only a read can tell.
+    var changeWatch: (any DatabaseChangeWatch)? { get }
     /// The pass of `passTypeIdentifier` with `serialNumber`, as the web service authenticates and serves it.
     func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass?
     /// The pass's authentication salt, or `nil` when it has none yet.

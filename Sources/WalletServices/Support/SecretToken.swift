@@ -12,7 +12,12 @@ package enum SecretToken {
 
     /// The SHA-256 of a token: what is stored and looked up, so the token itself is never kept.
     package static func hash(_ token: String) -> Data {
-        Data(SHA256.hash(data: Data(token.utf8)))
+        hash(Array(token.utf8))
+    }
+
+    /// The SHA-256 of a token's bytes.
+    package static func hash(_ token: [UInt8]) -> Data {
+        Data(SHA256.hash(data: token))
     }
 
     /// Compares two byte strings in time that depends only on their lengths.

@@ -128,10 +128,15 @@ package struct PassAuthenticationTokens: Sendable {
     /// `scheme`) carries the token whose SHA-256 is `storedHash`, compared in constant time.
     package static func authorizes(_ authorization: String?, storedHash: Data?, scheme: String = "ApplePass") -> Bool {
         guard let storedHash, let authorization else { return false }
-        let prefix = scheme + " "
-        guard authorization.hasPrefix(prefix) else { return false }
-        let token = authorization.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
-        guard token.count >= 16, token.utf8.count <= 512 else { return false }
+        let header = authorization.utf8
+        guard header.starts(with: scheme.utf8), header.dropFirst(scheme.utf8.count).first == UInt8(ascii: " ") else {
+            return false
+        }
+        // The header's optional white space (spaces and tabs) around the token, as HTTP allows it.
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var token = Array(header.dropFirst(scheme.utf8.count + 1).drop(while: isSpace))
+        while let last = token.last, isSpace(last) { token.removeLast() }
+        guard (16...512).contains(token.count) else { return false }
         return SecretToken.constantTimeEquals(SecretToken.hash(token), storedHash)
     }
 }

@@ -51,6 +51,8 @@ package struct PassWebService: Sendable {
     let logger: Logger
     /// Where what devices do goes in their passes' traces.
     let trace: PassEventRecorder
+    /// What fetches of unchanged passes are answered from, where the repository can tell a change without a read.
+    let cache: PassFetchCache?
     /// How many devices may register for one pass; a registration beyond it is refused and nothing is stored.
     package let maximumDevicesPerPass: Int
 
@@ -69,6 +71,7 @@ package struct PassWebService: Sendable {
         self.logger = logger
         self.maximumDevicesPerPass = maximumDevicesPerPass
         self.trace = trace
+        self.cache = repository.changeWatch.map { PassFetchCache(watch: $0) }
     }
 
     /// Registers a device for a pass's updates, with a push token for this pass alone; returns whether the
@@ -174,27 +177,51 @@ package struct PassWebService: Sendable {
     package func latestPass(
         passTypeIdentifier: String, serialNumber: String, authorization: String?, ifModifiedSince: Date?
     ) async throws -> LatestPass {
-        if let ifModifiedSince {
+        try Self.checkPassPath(passTypeIdentifier, serialNumber)
+        let (cached, generation) =
+            cache?.entry(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) ?? (nil, 0)
+        // A wrong token is refused after the same read as for a pass not in memory: how fast it is refused tells
+        // nothing of the pass's recent fetches.
+        if let cached, PassAuthenticationTokens.authorizes(authorization, storedHash: cached.authenticationTokenHash) {
+            if let answer = answer(cached, ifModifiedSince: ifModifiedSince) { return answer }
+        } else if ifModifiedSince != nil {
             // The small read first: most conditional fetches end in a 304.
             let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
-            let lastModified = Self.lastModified(pass.modifiedAt)
-            if lastModified <= ifModifiedSince {
-                trace.note([trace.event(.fetched, passID: pass.passID, details: ["status": .number(304)])])
-                return .notModified(lastModified: lastModified)
-            }
+            let entry = PassFetchCache.Entry(
+                passID: pass.passID, authenticationTokenHash: pass.authenticationTokenHash, modifiedAt: pass.modifiedAt)
+            cache?.keep(entry, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, readAt: generation)
+            if let answer = answer(entry, ifModifiedSince: ifModifiedSince) { return answer }
         }
         // One read for the pass's authentication, `Last-Modified` and kept archive together.
-        try Self.checkPassPath(passTypeIdentifier, serialNumber)
         guard
             let kept = try await repository.keptPassArchive(
                 passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber),
             PassAuthenticationTokens.authorizes(authorization, storedHash: kept.version.authenticationTokenHash)
         else { throw Failure.unauthorized }
-        let passID = kept.version.passID
-        let pkpass = try await renderer.signedArchive(kept, signingTime: clock.now)
-        trace.note([trace.event(.fetched, passID: passID, details: ["status": .number(200)])])
-        logger.info("served the latest version of a pass", metadata: ["pass": "\(passID)"])
-        return .pass(pkpass, lastModified: Self.lastModified(kept.version.modifiedAt))
+        let archive = try await renderer.signedArchive(kept, signingTime: clock.now)
+        let entry = PassFetchCache.Entry(
+            passID: kept.version.passID, authenticationTokenHash: kept.version.authenticationTokenHash,
+            modifiedAt: kept.version.modifiedAt, archive: archive)
+        cache?.keep(entry, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, readAt: generation)
+        return served(entry, archive: archive)
+    }
+
+    /// The answer to a fetch of `entry` without another read: `Not Modified` when it is no newer than
+    /// `ifModifiedSince`, else its archive if it has one.
+    private func answer(_ entry: PassFetchCache.Entry, ifModifiedSince: Date?) -> LatestPass? {
+        let lastModified = Self.lastModified(entry.modifiedAt)
+        if let ifModifiedSince, lastModified <= ifModifiedSince {
+            trace.note([trace.event(.fetched, passID: entry.passID, details: ["status": .number(304)])])
+            return .notModified(lastModified: lastModified)
+        }
+        return entry.archive.map { served(entry, archive: $0) }
+    }
+
+    /// The pass's archive as the answer to a fetch, recorded in its trace.
+    private func served(_ entry: PassFetchCache.Entry, archive: Data) -> LatestPass {
+        trace.note([trace.event(.fetched, passID: entry.passID, details: ["status": .number(200)])])
+        logger.info("served the latest version of a pass", metadata: ["pass": "\(entry.passID)"])
+        return .pass(archive, lastModified: Self.lastModified(entry.modifiedAt))
     }
 
     /// The `Last-Modified` of what was modified at `modifiedAt`: HTTP dates hold whole seconds.

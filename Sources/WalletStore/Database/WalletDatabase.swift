@@ -27,6 +27,8 @@ public final class WalletDatabase: Sendable {
     package let sql: any SQLDatabase
     /// What error messages must not show: the URL's password.
     let credentials: [String]
+    /// Tells when the database may have changed, where that costs no read (a SQLite file on Linux); `nil` elsewhere.
+    package let changeWatch: (any DatabaseChangeWatch)?
     private let shutdownPool: @Sendable () async throws -> Void
 
     /// Opens the database at `url`: `sqlite:///absolute/path.sqlite`, `sqlite::memory:`, or
@@ -111,16 +113,20 @@ public final class WalletDatabase: Sendable {
         let database = PooledSQLDatabase(shared: shared, dialect: SQLiteDialect(), logger: logger) { connection in
             connection.sql()
         }
-        return WalletDatabase(engine: .sqlite, sql: database, credentials: [], shutdown: shared.close)
+        var changeWatch: SQLiteChangeWatch?
+        if case .file(let path) = storage { changeWatch = SQLiteChangeWatch.watching(databaseAt: path) }
+        return WalletDatabase(
+            engine: .sqlite, sql: database, credentials: [], changeWatch: changeWatch, shutdown: shared.close)
     }
 
     private init(
-        engine: Engine, sql: any SQLDatabase, credentials: [String],
+        engine: Engine, sql: any SQLDatabase, credentials: [String], changeWatch: (any DatabaseChangeWatch)? = nil,
         shutdown: @escaping @Sendable () async throws -> Void
     ) {
         self.engine = engine
         self.sql = sql
         self.credentials = credentials
+        self.changeWatch = changeWatch
         self.shutdownPool = shutdown
     }
 

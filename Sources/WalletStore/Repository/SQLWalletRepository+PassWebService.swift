@@ -11,6 +11,8 @@ extension SQLWalletRepository {
             .model()
     }
 
+    package var changeWatch: (any DatabaseChangeWatch)? { database.changeWatch }
+
     /// The row `statement` (one of ``lookups``) found first, if any.
     func first<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> Row? {
         let found = Locked<(any SQLRow)?>(nil)

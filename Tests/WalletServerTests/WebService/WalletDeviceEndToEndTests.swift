@@ -75,20 +75,7 @@ struct WalletDeviceEndToEndTests {
     ) async throws {
         let basic = ProvisioningAPI.headers(token: seed.apiToken)
         // 1. Issue: issuer data, then the device's callback binds the pass.
-        let issued = try await client.execute(
-            uri: "/api/v2/in_app_provisioning/issuer_data", method: .post, headers: basic,
-            body: ByteBuffer(string: #"{"tag_id":"\#(seed.tagID)"}"#)
-        ) { try JSONDecoder().decode([String: String].self, from: Data($0.body.readableBytesView)) }
-        let issuerData = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
-        let session = try JSONDecoder().decode(IssuerBindingData.self, from: issuerData).sessionIdentifier
-        let bound = try await client.execute(
-            uri: "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(session)", method: .post,
-            headers: [.contentType: "application/json"],
-            body: ByteBuffer(string: #"{"issuerBindingData":"b1d1","keyHash":"4e11"}"#)
-        ) { response in
-            #expect(response.status == .ok)
-            return Data(response.body.readableBytesView)
-        }
+        let bound = try await bindPass(client: client, seed: seed)
         let verifier = PassVerifier(trustRoots: [root])
         let first = try await verifier.verify(pkpass: bound).pass
         let token = try #require(first.authenticationToken)
@@ -157,6 +144,25 @@ struct WalletDeviceEndToEndTests {
         // 7. Unregister: the device hears of the pass no more.
         try await client.execute(uri: registration, method: .delete, headers: auth) { #expect($0.status == .ok) }
         try await client.execute(uri: list, method: .get) { #expect($0.status == .noContent) }
+    }
+
+    /// Issues the seed's pass through the in-app flow (issuer data, then the device's callback): the bound pass.
+    static func bindPass(client: any TestClientProtocol, seed: WalletAdministration.DemoSeed) async throws -> Data {
+        let issued = try await client.execute(
+            uri: "/api/v2/in_app_provisioning/issuer_data", method: .post,
+            headers: ProvisioningAPI.headers(token: seed.apiToken),
+            body: ByteBuffer(string: #"{"tag_id":"\#(seed.tagID)"}"#)
+        ) { try JSONDecoder().decode([String: String].self, from: Data($0.body.readableBytesView)) }
+        let issuerData = try #require(issued["issuer_data"].flatMap { Data(base64Encoded: $0) })
+        let session = try JSONDecoder().decode(IssuerBindingData.self, from: issuerData).sessionIdentifier
+        return try await client.execute(
+            uri: "/api/v2/in_app_provisioning/callback?sessionIdentifier=\(session)", method: .post,
+            headers: [.contentType: "application/json"],
+            body: ByteBuffer(string: #"{"issuerBindingData":"b1d1","keyHash":"4e11"}"#)
+        ) { response in
+            #expect(response.status == .ok)
+            return Data(response.body.readableBytesView)
+        }
     }
 
     struct SerialNumbers: Decodable {
