@@ -23,7 +23,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         defer {
             let elapsed = ContinuousClock.now - started
             var metadata: Logger.Metadata = [
-                "request_id": "\(id)", "method": "\(request.method)",
+                "request_id": .string(id), "method": .string(request.method.rawValue),
                 "path": "\(LoggedPath.logged(request.uri.path, route: context.endpointPath))",
                 // The route pattern the router matched (set while routing), or none for an unknown path.
                 "route": "\(context.endpointPath ?? "none")",

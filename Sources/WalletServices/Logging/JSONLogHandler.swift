@@ -1,5 +1,10 @@
 import CofferSupport
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Logging
 import Secrets
 import WalletPasses
@@ -17,15 +22,24 @@ public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     /// Metadata added to every line.
     public var metadata: Logger.Metadata = [:]
-    private let write: @Sendable (Data) -> Void
+    private let write: @Sendable ([UInt8]) -> Void
 
     /// Creates a handler writing to standard output.
     public init(label: String, logLevel: Logger.Level = .info) {
-        self.init(label: label, logLevel: logLevel) { line in FileHandle.standardOutput.write(line) }
+        self.init(label: label, logLevel: logLevel, bytes: { Self.write($0, to: STDOUT_FILENO) })
+    }
+
+    /// Creates a handler writing to standard error.
+    public static func standardError(label: String, logLevel: Logger.Level = .info) -> JSONLogHandler {
+        JSONLogHandler(label: label, logLevel: logLevel, bytes: { Self.write($0, to: STDERR_FILENO) })
     }
 
     /// Creates a handler that hands each finished line (ending in a newline) to `write`.
     public init(label: String, logLevel: Logger.Level = .info, write: @escaping @Sendable (Data) -> Void) {
+        self.init(label: label, logLevel: logLevel, bytes: { write(Data($0)) })
+    }
+
+    private init(label: String, logLevel: Logger.Level, bytes write: @escaping @Sendable ([UInt8]) -> Void) {
         self.label = label
         self.logLevel = logLevel
         self.write = write
@@ -44,13 +58,16 @@ public struct JSONLogHandler: LogHandler {
             ("timestamp", Self.timestamp()), ("level", event.level.rawValue), ("label", label),
             ("message", event.message.description),
         ]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
-        where !Self.fixedKeys.contains(key) {
+        let eventMetadata = event.metadata ?? [:]
+        for (key, value) in metadata where eventMetadata[key] == nil && !Self.fixedKeys.contains(key) {
+            fields.append((key, value.description))
+        }
+        for (key, value) in eventMetadata where !Self.fixedKeys.contains(key) {
             fields.append((key, value.description))
         }
         fields.sort { $0.key < $1.key }
         var line: [UInt8] = []
-        line.reserveCapacity(256)
+        line.reserveCapacity(384)
         line.append(UInt8(ascii: "{"))
         for (index, field) in fields.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
@@ -59,7 +76,29 @@ public struct JSONLogHandler: LogHandler {
             JSONString.append(field.value, to: &line)
         }
         line.append(contentsOf: "}\n".utf8)
-        write(Data(line))
+        write(line)
+    }
+
+    /// Writes `line` to `descriptor` in as many writes as it takes: one system call, without Foundation's
+    /// `FileHandle` in between, for a line per request.
+    private static func write(_ line: [UInt8], to descriptor: Int32) {
+        line.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                #if canImport(Glibc)
+                    let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                #else
+                    let count = Darwin.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                #endif
+                if count > 0 {
+                    written += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return  // A log that cannot be written drops the line rather than stop the server.
+                }
+            }
+        }
     }
 
     /// The fields every line has; metadata with these keys is left out.

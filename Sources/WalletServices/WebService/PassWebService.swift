@@ -220,7 +220,8 @@ package struct PassWebService: Sendable {
     /// The pass's archive as the answer to a fetch, recorded in its trace.
     private func served(_ entry: PassFetchCache.Entry, archive: Data) -> LatestPass {
         trace.note([trace.event(.fetched, passID: entry.passID, details: ["status": .number(200)])])
-        logger.info("served the latest version of a pass", metadata: ["pass": "\(entry.passID)"])
+        // Each request's own line (route, status) is at `info` already.
+        logger.debug("served the latest version of a pass", metadata: ["pass": "\(entry.passID)"])
         return .pass(archive, lastModified: Self.lastModified(entry.modifiedAt))
     }
 

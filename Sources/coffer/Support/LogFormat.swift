@@ -26,8 +26,7 @@ enum LogFormat: String, CaseIterable, ExpressibleByArgument {
             case (.text, .standardOutput): handler = StreamLogHandler.standardOutput(label: label)
             case (.text, .standardError): handler = StreamLogHandler.standardError(label: label)
             case (.json, .standardOutput): handler = JSONLogHandler(label: label)
-            case (.json, .standardError):
-                handler = JSONLogHandler(label: label) { line in FileHandle.standardError.write(line) }
+            case (.json, .standardError): handler = JSONLogHandler.standardError(label: label)
             }
             handler.logLevel = level
             return handler
