@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Secrets
 import WalletPasses
 import WalletServices
 import WalletStore
@@ -9,7 +10,7 @@ extension DeliveryDispatcher {
     /// ``GoogleWalletClient`` with `googleWallet` and each pass type's Google service account (images and callbacks
     /// under `publicURL`, when it is https), and each pass
     /// type's signing identity read through `storage`'s identity cache (so a renewed certificate is used within its
-    /// reload interval). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
+    /// reload interval; the pass type's record is read again after a second). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
     /// are posted with their endpoints' secrets from `storage`'s secret store, to this machine's addresses only with
     /// `allowsLoopbackWebhooks`. It starts a round whenever `wakeUp` rings.
     public init(
@@ -21,6 +22,7 @@ extension DeliveryDispatcher {
     ) {
         let repository = storage.repository
         let identities = storage.identities
+        let recentPassTypes = Locked<[UUID: (PassType, ContinuousClock.Instant)]>([:])
         let base = publicURL.map {
             $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString
         }
@@ -31,9 +33,15 @@ extension DeliveryDispatcher {
         self.init(
             outbox: repository, client: APNsClient(configuration: apns, logger: logger),
             identity: { passTypeID in
+                // A fan-out sends thousands of pushes of one pass type: its record is read once a second at most.
+                let now = ContinuousClock.now
+                if let (passType, readAt) = recentPassTypes.withLock({ $0[passTypeID] }), now - readAt < .seconds(1) {
+                    return try await identities.identity(for: passType)
+                }
                 guard let passType = try await repository.passType(id: passTypeID) else {
                     throw WalletServerError.notFound("pass type \(passTypeID)")
                 }
+                recentPassTypes.withLock { $0[passTypeID] = (passType, now) }
                 return try await identities.identity(for: passType)
             }, metrics: metrics, trace: trace,
             webhooks: WebhookSender(secrets: storage.secrets, allowsLoopback: allowsLoopbackWebhooks), google: google,

@@ -16,7 +16,8 @@ import WalletPasses
 /// or pass type more than ``googleWritesPerClient`` or ``googleWritesPerPassType`` writes, on all replicas
 /// together; every send has one overall deadline.
 /// Each delivery is claimed under a lease of ``lease`` (so that two replicas never send it at once) and its result
-/// recorded: delivered pushes are completed; a token APNs no longer knows removes the device's registration of that
+/// recorded (a push's once its worker has moved on to the next, the outbox's writes batched): delivered pushes are
+/// completed; a token APNs no longer knows removes the device's registration of that
 /// pass; a push worth retrying is scheduled again after an exponential backoff with jitter (at least what APNs asked
 /// for with `Retry-After`), and abandoned after ``maximumAttempts``; a push APNs refused is abandoned, unless the
 /// refusal was of the server's credentials (403, or an identity that could not be used: status 0), which an operator
@@ -123,7 +124,10 @@ public struct DeliveryDispatcher: Service {
                     now: clock.now, limit: $0, perEndpoint: Self.webhooksPerEndpoint, perClient: Self.webhooksPerClient,
                     leaseFor: lease)
             },
-            send: { await send($0) })
+            send: { delivery in
+                await send(delivery)
+                return {}
+            })
     }
 
     /// The workers that write Google Wallet objects, if the dispatcher does. A write makes several calls, each
@@ -138,7 +142,10 @@ public struct DeliveryDispatcher: Service {
                     now: clock.now, limit: $0, perClient: Self.googleWritesPerClient,
                     perPassType: Self.googleWritesPerPassType, leaseFor: lease)
             },
-            send: { await send($0) })
+            send: { write in
+                await send(write)
+                return {}
+            })
     }
 
     /// Sends deliveries until graceful shutdown or cancellation, then closes the clients.
@@ -206,25 +213,26 @@ public struct DeliveryDispatcher: Service {
         return try await pushes + webhooks + googleWrites
     }
 
-    /// Sends one push and records its result in the outbox.
-    func send(_ push: PendingPush) async {
+    /// Sends one push, and returns what records its result in the outbox and the pass's trace.
+    func send(_ push: PendingPush) async -> DeliveryLane<PendingPush>.Recording {
         var signingIdentity: SigningIdentity?
         if case .certificate = client.configuration.authentication {
             do {
                 signingIdentity = try await identity(push.passTypeID)
             } catch {
-                await schedule(
-                    push, after: nil,
-                    reason: "the pass type's signing identity cannot be loaded: "
-                        + LoggedError.description(of: error),
-                    details: ["status": .number(0)])
-                return
+                let reason = "the pass type's signing identity cannot be loaded: " + LoggedError.description(of: error)
+                return { await schedule(push, after: nil, reason: reason, details: ["status": .number(0)]) }
             }
         }
         let (outcome, apnsID) = await client.deliver(
             pushToken: push.pushToken, topic: push.passTypeIdentifier, identity: signingIdentity)
         // Cancelled (shutting down): leave the push leased; the lease runs out and a later round sends it.
-        guard !Task.isCancelled else { return }
+        guard !Task.isCancelled else { return {} }
+        return { await record(outcome, apnsID: apnsID, of: push) }
+    }
+
+    /// Records what APNs answered to `push`.
+    private func record(_ outcome: APNsPushOutcome, apnsID: String?, of push: PendingPush) async {
         var details: [String: JSONValue] = apnsID.map { ["apns_id": .string($0)] } ?? [:]
         do {
             switch outcome {

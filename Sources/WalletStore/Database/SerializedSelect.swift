@@ -9,9 +9,17 @@ struct SerializedSelect: Sendable {
     private let sql: String
     private let bindCount: Int
 
-    /// Serializes `query` on its database; the values it binds only hold places for ``bound(to:)``'s, in order.
-    init(_ query: SQLSelectBuilder) {
-        (sql, bindCount) = { ($0.sql, $0.binds.count) }(query.database.serialize(query.select))
+    /// Serializes `query` on its database; the values it binds only hold places for ``bound(to:)``'s, in order. With
+    /// `boundLimit`, the statement ends in a `LIMIT` whose value is bound last.
+    init(_ query: SQLSelectBuilder, boundLimit: Bool = false) {
+        var (sql, bindCount) = { ($0.sql, $0.binds.count) }(query.database.serialize(query.select))
+        if boundLimit {
+            var serializer = SQLSerializer(database: query.database)
+            query.database.dialect.bindPlaceholder(at: bindCount + 1).serialize(to: &serializer)
+            sql += " LIMIT " + serializer.sql
+            bindCount += 1
+        }
+        (self.sql, self.bindCount) = (sql, bindCount)
     }
 
     /// The statement with `values` bound in the order the query bound its placeholders.

@@ -29,65 +29,17 @@ extension SQLWalletRepository: DeliveryOutbox {
         guard limit > 0 else { return [] }
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
-        return try await run {
-            var query = sql.select().prefixedColumns(of: DeliveryOutboxRow.self).prefixedColumns(of: PassTypeRow.self)
-            switch subject {
-            case .pass:
-                query = query.prefixedColumns(of: PassRegistrationRow.self).from(DeliveryOutboxRow.table)
-                    .join(
-                        PassRegistrationRow.table,
-                        equating: [
-                            (
-                                PassRegistrationRow.column(.deviceLibraryIdentifier),
-                                DeliveryOutboxRow.column(.deviceLibraryIdentifier)
-                            ),
-                            (PassRegistrationRow.column(.passID), DeliveryOutboxRow.column(.passID)),
-                        ]
-                    )
-                    .joiningPasses(on: DeliveryOutboxRow.column(.passID))
-                    .joiningPassTypes()
-            case .order:
-                query = query.prefixedColumns(of: OrderRegistrationRow.self).from(DeliveryOutboxRow.table)
-                    .join(
-                        OrderRegistrationRow.table,
-                        equating: [
-                            (
-                                OrderRegistrationRow.column(.deviceLibraryIdentifier),
-                                DeliveryOutboxRow.column(.deviceLibraryIdentifier)
-                            ),
-                            (OrderRegistrationRow.column(.orderID), DeliveryOutboxRow.column(.passID)),
-                        ]
-                    )
-                    .join(OrderRow.table, on: OrderRow.column(.id), .equal, DeliveryOutboxRow.column(.passID))
-                    .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
-                    .where(DeliveryOutboxRow.column(.kind), .equal, SQLBind(DeliveryOutboxRow.orderPushKind))
-            }
-            let candidates =
-                try await query
-                .where(DeliveryOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(nowMS))
-                .where(Self.unleased(at: nowMS))
-                .orderBy(DeliveryOutboxRow.column(.nextAttemptAt))
-                .limit(limit)
-                .all()
-                .map { row in
-                    (
-                        push: try row.decode(prefixed: DeliveryOutboxRow.self),
-                        pushToken: subject == .pass
-                            ? try row.decode(prefixed: PassRegistrationRow.self).pushToken
-                            : try row.decode(prefixed: OrderRegistrationRow.self).pushToken,
-                        passType: try row.decode(prefixed: PassTypeRow.self)
-                    )
-                }
-            let claimed = try await leased(candidates.map(\.push.id), until: until, now: nowMS)
-            return try candidates.filter { claimed.contains($0.push.id) }.map { candidate in
-                PendingPush(
-                    id: try DeliveryOutboxRow.uuid(candidate.push.id, .id), subject: subject,
-                    passID: try DeliveryOutboxRow.uuid(candidate.push.passID ?? "", .passID),
-                    passTypeID: try PassTypeRow.uuid(candidate.passType.id, .id),
-                    passTypeIdentifier: candidate.passType.passTypeIdentifier,
-                    deviceLibraryIdentifier: candidate.push.deviceLibraryIdentifier, pushToken: candidate.pushToken,
-                    attempts: Int(candidate.push.attempts), leasedUntil: Self.date(until))
-            }
+        let due = subject == .pass ? lookups.duePassPushes : lookups.dueOrderPushes
+        let candidates = try await rows(ClaimedPushRow.self, of: due.bound(to: [nowMS, nowMS, Int64(limit)]))
+        let claimed = try await run { try await leased(candidates.map(\.id), until: until, now: nowMS) }
+        return try candidates.filter { claimed.contains($0.id) }.map { candidate in
+            PendingPush(
+                id: try DeliveryOutboxRow.uuid(candidate.id, .id), subject: subject,
+                passID: try DeliveryOutboxRow.uuid(candidate.passID ?? "", .passID),
+                passTypeID: try PassTypeRow.uuid(candidate.passTypeID, .id),
+                passTypeIdentifier: candidate.passTypeIdentifier,
+                deviceLibraryIdentifier: candidate.deviceLibraryIdentifier, pushToken: candidate.pushToken,
+                attempts: Int(candidate.attempts), leasedUntil: Self.date(until))
         }
     }
 
@@ -147,13 +99,22 @@ extension SQLWalletRepository: DeliveryOutbox {
     /// transaction; whether each was deleted.
     static func commitCompletions(_ batch: [DeliveryCompletion], to database: WalletDatabase) async throws -> [Bool] {
         try await database.transaction { db in
+            // One statement per lease (the deliveries of one claim share theirs), not one per delivery.
+            var removed: Set<String> = []
+            for (leasedUntil, completions) in Dictionary(grouping: batch, by: \.leasedUntil).sorted(by: {
+                $0.key < $1.key
+            }) {
+                removed.formUnion(
+                    try await db.delete(from: "push_outbox").where("leased_until", .equal, ms(leasedUntil))
+                        .where("id", .in, completions.map(\.id.uuidString).sorted())
+                        .returning("id").all(decodingColumn: "id", as: String.self))
+            }
             var deleted: [Bool] = []
             var seen: [UUID: (devices: [String], at: Date, subject: TraceSubject)] = [:]
             for completion in batch {
-                let rows = try await db.delete(from: "push_outbox").where("id", .equal, completion.id.uuidString)
-                    .where("leased_until", .equal, ms(completion.leasedUntil)).returning("id").all()
-                deleted.append(rows.count == 1)
-                if rows.count == 1, let device = completion.seen {
+                let wasDeleted = removed.remove(completion.id.uuidString) != nil
+                deleted.append(wasDeleted)
+                if wasDeleted, let device = completion.seen {
                     var entry = seen[device.passID] ?? ([], device.at, device.subject)
                     entry.devices.append(device.device)
                     entry.at = max(entry.at, device.at)

@@ -1,7 +1,8 @@
 import SQLKit
+import WalletServices
 
 extension SQLWalletRepository {
-    /// The reads devices make on every fetch, each serialized once for the database's dialect: building and escaping
+    /// The reads devices make on every fetch and the outbox makes on every claim, each serialized once for the database's dialect: building and escaping
     /// them cost more than running them (Benchmarks/RESULTS.md, "Fetches that cost no signature").
     struct Lookups: Sendable {
         /// A pass's authentication and `Last-Modified`, by pass type identifier and serial number.
@@ -12,12 +13,18 @@ extension SQLWalletRepository {
         let keptArchive: SerializedSelect
         /// The same by pass type identifier and serial number.
         let keptArchiveBySerial: SerializedSelect
+        /// The due pushes of passes, to claim.
+        let duePassPushes: SerializedSelect
+        /// The due pushes of orders, to claim.
+        let dueOrderPushes: SerializedSelect
 
         init(on sql: any SQLDatabase) {
             webServicePass = WebServicePassRow.lookup(on: sql)
             webServiceOrder = WebServicePassRow.orderLookup(on: sql)
             keptArchive = PassArchiveVersionRow.lookup(on: sql)
             keptArchiveBySerial = PassArchiveVersionRow.serialLookup(on: sql)
+            duePassPushes = ClaimedPushRow.due(.pass, on: sql)
+            dueOrderPushes = ClaimedPushRow.due(.order, on: sql)
         }
     }
 }

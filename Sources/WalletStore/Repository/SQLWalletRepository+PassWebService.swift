@@ -15,8 +15,13 @@ extension SQLWalletRepository {
 
     /// The row `statement` (one of ``lookups``) found first, if any.
     func first<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> Row? {
-        let found = Locked<(any SQLRow)?>(nil)
-        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0 = $0 ?? row } } }
+        try await rows(type, of: statement).first
+    }
+
+    /// The rows `statement` (one of ``lookups``) found.
+    func rows<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> [Row] {
+        let found = Locked<[any SQLRow]>([])
+        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0.append(row) } } }
         return try found.withLock { $0 }.map { try $0.decode(model: type) }
     }
 
