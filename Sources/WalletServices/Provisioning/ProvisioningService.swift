@@ -100,6 +100,11 @@ package struct ProvisioningService: Sendable {
         self.metrics = metrics
     }
 
+    /// Stores `issuance` durably, timed as a database call.
+    private func record(_ issuance: Issuance) async throws {
+        try await metrics.measureDatabase { try await repository.recordIssuance(issuance) }
+    }
+
     /// Signs binding data for the pass of the client's tag whose `attribute` is `tagID`, records it on the pass,
     /// and opens a provisioning session, ending the pass's sessions still open: only the newest issuer data can
     /// complete a binding.
@@ -137,15 +142,17 @@ package struct ProvisioningService: Sendable {
             sessionIdentifier: session.id,
             callbackURL: callbackURL, passTypeIdentifier: passType.passTypeIdentifier,
             teamIdentifier: passType.teamIdentifier, displayableName: passType.organizationName, creationDate: created)
-        let signed = try metrics.measureSigning {
-            try PassSigner(identity: identity).sign(binding, signingTime: created)
-        }
-        // The record keeps what was signed, but not the session identifier, which completes the binding.
+        // The record keeps what is signed, but not the session identifier, which completes the binding.
         var recorded = binding
         recorded.sessionIdentifier = SessionIdentifier.storedForm(of: session.id)
         let issuance = Issuance(
             passID: target.passID, accountBindingData: try recorded.serialized(), issuedAt: created, session: session)
-        try await metrics.measureDatabase { try await repository.recordIssuance(issuance) }
+        // The durable write commits while the signature is made; nothing is answered before both are done.
+        async let stored: Void = record(issuance)
+        let signed = try metrics.measureSigning {
+            try PassSigner(identity: identity).sign(binding, signingTime: created)
+        }
+        try await stored
         metrics.sessionIssued()
         logger.debug("issued binding data", metadata: ["pass": "\(target.passID)", "client": "\(apiUser.clientID)"])
         trace.note([trace.event(.issued, passID: target.passID, details: ["via": .string("issuer_data")])])

@@ -2,7 +2,7 @@ import SQLKit
 import WalletServices
 
 extension SQLWalletRepository {
-    /// The reads devices make on every fetch and the outbox makes on every claim, each serialized once for the database's dialect: building and escaping
+    /// The reads devices make on every fetch and the outbox makes on every claim and issuer data on every request, each serialized once for the database's dialect: building and escaping
     /// them cost more than running them (Benchmarks/RESULTS.md, "Fetches that cost no signature").
     struct Lookups: Sendable {
         /// A pass's authentication and `Last-Modified`, by pass type identifier and serial number.
@@ -17,6 +17,8 @@ extension SQLWalletRepository {
         let duePassPushes: SerializedSelect
         /// The due pushes of orders, to claim.
         let dueOrderPushes: SerializedSelect
+        /// What issuer data signs for a tag, by the attribute that names it: bind the client, then the value.
+        let issuanceTargets: [TagIDAttribute: SerializedSelect]
 
         init(on sql: any SQLDatabase) {
             webServicePass = WebServicePassRow.lookup(on: sql)
@@ -25,6 +27,19 @@ extension SQLWalletRepository {
             keptArchiveBySerial = PassArchiveVersionRow.serialLookup(on: sql)
             duePassPushes = ClaimedPushRow.due(.pass, on: sql)
             dueOrderPushes = ClaimedPushRow.due(.order, on: sql)
+            issuanceTargets = Dictionary(
+                uniqueKeysWithValues: TagIDAttribute.allCases.map { attribute in
+                    let query = SQLWalletRepository.joinedTarget(
+                        IssuanceTargetRow.selecting(in: sql.select()).prefixedColumns(of: PassTypeRow.self)
+                            .prefixedColumns(of: UserRow.self),
+                        includingGrant: true)
+                    return (
+                        attribute,
+                        SerializedSelect(
+                            query.where(TagRow.column(.clientID), .equal, SQLBind(""))
+                                .where(TagRow.column(TagRow.key(attribute)), .equal, SQLBind("")))
+                    )
+                })
         }
     }
 }

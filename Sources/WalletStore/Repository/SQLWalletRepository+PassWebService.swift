@@ -20,9 +20,18 @@ extension SQLWalletRepository {
 
     /// The rows `statement` (one of ``lookups``) found.
     func rows<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> [Row] {
+        try await rows(of: statement).map { try $0.decode(model: type) }
+    }
+
+    /// The first row `statement` (one of ``lookups``) found, as it is.
+    func firstRow(of statement: SerializedSelect.Statement) async throws -> (any SQLRow)? {
+        try await rows(of: statement).first
+    }
+
+    private func rows(of statement: SerializedSelect.Statement) async throws -> [any SQLRow] {
         let found = Locked<[any SQLRow]>([])
         try await run { try await sql.execute(sql: statement) { row in found.withLock { $0.append(row) } } }
-        return try found.withLock { $0 }.map { try $0.decode(model: type) }
+        return found.withLock { $0 }
     }
 
     /// The `Last-Modified` of a change at `now` to what was last modified at `previous`: the next whole second at

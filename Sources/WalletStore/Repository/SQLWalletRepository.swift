@@ -248,16 +248,9 @@ public struct SQLWalletRepository: WalletRepository {
     package func issuanceTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
         -> IssuanceTarget?
     {
-        let conditions: KeyValuePairs = [
-            TagRow.column(.clientID): clientID.uuidString, TagRow.column(TagRow.key(attribute)): value,
-        ]
         guard
-            let row = try await joinedTarget(
-                where: conditions, includingGrant: true,
-                selecting: { query in
-                    IssuanceTargetRow.selecting(in: query).prefixedColumns(of: PassTypeRow.self)
-                        .prefixedColumns(of: UserRow.self)
-                })
+            let statement = lookups.issuanceTargets[attribute],
+            let row = try await firstRow(of: statement.bound(to: [clientID.uuidString, value]))
         else { return nil }
         let target = try row.decode(model: IssuanceTargetRow.self)
         return IssuanceTarget(
@@ -285,27 +278,30 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// The row joining a tag, its pass, the pass type and the tag's user where `conditions` hold, with the columns
-    /// `selecting` adds; `includingGrant` joins `pass_type_clients` (left: its columns are `NULL` when the tag's
-    /// client may not issue under the pass type).
+    /// `selecting` adds.
     private func joinedTarget(
-        where conditions: KeyValuePairs<SQLColumn, String>, includingGrant: Bool = false,
-        selecting: (SQLSelectBuilder) -> SQLSelectBuilder
+        where conditions: KeyValuePairs<SQLColumn, String>, selecting: (SQLSelectBuilder) -> SQLSelectBuilder
     ) async throws -> (any SQLRow)? {
-        var query = selecting(sql.select()).from(TagRow.table)
-            .join(PassRow.table, on: PassRow.column(.tagID), .equal, TagRow.column(.id))
-            .joiningPassTypes()
-            .join(UserRow.table, on: UserRow.column(.id), .equal, TagRow.column(.userID))
-        if includingGrant {
-            query = query.join(
-                PassTypeClientRow.table, method: .left,
-                equating: [
-                    (PassTypeClientRow.column(.passTypeID), PassRow.column(.passTypeID)),
-                    (PassTypeClientRow.column(.clientID), TagRow.column(.clientID)),
-                ])
-        }
+        var query = Self.joinedTarget(selecting(sql.select()))
         for (column, value) in conditions { query = query.where(column, .equal, SQLBind(value)) }
         let finished = query
         return try await run { try await finished.first() }
+    }
+
+    /// `query` from a tag joined to its pass, the pass type and the tag's user; `includingGrant` joins
+    /// `pass_type_clients` too (left: its columns are `NULL` when the tag's client may not issue under the pass type).
+    static func joinedTarget(_ query: SQLSelectBuilder, includingGrant: Bool = false) -> SQLSelectBuilder {
+        let joined = query.from(TagRow.table)
+            .join(PassRow.table, on: PassRow.column(.tagID), .equal, TagRow.column(.id))
+            .joiningPassTypes()
+            .join(UserRow.table, on: UserRow.column(.id), .equal, TagRow.column(.userID))
+        guard includingGrant else { return joined }
+        return joined.join(
+            PassTypeClientRow.table, method: .left,
+            equating: [
+                (PassTypeClientRow.column(.passTypeID), PassRow.column(.passTypeID)),
+                (PassTypeClientRow.column(.clientID), TagRow.column(.clientID)),
+            ])
     }
 
     // MARK: Passes
