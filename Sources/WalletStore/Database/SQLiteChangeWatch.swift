@@ -55,11 +55,10 @@ final class SQLiteChangeWatch: DatabaseChangeWatch {
         state.withLock { state in
             // Under the lock: a caller that finds the queue empty because another took its events waits until that
             // caller has moved the generation.
-            if !state.lost, let (changed, lost) = readEvents() {
-                if changed { state.generation &+= 1 }
-                state.lost = lost
-            } else {
-                state.lost = true
+            if !state.lost {
+                let events = readEvents()
+                state.lost = events?.lost ?? true
+                if events?.changed == true { state.generation &+= 1 }
             }
             if state.lost { state.generation &+= 1 }
             return state.generation

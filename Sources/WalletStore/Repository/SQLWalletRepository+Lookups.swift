@@ -1,4 +1,5 @@
 import SQLKit
+import Secrets
 import WalletServices
 
 extension SQLWalletRepository {
@@ -41,5 +42,26 @@ extension SQLWalletRepository {
                     )
                 })
         }
+    }
+
+    /// The row `statement` (one of ``lookups``) found first, if any.
+    func first<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> Row? {
+        try await firstRow(of: statement).map { try $0.decode(model: type) }
+    }
+
+    /// The rows `statement` (one of ``lookups``) found.
+    func rows<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> [Row] {
+        try await rows(of: statement).map { try $0.decode(model: type) }
+    }
+
+    /// The first row `statement` (one of ``lookups``) found, as it is.
+    func firstRow(of statement: SerializedSelect.Statement) async throws -> (any SQLRow)? {
+        try await rows(of: statement).first
+    }
+
+    private func rows(of statement: SerializedSelect.Statement) async throws -> [any SQLRow] {
+        let found = Locked<[any SQLRow]>([])
+        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0.append(row) } } }
+        return found.withLock { $0 }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SQLKit
-import Secrets
 import WalletServices
 
 extension SQLWalletRepository {
@@ -12,27 +11,6 @@ extension SQLWalletRepository {
     }
 
     package var changeWatch: (any DatabaseChangeWatch)? { database.changeWatch }
-
-    /// The row `statement` (one of ``lookups``) found first, if any.
-    func first<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> Row? {
-        try await rows(type, of: statement).first
-    }
-
-    /// The rows `statement` (one of ``lookups``) found.
-    func rows<Row: Decodable>(_ type: Row.Type, of statement: SerializedSelect.Statement) async throws -> [Row] {
-        try await rows(of: statement).map { try $0.decode(model: type) }
-    }
-
-    /// The first row `statement` (one of ``lookups``) found, as it is.
-    func firstRow(of statement: SerializedSelect.Statement) async throws -> (any SQLRow)? {
-        try await rows(of: statement).first
-    }
-
-    private func rows(of statement: SerializedSelect.Statement) async throws -> [any SQLRow] {
-        let found = Locked<[any SQLRow]>([])
-        try await run { try await sql.execute(sql: statement) { row in found.withLock { $0.append(row) } } }
-        return found.withLock { $0 }
-    }
 
     /// The `Last-Modified` of a change at `now` to what was last modified at `previous`: the next whole second at
     /// least, so that an `If-Modified-Since` of the earlier version never hides the change.

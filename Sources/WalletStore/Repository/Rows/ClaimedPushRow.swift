@@ -38,39 +38,41 @@ struct ClaimedPushRow: Decodable {
             .from(DeliveryOutboxRow.table)
         switch subject {
         case .pass:
-            query = query.column(PassRegistrationRow.column(.pushToken), as: CodingKeys.pushToken.stringValue)
-                .join(
-                    PassRegistrationRow.table,
-                    equating: [
-                        (
-                            PassRegistrationRow.column(.deviceLibraryIdentifier),
-                            DeliveryOutboxRow.column(.deviceLibraryIdentifier)
-                        ),
-                        (PassRegistrationRow.column(.passID), DeliveryOutboxRow.column(.passID)),
-                    ]
-                )
-                .joiningPasses(on: DeliveryOutboxRow.column(.passID))
-                .joiningPassTypes()
+            query = joiningRegistration(
+                query, table: PassRegistrationRow.table,
+                device: PassRegistrationRow.column(.deviceLibraryIdentifier),
+                owner: PassRegistrationRow.column(.passID), pushToken: PassRegistrationRow.column(.pushToken)
+            )
+            .joiningPasses(on: DeliveryOutboxRow.column(.passID))
+            .joiningPassTypes()
         case .order:
-            query = query.column(OrderRegistrationRow.column(.pushToken), as: CodingKeys.pushToken.stringValue)
-                .join(
-                    OrderRegistrationRow.table,
-                    equating: [
-                        (
-                            OrderRegistrationRow.column(.deviceLibraryIdentifier),
-                            DeliveryOutboxRow.column(.deviceLibraryIdentifier)
-                        ),
-                        (OrderRegistrationRow.column(.orderID), DeliveryOutboxRow.column(.passID)),
-                    ]
-                )
-                .join(OrderRow.table, on: OrderRow.column(.id), .equal, DeliveryOutboxRow.column(.passID))
-                .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
-                .where(DeliveryOutboxRow.column(.kind), .equal, SQLLiteral.string(DeliveryOutboxRow.orderPushKind))
+            query = joiningRegistration(
+                query, table: OrderRegistrationRow.table,
+                device: OrderRegistrationRow.column(.deviceLibraryIdentifier),
+                owner: OrderRegistrationRow.column(.orderID), pushToken: OrderRegistrationRow.column(.pushToken)
+            )
+            .join(OrderRow.table, on: OrderRow.column(.id), .equal, DeliveryOutboxRow.column(.passID))
+            .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
+            .where(DeliveryOutboxRow.column(.kind), .equal, SQLLiteral.string(DeliveryOutboxRow.orderPushKind))
         }
         return SerializedSelect(
             query.where(DeliveryOutboxRow.column(.nextAttemptAt), .lessThanOrEqual, SQLBind(Int64(0)))
                 .where(SQLWalletRepository.unleased(at: 0))
                 .orderBy(DeliveryOutboxRow.column(.nextAttemptAt)),
             boundLimit: true)
+    }
+
+    /// `query` joined to the registration each push is for (in `table`, whose `owner` column names the pass or the
+    /// order), selecting its push token.
+    private static func joiningRegistration(
+        _ query: SQLSelectBuilder, table: String, device: SQLColumn, owner: SQLColumn, pushToken: SQLColumn
+    ) -> SQLSelectBuilder {
+        query.column(pushToken, as: CodingKeys.pushToken.stringValue)
+            .join(
+                table,
+                equating: [
+                    (device, DeliveryOutboxRow.column(.deviceLibraryIdentifier)),
+                    (owner, DeliveryOutboxRow.column(.passID)),
+                ])
     }
 }
