@@ -60,6 +60,9 @@ public struct SchemaMigrator: Sendable {
         if engine == .sqlite {
             // Write-ahead logging lets `coffer admin` write while `coffer serve` reads (the setting is kept in the file).
             try await database.sql.raw("PRAGMA journal_mode=WAL").run()
+            for statement in SQLiteIssuanceWrites.tearDown {
+                try await database.sql.raw(SQLQueryString(statement)).run()
+            }
         }
         for migration in Self.migrations.sorted(by: { $0.version < $1.version }) {
             let applied = try await lockedTransaction { db -> Bool in

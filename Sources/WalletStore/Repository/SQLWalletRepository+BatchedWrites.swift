@@ -35,13 +35,23 @@ extension SQLWalletRepository {
             }
         }
         let (consumed, bound, issued) = (consumptions, Array(bindings.values), Array(issuances.values))
+        let engine = database.engine
+        if engine == .sqlite, consumed.isEmpty, bound.isEmpty {
+            // Issuances alone are one statement on SQLite: its own transaction, synced when it returns.
+            try await SQLiteIssuanceWrites.insert(issued, on: database.sql)
+            return [ProvisioningSession?](repeating: nil, count: batch.count)
+        }
         return try await database.transaction { db in
             var outcomes = [ProvisioningSession?](repeating: nil, count: batch.count)
             for (index, session) in try await commitConsumptions(consumed, on: db) {
                 outcomes[index] = session
             }
             try await commitBindings(bound, on: db)
-            try await commitIssuances(issued, on: db)
+            if engine == .sqlite {
+                try await SQLiteIssuanceWrites.insert(issued, on: db)
+            } else {
+                try await commitIssuances(issued, on: db)
+            }
             return outcomes
         }
     }
@@ -117,7 +127,7 @@ extension SQLWalletRepository {
     }
 
     /// Stores the passes' new binding data (only the columns an issuance owns), ends their open sessions and opens
-    /// the new ones, in three statements.
+    /// the new ones, in three statements (PostgreSQL; SQLite does the same in one, ``SQLiteIssuanceWrites``).
     private static func commitIssuances(_ issuances: [Issuance], on db: any SQLDatabase) async throws {
         guard !issuances.isEmpty else { return }
         let issuances = issuances.sorted { $0.passID.uuidString < $1.passID.uuidString }

@@ -126,6 +126,28 @@ struct BatchedWriteTests {
         }
     }
 
+    @Test(
+        "a batch with a callback's consumption among issuances consumes first, then issues in order",
+        arguments: Engine.available)
+    func issuancesBesideAConsumption(_ engine: Engine) async throws {
+        try await engine.withRepository { repository, database in
+            let passes = try await Self.makePasses(2, in: repository)
+            try await repository.recordIssuance(Self.issuance(passes[0], session: "old"))
+            let outcomes = try await SQLWalletRepository.commit(
+                [
+                    .issuance(Self.issuance(passes[0], session: "first")),
+                    .consumption(sessionID: "old", now: Date()),
+                    .issuance(Self.issuance(passes[1], session: "other")),
+                    .issuance(Self.issuance(passes[0], session: "second")),
+                ], to: database)
+            #expect(outcomes.map { $0?.passID } == [nil, passes[0].id, nil, nil])
+            #expect(try await repository.pass(id: passes[0].id)?.accountBindingData == Data("second".utf8))
+            #expect(try await repository.consumeSession(id: "first", now: Date()) == nil)
+            #expect(try await repository.consumeSession(id: "second", now: Date())?.passID == passes[0].id)
+            #expect(try await repository.consumeSession(id: "other", now: Date())?.passID == passes[1].id)
+        }
+    }
+
     @Test("concurrent bindings of different passes each store only their own columns", arguments: Engine.available)
     func concurrentBindings(_ engine: Engine) async throws {
         try await engine.withRepository { repository, _ in
