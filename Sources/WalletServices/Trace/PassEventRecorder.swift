@@ -7,19 +7,28 @@ import WalletPasses
 /// Records what happens to passes in their traces (``PassTraceStore``), for ``PassTrace`` to show and diagnose.
 ///
 /// A trace never fails what it describes: an event that cannot be stored is logged and dropped. Events on a request's
-/// path that a device sends often (update checks, fetches) are recorded in the background with ``note(_:)``, at most
-/// ``maximumPending`` at once; concurrent events share one transaction either way.
+/// path that a device or an API client sends often (update checks, fetches, issuer data) are recorded in the
+/// background with ``note(_:)``, at most ``maximumPending`` at once, gathered for ``backgroundDelay`` so that a busy
+/// server writes them in a few transactions rather than one beside each request's own; concurrent events share one
+/// transaction either way. A crash loses the background events not yet written: at most those of the last
+/// ``backgroundDelay`` and any still waiting for the database.
 public final class PassEventRecorder: Sendable {
     /// The most background events waiting to be stored; beyond it new ones are dropped (and counted in the log).
     package static let maximumPending = 10_000
     /// How long a repeat of a background event is not stored again: a second.
     package static let repeatWindow: TimeInterval = 1
+    /// How long a background event waits for others to be written with: 50 ms.
+    package static let backgroundDelay: Duration = .milliseconds(50)
+    /// The most background events written in one transaction; more are written without waiting.
+    package static let maximumBackgroundBatch = 512
 
     let store: any PassTraceStore
     let clock: any CofferClock
     private let devices: PassAuthenticationTokens?
     private let logger: Logger
     private let pending = Locked((count: 0, dropped: 0))
+    /// Background events not yet handed to the store, and whether a write of them is scheduled.
+    private let gathered = Locked((events: [NewPassEvent](), isScheduled: false))
     /// When each distinct event ``note(_:)`` stored was last noted.
     private let recent = Locked<[RepeatKey: Date]>([:])
     /// Rung after events that queue webhook deliveries are stored.
@@ -77,8 +86,16 @@ public final class PassEventRecorder: Sendable {
     }
 
     /// Stores `events`, with the webhook deliveries they make, and returns once they are stored (or failed, which is
-    /// logged).
+    /// logged). Background events still gathered are stored first, in the same transaction, so that a trace keeps
+    /// the order in which things happened.
     package func record(_ events: [NewPassEvent]) async {
+        let earlier = takeGathered()
+        await write(earlier + events)
+        if !earlier.isEmpty { pending.withLock { $0.count -= earlier.count } }
+    }
+
+    /// Stores `events` and rings the outbox if they queued webhook deliveries; a failure is logged.
+    private func write(_ events: [NewPassEvent]) async {
         guard !events.isEmpty else { return }
         do {
             try await store.recordPassEvents(events)
@@ -131,9 +148,25 @@ public final class PassEventRecorder: Sendable {
             }
             return
         }
+        let (isFull, schedules) = gathered.withLock { gathered -> (Bool, Bool) in
+            gathered.events.append(contentsOf: events)
+            defer { gathered.isScheduled = true }
+            return (gathered.events.count >= Self.maximumBackgroundBatch, !gathered.isScheduled)
+        }
+        guard isFull || schedules else { return }
         Task {
-            await record(events)
+            if !isFull { try? await Task.sleep(for: Self.backgroundDelay) }
+            let events = takeGathered()
+            await write(events)
             pending.withLock { $0.count -= events.count }
+        }
+    }
+
+    /// The background events gathered so far, which the caller now stores.
+    private func takeGathered() -> [NewPassEvent] {
+        gathered.withLock { gathered in
+            defer { gathered = ([], false) }
+            return gathered.events
         }
     }
 
