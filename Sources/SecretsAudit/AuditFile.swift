@@ -186,14 +186,8 @@ final class AuditFile: @unchecked Sendable {
     }
 
     private func write(_ bytes: [UInt8]) throws(SecretsAuditError) {
-        var done = 0
-        while done < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                Foundation.write(descriptor, buffer.baseAddress! + done, bytes.count - done)
-            }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { throw .io(operation: "write", path: path, code: result < 0 ? errno : EIO) }
-            done += result
+        if let code = bytes.withUnsafeBytes({ Descriptors.writeAll($0, to: descriptor) }) {
+            throw .io(operation: "write", path: path, code: code)
         }
     }
 }

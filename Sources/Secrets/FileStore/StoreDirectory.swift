@@ -224,16 +224,8 @@ struct StoreDirectory: Sendable {
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw SecretsError.io(operation: "writing", path: path, code: errno)
-                }
-                written += count
-            }
+        if let code = data.withUnsafeBytes({ Descriptors.writeAll($0, to: descriptor) }) {
+            throw SecretsError.io(operation: "writing", path: path, code: code)
         }
     }
 

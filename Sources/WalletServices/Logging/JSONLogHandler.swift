@@ -1,10 +1,5 @@
 import CofferSupport
 import Foundation
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import Logging
 import Secrets
 import WalletPasses
@@ -79,26 +74,10 @@ public struct JSONLogHandler: LogHandler {
         write(line)
     }
 
-    /// Writes `line` to `descriptor` in as many writes as it takes: one system call, without Foundation's
-    /// `FileHandle` in between, for a line per request.
+    /// Writes `line` to `descriptor` with `write(2)`, without Foundation's `FileHandle` in between, for a line per
+    /// request; a log that cannot be written drops the line rather than stop the server.
     private static func write(_ line: [UInt8], to descriptor: Int32) {
-        line.withUnsafeBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                #if canImport(Glibc)
-                    let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                #else
-                    let count = Darwin.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                #endif
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // A log that cannot be written drops the line rather than stop the server.
-                }
-            }
-        }
+        _ = line.withUnsafeBytes { Descriptors.writeAll($0, to: descriptor) }
     }
 
     /// The fields every line has; metadata with these keys is left out.
