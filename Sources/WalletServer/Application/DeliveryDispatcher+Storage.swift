@@ -8,9 +8,9 @@ import WalletStore
 extension DeliveryDispatcher {
     /// The server's dispatcher: the outbox of `storage`'s repository, an ``APNsClient`` with `apns`, a
     /// ``GoogleWalletClient`` with `googleWallet` and each pass type's Google service account (images and callbacks
-    /// under `publicURL`, when it is https), and each pass
-    /// type's signing identity read through `storage`'s identity cache (so a renewed certificate is used within its
-    /// reload interval; the pass type's record is read again after a second). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
+    /// under `publicURL`, when it is https), and each pass type's signing identity read through `storage`'s identity
+    /// cache (so a renewed certificate is used within its reload interval; the pass type's record is read again
+    /// after a second). Each push's result goes in its pass's trace through `trace`, if given; webhook deliveries
     /// are posted with their endpoints' secrets from `storage`'s secret store, to this machine's addresses only with
     /// `allowsLoopbackWebhooks`. It starts a round whenever `wakeUp` rings.
     public init(

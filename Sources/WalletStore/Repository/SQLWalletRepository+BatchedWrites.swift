@@ -38,7 +38,7 @@ extension SQLWalletRepository {
         let engine = database.engine
         if engine == .sqlite, consumed.isEmpty, bound.isEmpty {
             // Issuances alone are one statement on SQLite: its own transaction, synced when it returns.
-            try await SQLiteIssuanceWrites.insert(issued, on: database.sql)
+            try await commitIssuances(issued, engine: engine, on: database.sql)
             return [ProvisioningSession?](repeating: nil, count: batch.count)
         }
         return try await database.transaction { db in
@@ -47,11 +47,7 @@ extension SQLWalletRepository {
                 outcomes[index] = session
             }
             try await commitBindings(bound, on: db)
-            if engine == .sqlite {
-                try await SQLiteIssuanceWrites.insert(issued, on: db)
-            } else {
-                try await commitIssuances(issued, on: db)
-            }
+            try await commitIssuances(issued, engine: engine, on: db)
             return outcomes
         }
     }
@@ -127,9 +123,12 @@ extension SQLWalletRepository {
     }
 
     /// Stores the passes' new binding data (only the columns an issuance owns), ends their open sessions and opens
-    /// the new ones, in three statements (PostgreSQL; SQLite does the same in one, ``SQLiteIssuanceWrites``).
-    private static func commitIssuances(_ issuances: [Issuance], on db: any SQLDatabase) async throws {
+    /// the new ones: in three statements on PostgreSQL, in one on SQLite (``SQLiteIssuanceWrites``).
+    private static func commitIssuances(
+        _ issuances: [Issuance], engine: WalletDatabase.Engine, on db: any SQLDatabase
+    ) async throws {
         guard !issuances.isEmpty else { return }
+        guard engine == .postgres else { return try await SQLiteIssuanceWrites.insert(issuances, on: db) }
         let issuances = issuances.sorted { $0.passID.uuidString < $1.passID.uuidString }
         let passIDs = issuances.map(\.passID.uuidString)
         // Updating the passes first locks their rows (PostgreSQL) or the database (SQLite), so a concurrent issuance

@@ -3,8 +3,9 @@ import Secrets
 import WalletServices
 
 extension SQLWalletRepository {
-    /// The reads devices make on every fetch and the outbox makes on every claim and issuer data on every request, each serialized once for the database's dialect: building and escaping
-    /// them cost more than running them (Benchmarks/RESULTS.md, "Fetches that cost no signature").
+    /// The reads made on every device's fetch, every claim of the outbox and every issuer-data request, each
+    /// serialized once for the database's dialect: building and escaping them cost more than running them
+    /// (Benchmarks/RESULTS.md, "Fetches that cost no signature").
     struct Lookups: Sendable {
         /// A pass's authentication and `Last-Modified`, by pass type identifier and serial number.
         let webServicePass: SerializedSelect
