@@ -15,9 +15,13 @@ import WalletServices
 /// and `…Object`: insert, get, update, patch and `addMessage`), over HTTP/1.1 on 127.0.0.1. It also publishes root
 /// keys for callbacks (`GET /keys`) and signs callbacks with them (``callback(classID:objectID:saved:nonce:recipient:expiresAt:)``).
 ///
-/// It answers as Google does: 401 `UNAUTHENTICATED` without a token it issued, 403 `PERMISSION_DENIED` for a
-/// resource of another issuer than the account's, 404 `NOT_FOUND`, 409 `ALREADY_EXISTS`, and 429
-/// `RESOURCE_EXHAUSTED` for a fourth notifying message to one object within 24 hours. Answers can be scripted ahead
+/// It answers only as Google documents, each behaviour with its page beside it in the code: errors in Google's shape
+/// (`{"error": {"code", "message", "errors": [{"domain", "reason"}]}}`, no `status`); 401 without a token it issued;
+/// 403 for a resource of another issuer than the account's; 404 for an unknown resource; 409 for an insert of an
+/// identifier that exists; 400 for a class or object that Google's discovery document refuses (when given one:
+/// required fields, types, enumerations, list limits) or that holds more than 10 messages; 429 past 20 calls a
+/// second per service account, and for a fourth notifying message to one object within 24 hours. A message whose
+/// identifier repeats is added again, as Google allows. Answers can be scripted ahead
 /// (``script(_:forPathsStartingWith:)``), and every request is recorded.
 public final class GoogleWalletStandIn: Sendable {
     /// One request as the stand-in received it.
@@ -34,7 +38,7 @@ public final class GoogleWalletStandIn: Sendable {
     public struct Answer: Sendable {
         /// The HTTP status.
         public var status: Int
-        /// Google's error name, sent as `{"error": {"status": …}}`.
+        /// Google's error reason, sent as `{"error": {"errors": [{"reason": …}]}}`.
         public var errorName: String?
         /// The `Retry-After` header, if any.
         public var retryAfter: String?
@@ -46,15 +50,15 @@ public final class GoogleWalletStandIn: Sendable {
             self.retryAfter = retryAfter
         }
 
-        /// 401 `UNAUTHENTICATED`.
-        public static let unauthenticated = Answer(status: 401, errorName: "UNAUTHENTICATED")
-        /// 500 `INTERNAL`.
-        public static let internalError = Answer(status: 500, errorName: "INTERNAL")
-        /// 503 `UNAVAILABLE`.
-        public static let unavailable = Answer(status: 503, errorName: "UNAVAILABLE")
-        /// 429 `RESOURCE_EXHAUSTED`, with `Retry-After` when given.
+        /// 401 `authError`.
+        public static let unauthenticated = Answer(status: 401, errorName: "authError")
+        /// 500 `backendError`.
+        public static let internalError = Answer(status: 500, errorName: "backendError")
+        /// 503 `backendError`.
+        public static let unavailable = Answer(status: 503, errorName: "backendError")
+        /// 429 `rateLimitExceeded`, with `Retry-After` when given.
         public static func tooManyRequests(retryAfter: String? = nil) -> Answer {
-            Answer(status: 429, errorName: "RESOURCE_EXHAUSTED", retryAfter: retryAfter)
+            Answer(status: 429, errorName: "rateLimitExceeded", retryAfter: retryAfter)
         }
     }
 
@@ -72,7 +76,15 @@ public final class GoogleWalletStandIn: Sendable {
         var notifications: [String: [Date]] = [:]
         var scripts: [(prefix: String, answer: Answer)] = []
         var received: [Received] = []
+        /// When each account's last calls came, for the rate.
+        var calls: [String: [ContinuousClock.Instant]] = [:]
     }
+
+    /// The calls one service account may make a second
+    /// ([FAQ](https://developers.google.com/wallet/generic/resources/faq): 20 requests a second).
+    public let requestsPerSecond: Int
+    /// The discovery document classes and objects are checked against, if any.
+    private let discovery: GoogleDiscoveryDocument?
 
     /// The root key that signs callbacks' intermediate keys, published at `GET /keys`.
     public let callbackRootKey = P256.Signing.PrivateKey()
@@ -90,9 +102,13 @@ public final class GoogleWalletStandIn: Sendable {
     /// A configuration that sends the server's calls here.
     public var configuration: GoogleWalletConfiguration { .standIn(at: url) }
 
-    /// Starts a stand-in dated by `now`, knowing no account yet.
-    public init(now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    /// Starts a stand-in dated by `now`, knowing no account yet, that takes `requestsPerSecond` calls a second from
+    /// each account and checks classes and objects against the discovery document `COFFER_TEST_GOOGLE_DISCOVERY`
+    /// names, if it names one.
+    public init(now: @escaping @Sendable () -> Date = { Date() }, requestsPerSecond: Int = 20) async throws {
         self.now = now
+        self.requestsPerSecond = requestsPerSecond
+        discovery = GoogleDiscoveryDocument.fromEnvironment
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let box = Locked<GoogleWalletStandIn?>(nil)
         let app = Application(
@@ -193,7 +209,7 @@ public final class GoogleWalletStandIn: Sendable {
                 body: body, bearer: request.headers[.authorization])
             retryAfter = nil
         } else {
-            (status, json, retryAfter) = (404, Self.error(404, "NOT_FOUND", "no such path"), nil)
+            (status, json, retryAfter) = (404, Self.error(404, "notFound", "no such path"), nil)
         }
         state.withLock { $0.received.append(Received(method: method, path: path, status: status)) }
         var headers: HTTPFields = [.contentType: "application/json"]
@@ -294,64 +310,73 @@ public final class GoogleWalletStandIn: Sendable {
         guard let bearer, bearer.hasPrefix("Bearer "),
             let email = state.withLock({ $0.tokens[String(bearer.dropFirst(7))] }),
             let issuerID = state.withLock({ $0.accounts[email]?.issuerID })
-        else { return (401, Self.error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")) }
+        else { return (401, Self.error(401, "authError", "Request had invalid authentication credentials.")) }
+        // https://developers.google.com/wallet/generic/resources/faq: "20 requests per second".
+        guard takeTurn(of: email) else {
+            return (429, Self.error(429, "rateLimitExceeded", "Quota exceeded for requests per second."))
+        }
         guard let resource = segments.first,
-            GoogleWalletType.allCases.contains(where: { $0.classResource == resource || $0.objectResource == resource })
-        else { return (404, Self.error(404, "NOT_FOUND", "no such resource")) }
+            let type = GoogleWalletType.allCases.first(where: {
+                $0.classResource == resource || $0.objectResource == resource
+            })
+        else { return (404, Self.error(404, "notFound", "no such resource")) }
         var content: [String: JSONValue] = [:]
         if method == "POST" || method == "PUT" || method == "PATCH" {
             guard case .object(let object)? = try? JSONValue(parsing: body) else {
-                return (400, Self.error(400, "INVALID_ARGUMENT", "Invalid JSON payload received."))
+                return (400, Self.error(400, "invalid", "Invalid JSON payload received."))
             }
             content = object
         }
+        let schema = resource.hasSuffix("Object") ? type.schemaNames.walletObject : type.schemaNames.walletClass
         let id: String
         if segments.count == 1, case .string(let given)? = content["id"] {
             id = given
         } else if segments.count > 1 {
             id = segments[1]
         } else {
-            return (400, Self.error(400, "INVALID_ARGUMENT", "id is required"))
+            return (400, Self.error(400, "required", "id is required"))
         }
         guard id.hasPrefix(issuerID + ".") else {
-            return (403, Self.error(403, "PERMISSION_DENIED", "The caller does not have permission"))
+            return (403, Self.error(403, "permissionDenied", "The caller does not have permission"))
         }
         let isObject = resource.hasSuffix("Object")
         return state.withLock { state -> (Int, JSONValue) in
             let stored = state.resources[id]
             switch (method, segments.count) {
             case ("POST", 1):
-                if stored != nil { return (409, Self.error(409, "ALREADY_EXISTS", "Resource already exists")) }
+                // https://developers.google.com/wallet/reference/rest/v1/genericobject/insert
+                if stored != nil { return (409, Self.error(409, "duplicate", "Resource already exists")) }
                 if isObject {
                     guard case .string(let classID)? = content["classId"], state.resources[classID] != nil else {
-                        return (404, Self.error(404, "NOT_FOUND", "The class of the object does not exist"))
+                        return (404, Self.error(404, "notFound", "The class of the object does not exist"))
                     }
                 }
+                if let refused = refusal(of: content, as: schema) { return refused }
                 state.resources[id] = content
                 return (200, .object(content))
             case ("GET", 2):
-                guard let stored else { return (404, Self.error(404, "NOT_FOUND", "Resource not found")) }
+                guard let stored else { return (404, Self.error(404, "notFound", "Resource not found")) }
                 return (200, .object(stored))
             case ("PUT", 2), ("PATCH", 2):
-                guard let stored else { return (404, Self.error(404, "NOT_FOUND", "Resource not found")) }
+                // https://developers.google.com/wallet/reference/rest/v1/genericobject/update and …/patch
+                guard let stored else { return (404, Self.error(404, "notFound", "Resource not found")) }
                 let replaced = method == "PUT" ? content : stored.merging(content) { $1 }
+                if let refused = refusal(of: replaced, as: schema) { return refused }
                 state.resources[id] = replaced
                 return (200, .object(replaced))
             case ("POST", 3) where segments[2] == "addMessage":
-                guard var stored else { return (404, Self.error(404, "NOT_FOUND", "Resource not found")) }
+                // https://developers.google.com/wallet/reference/rest/v1/genericobject/addmessage; message ids may
+                // repeat (the Message schema's description), so a repeated one is added again.
+                guard var stored else { return (404, Self.error(404, "notFound", "Resource not found")) }
                 guard case .object(let message)? = content["message"] else {
-                    return (400, Self.error(400, "INVALID_ARGUMENT", "message is required"))
-                }
-                if case .array(let messages)? = stored["messages"], let id = message["id"],
-                    messages.contains(where: { if case .object(let kept) = $0 { kept["id"] == id } else { false } })
-                {
-                    return (409, Self.error(409, "ALREADY_EXISTS", "A message with this id exists"))
+                    return (400, Self.error(400, "required", "message is required"))
                 }
                 if message["messageType"] == .string("TEXT_AND_NOTIFY") {
+                    // https://developers.google.com/wallet/generic/resources/faq: 3 notifications a day per pass.
                     let recent = (state.notifications[id] ?? []).filter { now().timeIntervalSince($0) < 86_400 }
                     guard recent.count < 3 else {
                         return (
-                            429, Self.error(429, "RESOURCE_EXHAUSTED", "Notification limit reached for this object")
+                            429, Self.error(429, "rateLimitExceeded", "Notification limit reached for this object")
                         )
                     }
                     state.notifications[id] = recent + [now()]
@@ -361,18 +386,49 @@ public final class GoogleWalletStandIn: Sendable {
                 } else {
                     stored["messages"] = .array([.object(message)])
                 }
+                if let refused = refusal(of: stored, as: schema) { return refused }
                 state.resources[id] = stored
                 return (200, .object(["resource": .object(stored)]))
             default:
-                return (404, Self.error(404, "NOT_FOUND", "no such method"))
+                return (404, Self.error(404, "notFound", "no such method"))
             }
         }
     }
 
-    private static func error(_ status: Int, _ name: String, _ message: String) -> JSONValue {
+    /// Counts a call of `account` if it made fewer than ``requestsPerSecond`` in the second before.
+    private func takeTurn(of account: String) -> Bool {
+        let instant = ContinuousClock.now
+        return state.withLock { state in
+            var recent = (state.calls[account] ?? []).filter { instant - $0 < .seconds(1) }
+            guard recent.count < requestsPerSecond else { return false }
+            recent.append(instant)
+            state.calls[account] = recent
+            return true
+        }
+    }
+
+    /// Google's 400 for `content` as an instance of `schema`, if it refuses it: more than 10 messages (every
+    /// class's and object's `messages`: "The maximum number of these fields is 10"), or whatever the discovery
+    /// document refuses, when the stand-in has one.
+    private func refusal(of content: [String: JSONValue], as schema: String) -> (Int, JSONValue)? {
+        if case .array(let messages)? = content["messages"], messages.count > 10 {
+            return (400, Self.error(400, "invalid", "\(schema).messages: at most 10 messages"))
+        }
+        guard let problems = discovery?.problems(.object(content), as: schema), let first = problems.first else {
+            return nil
+        }
+        return (400, Self.error(400, "invalid", first))
+    }
+
+    /// Google's error body, as its API answers in production: `code`, `message` and `errors` with a `domain` and a
+    /// `reason`, without gRPC's `status` ([reference](https://developers.google.com/wallet/generic/resources/errors)).
+    private static func error(_ status: Int, _ reason: String, _ message: String) -> JSONValue {
         .object([
             "error": .object([
-                "code": .number(Double(status)), "status": .string(name), "message": .string(message),
+                "code": .number(Double(status)), "message": .string(message),
+                "errors": .array([
+                    .object(["domain": .string("global"), "reason": .string(reason), "message": .string(message)])
+                ]),
             ])
         ])
     }

@@ -23,17 +23,26 @@ public struct GooglePassConversion: Sendable {
         public var callbackURL: String?
         /// The language of `pass.json`'s own texts.
         public var defaultLanguage: String
+        /// Whether Google allows the issuer `merchantLocations` (it refuses them with 400 for an issuer it has not
+        /// allowlisted); without it the pass's locations are dropped with a finding.
+        public var mayUseMerchantLocations: Bool
+        /// How many times the pass's object was replaced by a new one (its authentication token was rotated): each
+        /// replacement has its own identifier.
+        public var objectGeneration: Int
 
         /// Options for the issuer `issuerID`.
         public init(
             issuerID: String, imageBaseURL: String? = nil, namesImagesByDigest: Bool = false,
-            callbackURL: String? = nil, defaultLanguage: String = "en"
+            callbackURL: String? = nil, defaultLanguage: String = "en", mayUseMerchantLocations: Bool = false,
+            objectGeneration: Int = 0
         ) {
             self.issuerID = issuerID
             self.imageBaseURL = imageBaseURL
             self.namesImagesByDigest = namesImagesByDigest
             self.callbackURL = callbackURL
             self.defaultLanguage = defaultLanguage
+            self.mayUseMerchantLocations = mayUseMerchantLocations
+            self.objectGeneration = max(0, objectGeneration)
         }
     }
 
@@ -51,6 +60,21 @@ public struct GooglePassConversion: Sendable {
     public static let maximumTextModules = 10
     /// The most locations Google keeps of an object.
     public static let maximumLocations = 10
+
+    /// The part of the object's identifier after `<issuer id>.`: the pass type and serial number as they are when
+    /// both hold only characters Google takes and are short, else what Google takes of them followed by 128 bits of
+    /// the SHA-256 of exactly both (and of the generation, once the object was replaced), so that serials such as
+    /// `A/1` and `A_1` never share an object.
+    public static func objectSuffix(passTypeIdentifier: String, serialNumber: String, generation: Int = 0) -> String {
+        let plain = "\(passTypeIdentifier).\(serialNumber)"
+        let sanitized = GoogleIdentifier.sanitized(plain)
+        if generation == 0, sanitized == plain, plain.utf8.count <= 128 { return plain }
+        var exact = Data(passTypeIdentifier.utf8)
+        exact.append(0)
+        exact.append(contentsOf: serialNumber.utf8)
+        if generation > 0 { exact.append(contentsOf: "\u{0}\(generation)".utf8) }
+        return sanitized.prefix(64) + "-" + SHA256.hash(data: exact).prefix(16).hexString
+    }
 
     /// The name of an image named by its content: its SHA-256 in hex, with `.png`.
     public static func imageName(of image: Data) -> String {
@@ -96,9 +120,10 @@ private struct Converter {
         let type = googleType()
         let classPrefix = options.issuerID + "."
         var walletClass = GoogleWalletClass(type: type, id: classPrefix)
-        var object = GoogleWalletObject(
-            type: type, id: options.issuerID + "." + identifier("\(pass.passTypeIdentifier).\(pass.serialNumber)"),
-            classId: "")
+        let suffix = GooglePassConversion.objectSuffix(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
+            generation: options.objectGeneration)
+        var object = GoogleWalletObject(type: type, id: options.issuerID + "." + suffix, classId: "")
         object.state = pass.voided == true ? "INACTIVE" : "ACTIVE"
         if let end = pass.expirationDate {
             object.validTimeInterval = GoogleWallet.TimeInterval(
@@ -155,10 +180,16 @@ private struct Converter {
                     "semantics.originalDepartureDate",
                     semantics?.originalDepartureDate == nil && semantics?.currentDepartureDate == nil
                 ),
+                ("semantics.passengerName", passengerName == nil),
             ].filter(\.1).map(\.0)
             return missing.isEmpty ? .flight : fallback("a flight", missing: missing)
         case .boardingPass:
-            return imageFile(["logo", "icon"]) == nil ? fallback("transit", missing: ["a logo URL"]) : .transit
+            var missing = imageFile(["logo", "icon"]) == nil ? ["a logo URL"] : []
+            if transitOrigin == nil { missing.append("semantics.departureStationName or a primary field") }
+            if departure == nil, pass.expirationDate == nil {
+                missing.append("semantics.originalDepartureDate or expirationDate")
+            }
+            return missing.isEmpty ? .transit : fallback("transit", missing: missing)
         case .coupon: return .offer
         case .eventTicket: return .eventTicket
         case .storeCard:
@@ -174,6 +205,36 @@ private struct Converter {
                 code: "google.fallback", severity: .warning, path: pass.style.rawValue,
                 message: "becomes a generic Google pass: \(kind) needs \(missing.joined(separator: ", "))"))
         return .generic
+    }
+
+    /// The passenger's name as Google shows it, if the pass has one.
+    var passengerName: String? {
+        let name = pass.semantics?.passengerName.map {
+            [$0.givenName, $0.familyName].compactMap { $0 }.joined(separator: " ")
+        }
+        return name?.isEmpty == false ? name : nil
+    }
+
+    /// When the trip leaves, as the pass gives it.
+    var departure: Date? { pass.semantics?.currentDepartureDate ?? pass.semantics?.originalDepartureDate }
+
+    /// The key of ``departure`` in the pass's semantics.
+    var departureKey: String {
+        pass.semantics?.currentDepartureDate != nil ? "currentDepartureDate" : "originalDepartureDate"
+    }
+
+    /// The time zone the pass names for its departure, by either of Apple's spellings.
+    var departureZone: String? {
+        if let zone = pass.semantics?.departureLocationTimeZone { return zone }
+        if case .string(let zone)? = pass.semantics?.json["departureAirportTimeZone"] { return zone }
+        return nil
+    }
+
+    /// The transit trip's origin: the departure station, else the first primary field's text.
+    var transitOrigin: String? {
+        if let station = pass.semantics?.departureStationName { return station }
+        guard case .text(let value)? = pass.fields.primaryFields?.first?.value else { return nil }
+        return value
     }
 
     mutating func fillGeneric(_ object: inout GoogleWalletObject) {
@@ -194,10 +255,11 @@ private struct Converter {
         if eventName == nil, case .text(let value)? = pass.fields.primaryFields?.first?.value { eventName = value }
         walletClass.eventName = localized(eventName ?? pass.description)
         walletClass.logo = image(["logo", "icon"])
-        if let start = semantics?.eventStartDate {
+        if semantics?.eventStartDate != nil {
+            let zone = semantics?.eventStartDateInfo?.timeZone
             walletClass.dateTime = GoogleWallet.EventDateTime(
-                doorsOpen: semantics?.venueDoorsOpenDate.map(W3CDate.string(from:)),
-                start: W3CDate.string(from: start), end: semantics?.eventEndDate.map(W3CDate.string(from:)))
+                doorsOpen: localDateTime("venueDoorsOpenDate", zone: zone),
+                start: localDateTime("eventStartDate", zone: zone), end: localDateTime("eventEndDate", zone: zone))
         }
         if let venue = semantics?.venueName {
             let address = semantics?.venueRegionName ?? venue
@@ -216,8 +278,7 @@ private struct Converter {
     mutating func fillFlight(_ walletClass: inout GoogleWalletClass, _ object: inout GoogleWalletObject) {
         guard let semantics = pass.semantics, let airline = semantics.airlineCode,
             let number = semantics.flightNumber, let from = semantics.departureAirportCode,
-            let to = semantics.destinationAirportCode,
-            let departure = semantics.currentDepartureDate ?? semantics.originalDepartureDate
+            let to = semantics.destinationAirportCode, let departure, let passengerName
         else { return }
         used.insert("semantics")
         walletClass.flightHeader = GoogleWallet.FlightHeader(
@@ -225,17 +286,14 @@ private struct Converter {
         walletClass.origin = GoogleWallet.AirportInfo(
             airportIataCode: from, terminal: semantics.departureTerminal, gate: semantics.departureGate)
         walletClass.destination = GoogleWallet.AirportInfo(airportIataCode: to, terminal: nil, gate: nil)
-        let zone = semantics.departureLocationTimeZone.flatMap(TimeZone.init(identifier:))
-        if zone == nil {
-            findings.append(
-                PassFinding(
-                    code: "google.time-zone", severity: .warning, path: "semantics.departureLocationTimeZone",
-                    message: "is missing: Google wants the departure in the airport's local time; UTC is given"))
+        if let zone = departureZone.flatMap(TimeZone.init(identifier:)) {
+            walletClass.localScheduledDepartureDateTime = Self.localTime(departure, in: zone)
+        } else {
+            // Google wants the airport's local time without an offset: the part before the pass's own offset.
+            let written = localDateTime(departureKey, zone: departureZone) ?? W3CDate.string(from: departure)
+            walletClass.localScheduledDepartureDateTime = Self.withoutOffset(written)
         }
-        walletClass.localScheduledDepartureDateTime = Self.localTime(departure, in: zone ?? .gmt)
-        object.passengerName = semantics.passengerName.map {
-            [$0.givenName, $0.familyName].compactMap { $0 }.joined(separator: " ")
-        }
+        object.passengerName = passengerName
         object.reservationInfo = GoogleWallet.ReservationInfo(confirmationCode: semantics.confirmationNumber)
         object.boardingAndSeatingInfo = GoogleWallet.BoardingAndSeatingInfo(
             boardingGroup: semantics.boardingGroup, seatNumber: semantics.seats?.first?.seatNumber,
@@ -254,17 +312,20 @@ private struct Converter {
         object.tripType = "ONE_WAY"
         let semantics = pass.semantics
         let primary = pass.fields.primaryFields ?? []
-        func name(_ station: String?, _ index: Int) -> GoogleWallet.LocalizedString? {
-            if let station { return localized(station) }
-            guard index < primary.count, case .text(let value) = primary[index].value else { return nil }
-            return localized(value)
-        }
-        let origin = name(semantics?.departureStationName, 0)
+        var destination = semantics?.destinationStationName
+        if destination == nil, primary.count > 1, case .text(let value) = primary[1].value { destination = value }
+        let arrivalZone: String? =
+            if let zone = semantics?.destinationLocationTimeZone {
+                zone
+            } else if case .string(let zone)? =
+                semantics?.json["destinationAirportTimeZone"]
+            { zone } else { nil }
         object.ticketLeg = GoogleWallet.TicketLeg(
-            originName: origin, destinationName: origin == nil ? nil : name(semantics?.destinationStationName, 1),
-            departureDateTime: (semantics?.currentDepartureDate ?? semantics?.originalDepartureDate).map(
-                W3CDate.string(from:)),
-            arrivalDateTime: nil, platform: semantics?.departurePlatform)
+            originName: transitOrigin.map { localized($0) }, destinationName: destination.map { localized($0) },
+            departureDateTime: departure == nil ? nil : localDateTime(departureKey, zone: departureZone),
+            arrivalDateTime: localDateTime(
+                semantics?.currentArrivalDate != nil ? "currentArrivalDate" : "originalArrivalDate", zone: arrivalZone),
+            platform: semantics?.departurePlatform)
         if semantics != nil { used.insert("semantics") }
     }
 
@@ -352,10 +413,17 @@ private struct Converter {
         return modules.isEmpty ? nil : modules
     }
 
-    /// The pass's locations, up to ``GooglePassConversion/maximumLocations``.
+    /// The pass's locations, up to ``GooglePassConversion/maximumLocations``, when the issuer may use them.
     mutating func locations() -> [GoogleWallet.Location]? {
         guard let locations = pass.locations, !locations.isEmpty else { return nil }
         used.insert("locations")
+        guard options.mayUseMerchantLocations else {
+            findings.append(
+                PassFinding(
+                    code: "google.dropped", severity: .note, path: "locations",
+                    message: "are not sent: Google takes merchantLocations only from issuers it has allowlisted"))
+            return nil
+        }
         for (index, location) in locations.enumerated() where location.relevantText != nil {
             findings.append(
                 PassFinding(
@@ -406,13 +474,26 @@ private struct Converter {
 
     /// `text` with every character Google refuses in an identifier replaced by `_`.
     func identifier(_ text: String, allowingDots: Bool = true) -> String {
-        String(
-            text.unicodeScalars.map { scalar -> Character in
-                let allowed =
-                    (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
-                    || scalar == "_" || scalar == "-" || (allowingDots && scalar == ".")
-                return allowed ? Character(scalar) : "_"
-            })
+        GoogleIdentifier.sanitized(text, allowingDots: allowingDots)
+    }
+
+    /// The date at `key` of the pass's semantics as Google shows local times (the part before the offset is what
+    /// holders read): as written when it carries an offset other than UTC's, moved to `zone` when it is in UTC and
+    /// the pass names a zone, and otherwise as written with a `google.time-zone` finding.
+    mutating func localDateTime(_ key: String, zone: String?) -> String? {
+        guard case .string(let text)? = pass.semantics?.json[key], let date = W3CDate.date(from: text) else {
+            return nil
+        }
+        let offset = Self.offset(of: text)
+        guard offset == "Z" || offset == "+00:00" || offset == "-00:00" else { return text }
+        if let zone = zone.flatMap(TimeZone.init(identifier:)) { return Self.offsetTime(date, in: zone) }
+        findings.append(
+            PassFinding(
+                code: "google.time-zone", severity: .warning, path: "semantics.\(key)",
+                message: zone == nil
+                    ? "is in UTC and the pass names no time zone: Google shows UTC's time as the local one"
+                    : "is in UTC and its time zone '\(zone!)' is unknown: Google shows UTC's time as the local one"))
+        return text
     }
 
     /// Reports every top-level key of `pass.json` the conversion did not carry.
@@ -439,11 +520,30 @@ private struct Converter {
         return style.format(date)
     }
 
-    /// 8 hexadecimal digits of the SHA-256 of the class's JSON: passes whose classes are alike share one.
+    /// `date` in `zone` with the zone's offset there and then: `2026-06-05T20:00:00+02:00`.
+    static func offsetTime(_ date: Date, in zone: TimeZone) -> String {
+        Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone).format(date)
+    }
+
+    /// The offset a date ends with: `Z`, `+02:00`, or empty.
+    static func offset(of text: String) -> Substring {
+        if text.last == "Z" || text.last == "z" { return "Z" }
+        guard text.count > 6 else { return "" }
+        let tail = text.suffix(6)
+        return (tail.first == "+" || tail.first == "-") && tail.dropFirst(3).first == ":" ? tail : ""
+    }
+
+    /// `text` without its offset: the local time it names.
+    static func withoutOffset(_ text: String) -> String {
+        String(text.dropLast(offset(of: text).count))
+    }
+
+    /// 32 hexadecimal digits (128 bits) of the SHA-256 of the class's JSON: passes whose classes are alike share
+    /// one, and no one can make another class's identifier.
     static func digest(of walletClass: GoogleWalletClass) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = (try? encoder.encode(walletClass)) ?? Data()
-        return SHA256.hash(data: data).prefix(4).hexString
+        return SHA256.hash(data: data).prefix(16).hexString
     }
 }

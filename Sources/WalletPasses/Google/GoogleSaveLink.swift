@@ -17,22 +17,25 @@ public struct GoogleSaveLink: Hashable, Sendable {
     /// Whether it names the class and object only, which must then exist in Google Wallet.
     public let isSkinny: Bool
 
-    /// The link of `conversion`, signed by `account`, for buttons on the web pages of `origins` (`https://host`).
+    /// The link of `conversion`, signed by `account`, for buttons on the web pages of `origins` (`https://host`),
+    /// with JWT's standard `exp` claim at `expiresAt` when given (Google's reference lists no `exp`, so Google may
+    /// ignore it).
     ///
     /// - Throws: ``WalletPassesError/signingFailed(_:)`` when the key cannot sign.
     public init(
         _ conversion: GooglePassConversion, account: GoogleServiceAccount, origins: [String] = [],
-        issuedAt: Date = Date()
+        issuedAt: Date = Date(), expiresAt: Date? = nil
     ) throws {
         let type = conversion.walletClass.type
         let encoder = JSONEncoder()
         func json(_ value: some Encodable) throws -> JSONValue { try JSONValue(parsing: try encoder.encode(value)) }
         func link(_ payload: [String: JSONValue]) throws -> String {
-            let claims: [String: JSONValue] = [
+            var claims: [String: JSONValue] = [
                 "iss": .string(account.clientEmail), "aud": .string("google"), "typ": .string("savetowallet"),
                 "iat": .number(Double(Int64(issuedAt.timeIntervalSince1970))),
                 "origins": .array(origins.map(JSONValue.string)), "payload": .object(payload),
             ]
+            if let expiresAt { claims["exp"] = .number(Double(Int64(expiresAt.timeIntervalSince1970))) }
             return Self.prefix + (try account.jwt(claims: claims))
         }
         let whole = try link([

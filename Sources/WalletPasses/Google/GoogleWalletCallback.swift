@@ -35,7 +35,9 @@ public struct GoogleWalletCallback: Hashable, Sendable {
         }
     }
 
-    /// The sender Google's callbacks name.
+    /// The sender Google's class callbacks name: the callbacks page names `GooglePayPasses` for them and a message
+    /// Google really signed verifies with it; `GoogleWalletPasses` belongs to another format (private passes'
+    /// issuer-level callbacks), which Coffer does not receive.
     public static let senderID = "GooglePayPasses"
     /// The only protocol the callbacks use.
     public static let protocolVersion = "ECv2SigningOnly"
@@ -91,9 +93,9 @@ public struct GoogleWalletCallback: Hashable, Sendable {
             let keyExpiration = Self.milliseconds(key["keyExpiration"])
         else { throw .malformed("its intermediate key is not a P-256 keyValue with a keyExpiration") }
         guard keyExpiration > now else { throw .expired("its intermediate key expired at \(keyExpiration)") }
-        let messageBytes = Self.lengthPrefixed([senderID, issuerID, Self.protocolVersion, signedMessage])
-        guard let messageSignature = try? P256.Signing.ECDSASignature(derRepresentation: signature),
-            publicKey.isValidSignature(messageSignature, for: messageBytes)
+        guard
+            Self.isSigned(
+                signedMessage, signature: signature, by: publicKey, issuerID: issuerID, senderID: senderID)
         else { throw .badSignature("the message is not signed by its intermediate key for this issuer") }
         guard let message = try? JSONSerialization.jsonObject(with: Data(signedMessage.utf8)) as? [String: Any],
             let classID = message["classId"] as? String, let objectID = message["objectId"] as? String,
@@ -126,6 +128,16 @@ public struct GoogleWalletCallback: Hashable, Sendable {
             else { return nil }
             return try? P256.Signing.PublicKey(derRepresentation: value)
         }
+    }
+
+    /// Whether `signature` (DER) is `key`'s ECDSA signature of `signedMessage` sent by `senderID` to the issuer
+    /// `issuerID`: the message-level step of verification.
+    package static func isSigned(
+        _ signedMessage: String, signature: Data, by key: P256.Signing.PublicKey, issuerID: String, senderID: String
+    ) -> Bool {
+        guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+        return key.isValidSignature(
+            signature, for: lengthPrefixed([senderID, issuerID, protocolVersion, signedMessage]))
     }
 
     /// Each part as its UTF-8 length (4 bytes, little-endian) and bytes: what Google signs.

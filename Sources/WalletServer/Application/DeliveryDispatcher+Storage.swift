@@ -27,7 +27,7 @@ extension DeliveryDispatcher {
             $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString
         }
         let google = GoogleWalletWriter(
-            api: GoogleWalletClient(configuration: googleWallet), outbox: repository,
+            api: GoogleWalletClient(configuration: googleWallet, rateBuckets: repository), outbox: repository,
             source: GooglePassSource(repository: repository, secrets: storage.secrets),
             converter: GooglePassConverter(publicBaseURL: { base }))
         self.init(

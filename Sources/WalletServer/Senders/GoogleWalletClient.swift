@@ -9,11 +9,13 @@ import WalletServices
 
 /// Writes passes to Google Wallet's `walletobjects` API as the pass type's service account: an OAuth access token
 /// from the token endpoint (a JWT-bearer grant for the `wallet_object.issuer` scope, kept in ``GoogleAccessTokens``
-/// and asked for again after a 401), then each call with one overall deadline, its answer read to 1 MiB at most.
+/// and asked for again after a 401), then each call with one overall deadline, its answer read to 1 MiB at most,
+/// paced per service account (``GoogleWalletConfiguration/requestsPerSecond``, counted across replicas when given a
+/// shared ``RateLimiter``), and held back for that account alone after a 429 or a quota refusal.
 ///
-/// ``save(_:_:as:)`` inserts the class unless it was seen to exist (its identifier follows its content, so an
-/// existing one is the same), then replaces the object, inserting it when Google does not know it: writing the same
-/// pass twice leaves Google as writing it once.
+/// ``save(_:_:classKnown:as:)`` inserts the class unless it is known to exist; a class that exists already
+/// (409) is read and replaced unless it holds what Coffer sends. It then replaces the object, inserting it when Google
+/// does not know it: writing the same pass twice leaves Google as writing it once.
 package final class GoogleWalletClient: GoogleWalletAPI {
     /// The endpoints and limits.
     package let configuration: GoogleWalletConfiguration
@@ -21,7 +23,13 @@ package final class GoogleWalletClient: GoogleWalletAPI {
     private let http = Locked<HTTPClient?>(nil)
     private let tokens: GoogleAccessTokens
     private let clock: any CofferClock
-    /// Classes known to exist in Google Wallet; emptied when full.
+    /// The time the pace and hold-backs are measured in: the real one, since Google's limits are.
+    private let realTime = SystemClock()
+    /// Counts each service account's calls, at ``GoogleWalletConfiguration/requestsPerSecond``.
+    private let pace: RateLimiter<String>
+    /// Until when each service account's calls wait, after Google said it had too many.
+    private let heldBack = Locked<[String: Date]>([:])
+    /// Classes this process wrote or read back with the content it sends; emptied when full.
     private let knownClasses = Locked<Set<String>>([])
 
     /// The OAuth scope of the API.
@@ -30,28 +38,52 @@ package final class GoogleWalletClient: GoogleWalletAPI {
     static let maximumResponseBytes = 1 << 20
     /// How many class identifiers ``knownClasses`` holds at most.
     static let knownClassCapacity = 4096
+    /// The keys of a class Google sets itself, left out when a class read back is compared with one sent.
+    static let keysGoogleSets: Set<String> = ["kind", "reviewStatus", "version"]
 
-    /// A client for `configuration`'s endpoints; tokens are dated by `clock`.
+    /// How long an account waits after a 429 or a quota refusal without `Retry-After`.
+    static let defaultHoldBack: TimeInterval = 1
+
+    /// A client for `configuration`'s endpoints; tokens are dated by `clock`; with `rateBuckets`, every replica's
+    /// calls count together against each account's pace.
     package init(
-        configuration: GoogleWalletConfiguration = GoogleWalletConfiguration(), clock: any CofferClock = SystemClock()
+        configuration: GoogleWalletConfiguration = GoogleWalletConfiguration(), clock: any CofferClock = SystemClock(),
+        rateBuckets: (any RateBucketStore)? = nil
     ) {
         self.configuration = configuration
         self.clock = clock
         tokens = GoogleAccessTokens(clock: clock)
+        pace = RateLimiter(
+            limit: RateLimit(perMinute: configuration.requestsPerSecond * 60, burst: 1), clock: realTime,
+            shared: rateBuckets.map { (name: "google-pace", store: $0) })
     }
 
-    package func save(_ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, as account: GoogleServiceAccount)
-        async -> GoogleWalletOutcome
-    {
+    package func save(
+        _ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, classKnown: Bool,
+        as account: GoogleServiceAccount
+    ) async -> GoogleWalletOutcome {
         await attempt {
             let type = object.type
             guard Self.isResourceID(walletClass.id), Self.isResourceID(object.id) else {
                 return .refused(
                     status: 400, reason: "INVALID_ARGUMENT", detail: "an identifier holds characters Google refuses")
             }
-            if !knownClasses.withLock({ $0.contains(walletClass.id) }) {
-                let answer = try await call(.POST, type.classResource, body: try Self.encoded(walletClass), as: account)
-                guard (200..<300).contains(answer.status) || answer.status == 409 else { return answer.outcome }
+            if !classKnown, !knownClasses.withLock({ $0.contains(walletClass.id) }) {
+                let classBody = try Self.encoded(walletClass)
+                let answer = try await call(.POST, type.classResource, body: classBody, as: account)
+                if answer.status == 409 {
+                    // Another writer's class may sit under this identifier: read it, and replace it unless it holds
+                    // what this pass's class holds.
+                    let path = type.classResource + "/" + walletClass.id
+                    let existing = try await call(.GET, path, body: Data(), as: account)
+                    guard (200..<300).contains(existing.status) else { return existing.outcome }
+                    if !Self.holds(existing.body, classBody) {
+                        let replaced = try await call(.PUT, path, body: classBody, as: account)
+                        guard (200..<300).contains(replaced.status) else { return replaced.outcome }
+                    }
+                } else if !(200..<300).contains(answer.status) {
+                    return answer.outcome
+                }
                 knownClasses.withLock {
                     if $0.count >= Self.knownClassCapacity { $0.removeAll() }
                     $0.insert(walletClass.id)
@@ -69,21 +101,33 @@ package final class GoogleWalletClient: GoogleWalletAPI {
         }
     }
 
-    package func addMessage(
-        _ message: GoogleWallet.Message, toObject objectID: String, of type: GoogleWalletType,
+    package func retire(
+        _ objectID: String, of type: GoogleWalletType, messages: [GoogleWallet.Message],
         as account: GoogleServiceAccount
     ) async -> GoogleWalletOutcome {
         await attempt {
             guard Self.isResourceID(objectID) else {
                 return .refused(status: 400, reason: "INVALID_ARGUMENT", detail: "the object's identifier is invalid")
             }
-            struct Request: Encodable { var message: GoogleWallet.Message }
+            struct Retired: Encodable {
+                var state = "INACTIVE"
+                var messages: [GoogleWallet.Message]
+            }
             let answer = try await call(
-                .POST, type.objectResource + "/" + objectID + "/addMessage",
-                body: try Self.encoded(Request(message: message)), as: account)
-            // A message with its identifier is there already: an earlier attempt added it.
-            return answer.status == 409 ? .done : answer.outcome
+                .PATCH, type.objectResource + "/" + objectID, body: try Self.encoded(Retired(messages: messages)),
+                as: account)
+            // Never saved by anyone, so never inserted: nothing to retire.
+            return answer.status == 404 ? .done : answer.outcome
         }
+    }
+
+    /// Whether the class Google holds (`existing`) is the class `sent`: the same keys with the same values, but
+    /// those Google sets itself (``keysGoogleSets``).
+    static func holds(_ existing: Data, _ sent: Data) -> Bool {
+        guard case .object(let held)? = try? JSONValue(parsing: existing),
+            case .object(let wanted)? = try? JSONValue(parsing: sent)
+        else { return false }
+        return Set(held.keys).union(wanted.keys).subtracting(keysGoogleSets).allSatisfy { held[$0] == wanted[$0] }
     }
 
     package func shutdown() async throws {
@@ -152,15 +196,34 @@ package final class GoogleWalletClient: GoogleWalletAPI {
             switch status {
             case 200..<300: return .done
             case 429, 500...599: return .retry(after: retryAfter, reason: "Google answered \(status) \(errorName)")
+            case 403 where isQuota: return .retry(after: retryAfter, reason: "Google answered 403 \(errorName)")
             default: return .refused(status: status, reason: errorName, detail: errorMessage)
             }
         }
 
-        /// Google's `error.status` (`INVALID_ARGUMENT`), or OAuth's `error` (`invalid_grant`).
+        /// Whether Google says a quota or rate ran out: a 429, or a 403 whose reason names one (Google documents the
+        /// notification quota's exception but not its status,
+        /// [FAQ](https://developers.google.com/wallet/generic/resources/faq)).
+        var isQuota: Bool {
+            status == 429
+                || (status == 403
+                    && ["quota", "ratelimit", "rate_limit", "resource_exhausted"].contains {
+                        errorName.lowercased().contains($0)
+                    })
+        }
+
+        /// Google's reason: the first of `error.errors[].reason` (`invalid`, `quotaExceeded`; what Google's
+        /// `walletobjects` errors carry), else `error.status` (`INVALID_ARGUMENT`), else OAuth's `error`
+        /// (`invalid_grant`).
         var errorName: String {
             guard case .object(let object)? = try? JSONValue(parsing: body) else { return "status \(status)" }
-            if case .object(let error)? = object["error"], case .string(let name)? = error["status"] {
-                return String(name.prefix(64))
+            if case .object(let error)? = object["error"] {
+                if case .array(let errors)? = error["errors"], case .object(let first)? = errors.first,
+                    case .string(let reason)? = first["reason"]
+                {
+                    return String(reason.prefix(64))
+                }
+                if case .string(let name)? = error["status"] { return String(name.prefix(64)) }
             }
             if case .string(let name)? = object["error"] { return String(name.prefix(64)) }
             return "status \(status)"
@@ -203,13 +266,31 @@ package final class GoogleWalletClient: GoogleWalletAPI {
     {
         let url = configuration.apiURL.absoluteString + "/" + path
         var token = try await accessToken(of: account)
+        try await waitForTurn(of: account)
         var answer = try await exchange(method, url, body: body, contentType: "application/json", bearer: token)
         if answer.status == 401 {
             await tokens.discard(token, of: account)
             token = try await accessToken(of: account)
+            try await waitForTurn(of: account)
             answer = try await exchange(method, url, body: body, contentType: "application/json", bearer: token)
         }
+        if answer.isQuota {
+            let until = realTime.now.addingTimeInterval(min(60, answer.retryAfter ?? Self.defaultHoldBack))
+            heldBack.withLock { $0[account.clientEmail] = max($0[account.clientEmail] ?? until, until) }
+        }
         return answer
+    }
+
+    /// Waits until `account` may make a call: past any hold-back Google asked for, then its turn in the pace.
+    private func waitForTurn(of account: GoogleServiceAccount) async throws {
+        let key = account.clientEmail
+        if let until = heldBack.withLock({ $0[key] }) {
+            let wait = until.timeIntervalSince(realTime.now)
+            if wait > 0 { try await Task.sleep(for: .seconds(wait)) } else { heldBack.withLock { $0[key] = nil } }
+        }
+        while case .limited(let wait) = await pace.acquireAcrossReplicas(for: key) {
+            try await Task.sleep(for: wait)
+        }
     }
 
     /// A token of `account`, from the cache or the token endpoint.

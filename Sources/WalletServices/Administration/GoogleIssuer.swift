@@ -11,6 +11,8 @@ public struct GoogleIssuer: Codable, Hashable, Sendable {
     public let serviceAccountEmail: String
     /// The service account key's identifier, if its file has one.
     public let keyID: String?
+    /// Whether Google allowlisted the issuer for `merchantLocations`, so that passes' locations go along.
+    public let mayUseMerchantLocations: Bool
 
     /// Where the service account key of the pass type `passTypeID` is kept in the secret store.
     public static func secretPath(passTypeID: UUID) -> String {
@@ -37,5 +39,6 @@ public struct GoogleIssuer: Codable, Hashable, Sendable {
         case issuerID = "issuer_id"
         case serviceAccountEmail = "service_account_email"
         case keyID = "key_id"
+        case mayUseMerchantLocations = "merchant_locations"
     }
 }

@@ -8,12 +8,15 @@ extension WalletAdministration {
     static let maximumServiceAccountSize = 16 * 1024
 
     /// Issues the pass type's passes under the Google Wallet issuer `issuerID` too, signing with the service account
-    /// whose key file is `serviceAccount` (kept in the secret store, never in the database). Setting it again
-    /// replaces both.
+    /// whose key file is `serviceAccount` (kept in the secret store, never in the database); the passes' locations
+    /// go along as `merchantLocations` only when `mayUseMerchantLocations` says Google allowlisted the issuer for
+    /// them. Setting it again replaces all three.
     ///
     /// - Throws: ``WalletServerError/notFound(_:)`` for an unknown pass type; ``WalletServerError/invalidArgument(_:)``
     ///   for an issuer ID that is not digits or a file that is not a service account key.
-    public func setGoogleIssuer(passTypeID: UUID, issuerID: String, serviceAccount: Data) async throws -> GoogleIssuer {
+    public func setGoogleIssuer(
+        passTypeID: UUID, issuerID: String, serviceAccount: Data, mayUseMerchantLocations: Bool = false
+    ) async throws -> GoogleIssuer {
         let passType = try await existingPassType(passTypeID)
         guard passType.kind == .pass else {
             throw WalletServerError.invalidArgument(
@@ -33,7 +36,10 @@ extension WalletAdministration {
             throw WalletServerError.invalidArgument("\(error)")
         }
         try secrets.saveData(serviceAccount, account: GoogleIssuer.secretPath(passTypeID: passTypeID))
-        guard try await repository.setGoogleIssuer(passTypeID: passTypeID, issuerID: issuerID) else {
+        guard
+            try await repository.setGoogleIssuer(
+                passTypeID: passTypeID, issuerID: issuerID, mayUseMerchantLocations: mayUseMerchantLocations)
+        else {
             throw WalletServerError.notFound("pass type \(passTypeID)")
         }
         logger.notice(
@@ -42,7 +48,9 @@ extension WalletAdministration {
                 "pass_type": "\(passType.passTypeIdentifier)", "issuer": "\(issuerID)",
                 "service_account": "\(account.clientEmail)",
             ])
-        return GoogleIssuer(issuerID: issuerID, serviceAccountEmail: account.clientEmail, keyID: account.privateKeyID)
+        return GoogleIssuer(
+            issuerID: issuerID, serviceAccountEmail: account.clientEmail, keyID: account.privateKeyID,
+            mayUseMerchantLocations: mayUseMerchantLocations)
     }
 
     /// The pass type's Google Wallet issuer, or `nil` when it has none.
@@ -59,7 +67,9 @@ extension WalletAdministration {
             throw WalletServerError.corruptRecord(
                 "the Google service account key of \(passType.passTypeIdentifier) (set it again)")
         }
-        return GoogleIssuer(issuerID: issuerID, serviceAccountEmail: account.clientEmail, keyID: account.privateKeyID)
+        return GoogleIssuer(
+            issuerID: issuerID, serviceAccountEmail: account.clientEmail, keyID: account.privateKeyID,
+            mayUseMerchantLocations: passType.googleMayUseMerchantLocations)
     }
 
     /// Stops issuing the pass type's passes to Google Wallet and deletes its service account key from the store.
@@ -70,7 +80,7 @@ extension WalletAdministration {
         guard passType.googleIssuerID != nil else {
             throw WalletServerError.notFound("a Google Wallet issuer of \(passType.passTypeIdentifier)")
         }
-        _ = try await repository.setGoogleIssuer(passTypeID: passTypeID, issuerID: nil)
+        _ = try await repository.setGoogleIssuer(passTypeID: passTypeID, issuerID: nil, mayUseMerchantLocations: false)
         _ = try? secrets.deleteData(account: GoogleIssuer.secretPath(passTypeID: passTypeID))
         logger.notice(
             "removed the Google Wallet issuer of a pass type", metadata: ["pass_type": "\(passType.passTypeIdentifier)"]

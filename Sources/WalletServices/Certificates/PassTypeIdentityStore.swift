@@ -9,8 +9,9 @@ package protocol PassTypeIdentityStore: PassTypeStore {
     /// notice of its threshold for its certificate end was queued before (by any replica); returns whether it was
     /// new.
     func queueCertificateNotice(_ notice: CertificateNotice) async throws -> Bool
-    /// Sets (or, with `nil`, clears) the pass type's Google Wallet issuer; returns whether the pass type exists.
-    func setGoogleIssuer(passTypeID: UUID, issuerID: String?) async throws -> Bool
+    /// Sets (or, with `nil`, clears) the pass type's Google Wallet issuer, and whether Google allowlisted it for
+    /// `merchantLocations`; returns whether the pass type exists.
+    func setGoogleIssuer(passTypeID: UUID, issuerID: String?, mayUseMerchantLocations: Bool) async throws -> Bool
     /// Forgets the notices of certificates that ended before `cutoff`.
     func deleteCertificateNotices(endingBefore cutoff: Date) async throws
 }

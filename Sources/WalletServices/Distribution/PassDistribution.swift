@@ -131,7 +131,7 @@ package struct PassDistribution: Sendable {
         logger.info("revoked a share link", metadata: ["pass": "\(passID)", "share_link": "\(id)"])
         guard rotatingToken, let tokens else { return }
         try await repository.rotateAuthentication(
-            passID: passID, assignment: tokens.newToken(passID: passID).assignment)
+            passID: passID, assignment: tokens.newToken(passID: passID).assignment, now: clock.now)
         logger.notice(
             "gave a pass a new authentication token; its registrations and share links ended",
             metadata: ["pass": "\(passID)", "share_link": "\(id)"])

@@ -11,8 +11,8 @@ package protocol ShareLinkStore: TagLookup {
     /// Deletes the client's link `id` of the pass; returns whether there was one.
     func deleteShareLink(id: UUID, passID: UUID, clientID: UUID) async throws -> Bool
     /// Gives the pass a new token (`assignment`) and ends its registrations, device pushes, share links and kept
-    /// archive, in one transaction.
-    func rotateAuthentication(passID: UUID, assignment: PassAuthenticationTokens.Assignment) async throws
+    /// archive, and gives it a new Google Wallet object (queueing its write at `now`), in one transaction.
+    func rotateAuthentication(passID: UUID, assignment: PassAuthenticationTokens.Assignment, now: Date) async throws
     /// The link whose token hashes to `tokenHash` if it still works at `now` and its pass is still its client's, with
     /// the pass's serial number and the pass type's organization name; `nil` otherwise, whichever the reason.
     func sharedPass(tokenHash: Data, now: Date) async throws -> SharedPass?

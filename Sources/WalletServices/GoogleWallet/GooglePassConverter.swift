@@ -19,15 +19,18 @@ package struct GooglePassConverter: Sendable {
         self.publicBaseURL = publicBaseURL
     }
 
-    /// The conversion of `package` for the issuer `issuerID`; its images are those Google is to fetch here.
+    /// The conversion of `package` for the Google issuer of `passType`, as the object of `generation` (how many
+    /// times the pass's object was replaced); its images are those Google is to fetch here.
     ///
     /// - Throws: `WalletPassesError` when the package's `pass.json` cannot be read.
-    package func convert(_ package: PassPackage, issuerID: String) throws -> GooglePassConversion {
+    package func convert(_ package: PassPackage, passType: PassType, generation: Int) throws -> GooglePassConversion {
+        let issuerID = passType.googleIssuerID ?? ""
         let base = publicBaseURL().flatMap { $0.lowercased().hasPrefix("https://") ? $0 : nil }
         return GooglePassConversion(
             try package.pass, files: package.files,
             options: .init(
                 issuerID: issuerID, imageBaseURL: base.map { $0 + Self.imagesPath }, namesImagesByDigest: true,
-                callbackURL: base.map { $0 + Self.callbacksPath + "/" + issuerID }))
+                callbackURL: base.map { $0 + Self.callbacksPath + "/" + issuerID },
+                mayUseMerchantLocations: passType.googleMayUseMerchantLocations, objectGeneration: generation))
     }
 }

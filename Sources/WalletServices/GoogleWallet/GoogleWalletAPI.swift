@@ -4,13 +4,17 @@ import WalletPasses
 package protocol GoogleWalletAPI: Sendable {
     /// The endpoints and limits it works with.
     var configuration: GoogleWalletConfiguration { get }
-    /// Makes sure `walletClass` exists and `object` exists with exactly this content (inserting either when new,
-    /// replacing the object when not), signed in as `account`.
-    func save(_ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, as account: GoogleServiceAccount) async
-        -> GoogleWalletOutcome
-    /// Adds `message` to the object `objectID` of `type`, which notifies its holder when the message says so.
-    func addMessage(
-        _ message: GoogleWallet.Message, toObject objectID: String, of type: GoogleWalletType,
+    /// Makes sure `walletClass` exists with this content and `object` exists with exactly this content, its messages
+    /// included (inserting either when new, replacing the object when not), signed in as `account`; the class is
+    /// not written again when `classKnown`.
+    func save(
+        _ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, classKnown: Bool,
+        as account: GoogleServiceAccount
+    ) async -> GoogleWalletOutcome
+    /// Sets the object `objectID` of `type` `INACTIVE` with `messages` (a pass that got a new object); an object
+    /// Google does not know is done.
+    func retire(
+        _ objectID: String, of type: GoogleWalletType, messages: [GoogleWallet.Message],
         as account: GoogleServiceAccount
     ) async -> GoogleWalletOutcome
     /// Closes its connections.

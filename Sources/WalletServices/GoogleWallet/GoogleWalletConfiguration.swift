@@ -16,14 +16,19 @@ public struct GoogleWalletConfiguration: Sendable, Hashable {
     public var requestTimeout: TimeInterval
     /// How many objects are written at once, on each replica.
     public var maximumInFlight: Int
+    /// How many calls each service account makes a second, on every replica together: Google allows 20
+    /// ([FAQ](https://developers.google.com/wallet/generic/resources/faq)).
+    public var requestsPerSecond: Int
 
-    /// Google's endpoints, 15 s a call and 8 writes at once, unless given.
+    /// Google's endpoints, 15 s a call, 8 writes at once and 20 calls a second per account, unless given.
     public init(
         apiURL: URL = URL(string: "https://walletobjects.googleapis.com/walletobjects/v1")!,
         tokenURL: URL = URL(string: "https://oauth2.googleapis.com/token")!,
         callbackKeysURL: URL = URL(string: "https://pay.google.com/gp/m/issuer/keys")!,
-        callbackSenderID: String = "GooglePayPasses", requestTimeout: TimeInterval = 15, maximumInFlight: Int = 8
+        callbackSenderID: String = "GooglePayPasses", requestTimeout: TimeInterval = 15, maximumInFlight: Int = 8,
+        requestsPerSecond: Int = 20
     ) {
+        self.requestsPerSecond = max(1, requestsPerSecond)
         self.apiURL = apiURL
         self.tokenURL = tokenURL
         self.callbackKeysURL = callbackKeysURL

@@ -5,8 +5,9 @@ import WalletPasses
 
 /// Hands out "Add to Google Wallet" links of passes whose pass type has a Google issuer: the management API's, and
 /// the share page's for Android browsers. A link carries the pass's class and object whole, or only their
-/// identifiers when that would be too long (`GoogleSaveLink`); either way, a pass whose object was never written
-/// gets a write queued, so that the object exists when the holder saves it.
+/// identifiers when that would be too long (`GoogleSaveLink`); either way the object's identifier is the pass's from
+/// then on (so that a callback for it finds the pass), and a pass whose object was never written gets a write
+/// queued, so that the object exists when the holder saves it.
 package struct GoogleWalletLinks: Sendable {
     /// A link, and what it needs.
     package struct Link: Sendable, Hashable {
@@ -60,20 +61,30 @@ package struct GoogleWalletLinks: Sendable {
 
     /// The link of the pass `passID`, or `nil` when the pass is gone or its pass type has no Google issuer.
     ///
-    /// - Throws: ``WalletServerError/corruptRecord(_:)`` when the issuer's key cannot be read, the store's errors.
+    /// - Throws: ``WalletServerError/corruptRecord(_:)`` when the issuer's key cannot be read, or when another pass
+    ///   has the object's identifier; the store's errors.
     package func link(passID: UUID) async throws -> Link? {
-        guard let (stored, passType) = try await source.pass(passID), let issuerID = passType.googleIssuerID else {
+        guard let (stored, passType) = try await source.pass(passID), passType.googleIssuerID != nil else {
             return nil
         }
         let account = try await source.account(passType)
-        let conversion = try converter.convert(try await source.package(of: stored), issuerID: issuerID)
-        let saveLink = try GoogleSaveLink(conversion, account: account, origins: origins(), issuedAt: clock.now)
         let record = try await repository.googleObject(passID: passID)
-        if record == nil, try await repository.queueGoogleWrite(passID: passID, now: clock.now) {
+        let conversion = try converter.convert(
+            try await source.package(of: stored), passType: passType, generation: record?.generation ?? 0)
+        let objectID = conversion.walletObject.id
+        let written = record?.objectID == objectID && record?.writtenUpdateTag != nil
+        if record?.objectID != objectID, try await !repository.reserveGoogleObject(passID: passID, objectID: objectID) {
+            throw WalletServerError.corruptRecord("the Google Wallet object \(objectID) belongs to another pass")
+        }
+        let saveLink = try GoogleSaveLink(
+            conversion, account: account, origins: origins(), issuedAt: clock.now,
+            expiresAt: clock.now.addingTimeInterval(Self.linkLifetime))
+        if !written, try await repository.queueGoogleWrite(passID: passID, now: clock.now) {
             queued()
         }
-        return Link(
-            url: saveLink.url, isSkinny: saveLink.isSkinny, objectID: conversion.walletObject.id,
-            objectWritten: record != nil)
+        return Link(url: saveLink.url, isSkinny: saveLink.isSkinny, objectID: objectID, objectWritten: written)
     }
+
+    /// How long a save link works: a day, as long as a landing page's session at most.
+    package static let linkLifetime: TimeInterval = 86_400
 }

@@ -16,18 +16,23 @@ package protocol GoogleWalletOutbox: Sendable {
     /// Queues a write of the pass's object unless one is waiting unclaimed (which writes the pass as it is when
     /// sent), if its pass type has a Google issuer; returns whether a write is now waiting.
     @discardableResult func queueGoogleWrite(passID: UUID, now: Date) async throws -> Bool
-    /// Deletes a sent write, if the claim still holds its lease; `addedMessages` were added to the object, and are kept for its next writes.
-    @discardableResult func completeGoogleWrite(_ write: PendingGoogleWrite, addedMessages: [GoogleWallet.Message])
-        async throws -> Bool
+    /// Deletes a sent write, if the claim still holds its lease.
+    @discardableResult func completeGoogleWrite(_ write: PendingGoogleWrite) async throws -> Bool
     /// Schedules a write again at `at` with why it failed, if the claim still holds its lease.
     @discardableResult func retryGoogleWrite(_ write: PendingGoogleWrite, at: Date, error: String) async throws -> Bool
     /// Keeps a write as failed (never sent again), if the claim still holds its lease.
     @discardableResult func failGoogleWrite(_ write: PendingGoogleWrite, now: Date, error: String) async throws -> Bool
     /// The pass's object as last written, if it was.
     func googleObject(passID: UUID) async throws -> GoogleObjectRecord?
-    /// Records that the pass's object was written with its content at `updateTag`.
-    func recordGoogleObjectWritten(passID: UUID, objectID: String, classID: String, updateTag: Int64, at: Date)
-        async throws
+    /// Makes `objectID` the pass's object identifier unless another pass has it; returns whether the pass has it
+    /// now. A new identifier starts unwritten, without messages.
+    func reserveGoogleObject(passID: UUID, objectID: String) async throws -> Bool
+    /// Records that the pass's object `objectID` was written with its content at `updateTag` (whose JSON hashes to
+    /// `digest`) and `messages`, in the class `classID`, and that the object it replaced is retired.
+    func recordGoogleObjectWritten(
+        passID: UUID, objectID: String, classID: String, updateTag: Int64, digest: String,
+        messages: [GoogleWallet.Message], at: Date
+    ) async throws
     /// Keeps `images` (PNG bytes by their content name, `GooglePassConversion/imageName(of:)`) for Google to fetch.
     func keepGoogleImages(_ images: [String: Data], now: Date) async throws
     /// The image kept under `name`, if any.
@@ -36,7 +41,8 @@ package protocol GoogleWalletOutbox: Sendable {
     func hasGoogleIssuer(_ issuerID: String) async throws -> Bool
     /// Records a verified callback about the object `objectID` (`saved`, or removed) in one transaction: keeps its
     /// nonce until `expiresAt` (and drops some expired ones), unless it was kept before, and marks the pass's object
-    /// record; nothing is kept for an object the server never wrote.
+    /// record, queueing a write when the object was handed out but not written yet; nothing is kept for an object
+    /// identifier the server never handed out.
     func recordGoogleCallback(nonce: String, expiresAt: Date, objectID: String, saved: Bool, now: Date) async throws
         -> GoogleCallbackRecording
     /// Counts a notification to the pass's holder at `now` if fewer than `limit` were counted in the `window`

@@ -40,16 +40,20 @@ public struct PassType: Codable, Hashable, Sendable, Identifiable {
     /// The Google Wallet issuer its passes are also issued under, if any (its service account key is in the secret
     /// store at ``GoogleIssuer/secretPath(passTypeID:)``).
     public var googleIssuerID: String?
+    /// Whether Google allowlisted that issuer for `merchantLocations`: only then do the passes' locations go along.
+    public var googleMayUseMerchantLocations: Bool
 
     /// Creates a pass type record.
     public init(
         id: UUID = UUID(), passTypeIdentifier: String, teamIdentifier: String, organizationName: String,
         signingKeyPath: String, bindingLearnMoreURL: String? = nil, createdAt: Date = Date(),
         nfcPublicKey: String? = nil, nextSigningKeyPath: String? = nil, nextActivatesAt: Date? = nil,
-        retiredSigningKeyPath: String? = nil, googleIssuerID: String? = nil, kind: Kind = .pass
+        retiredSigningKeyPath: String? = nil, googleIssuerID: String? = nil,
+        googleMayUseMerchantLocations: Bool = false, kind: Kind = .pass
     ) {
         self.kind = kind
         self.googleIssuerID = googleIssuerID
+        self.googleMayUseMerchantLocations = googleMayUseMerchantLocations
         self.id = id
         self.passTypeIdentifier = passTypeIdentifier
         self.teamIdentifier = teamIdentifier

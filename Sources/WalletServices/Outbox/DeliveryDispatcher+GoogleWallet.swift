@@ -16,12 +16,12 @@ extension DeliveryDispatcher {
         var metadata: Logger.Metadata = ["pass_id": "\(write.passID)", "attempts": "\(write.attempts)"]
         do {
             switch result {
-            case .written(let details, let messages):
-                try await google.outbox.completeGoogleWrite(write, addedMessages: messages)
+            case .written(let details):
+                try await google.outbox.completeGoogleWrite(write)
                 logger.debug("Google Wallet object written", metadata: metadata)
                 await traced(.googleWritten, write, details)
             case .skipped(let reason):
-                try await google.outbox.completeGoogleWrite(write, addedMessages: [])
+                try await google.outbox.completeGoogleWrite(write)
                 logger.debug(
                     "Google Wallet write not needed", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
             case .failed(let outcome):

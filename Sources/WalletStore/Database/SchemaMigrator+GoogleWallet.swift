@@ -46,3 +46,44 @@ extension SchemaMigrator {
         try await db.create(index: "push_outbox_pass_kind").on("push_outbox").column("pass_id").column("kind").run()
     }
 }
+
+extension SchemaMigrator {
+    /// Migration 18: Google Wallet objects of one pass each, replaced when the pass's token is.
+    ///
+    /// - `google_objects` is made anew with `object_id` unique, so that no two passes ever write one object; its row
+    ///   is made when the pass's object identifier is first handed out (a save link, a write), before anything is
+    ///   written (`written_*` empty until then), so that a callback for an object not yet written finds its pass.
+    ///   `generation` counts the object's replacements (a rotated token), `retired_object_id` is the replaced object
+    ///   still to be set `INACTIVE`, and `written_digest` the SHA-256 of the object last written. Of rows that shared
+    ///   an object identifier before, the one of the lowest pass identifier keeps it; the others' passes get objects
+    ///   of their own at their next write.
+    /// - `pass_types.google_merchant_locations`: whether Google allowlisted the issuer for `merchantLocations`.
+    static func separateGoogleObjects(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "pass_types").column(
+            "google_merchant_locations", type: .bigint, .notNull, .default(SQLLiteral.numeric("0"))
+        ).run()
+        try await db.create(table: "google_objects_v18")
+            .column("pass_id", type: .text, .primaryKey(autoIncrement: false), .references("apple_passes", "id"))
+            .column("object_id", type: .text, .notNull, .unique)
+            .column("generation", type: .bigint, .notNull, .default(SQLLiteral.numeric("0")))
+            .column("class_id", type: .text)
+            .column("written_update_tag", type: .bigint)
+            .column("written_digest", type: .text)
+            .column("written_at", type: .bigint)
+            .column("retired_object_id", type: .text)
+            .column("messages", type: .text, .notNull)
+            .column("saved_at", type: .bigint)
+            .column("removed_at", type: .bigint)
+            .run()
+        try await db.raw(
+            """
+            INSERT INTO google_objects_v18 (pass_id, object_id, class_id, written_update_tag, written_at, messages, \
+            saved_at, removed_at) SELECT pass_id, object_id, class_id, written_update_tag, written_at, messages, \
+            saved_at, removed_at FROM google_objects o WHERE o.pass_id = \
+            (SELECT MIN(f.pass_id) FROM google_objects f WHERE f.object_id = o.object_id)
+            """
+        ).run()
+        try await db.drop(table: "google_objects").run()
+        try await db.raw("ALTER TABLE google_objects_v18 RENAME TO google_objects").run()
+    }
+}

@@ -5,9 +5,10 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// Leases the due writes: each the oldest of its pass while no write of that pass is leased (so that one pass's
-    /// writes reach Google in order, one at a time); clients, and pass types within them, take turns, and writes
-    /// under unexpired leases on any replica count against `perClient` (the client of the pass's tag) and
-    /// `perPassType`. One statement takes each row only if no unexpired lease holds it.
+    /// writes reach Google in order, one at a time). Clients take turns within each pass type first (a pass type
+    /// shared by several clients serves each of them before any client's second write), then clients take turns
+    /// across pass types; writes under unexpired leases on any replica count against `perPassType` and `perClient`
+    /// (the client of the pass's tag). One statement takes each row only if no unexpired lease holds it.
     package func claimDueGoogleWrites(
         now: Date, limit: Int, perClient: Int, perPassType: Int, leaseFor: TimeInterval
     ) async throws -> [PendingGoogleWrite] {
@@ -19,14 +20,16 @@ extension SQLWalletRepository {
                 """
                 SELECT o.id, o.pass_id, o.pass_type_id, o.payload, o.attempts, o.created_at FROM (SELECT c.*, \
                 ROW_NUMBER() OVER (PARTITION BY c.client_id ORDER BY c.type_turn, c.next_attempt_at, c.id) \
-                AS client_turn FROM (SELECT q.*, t.client_id, ROW_NUMBER() OVER (PARTITION BY q.pass_type_id \
-                ORDER BY q.next_attempt_at, q.created_at, q.id) AS type_turn \
+                AS client_turn FROM (SELECT b.*, ROW_NUMBER() OVER (PARTITION BY b.pass_type_id \
+                ORDER BY b.own_turn, b.next_attempt_at, b.id) AS type_turn FROM (SELECT q.*, t.client_id, \
+                ROW_NUMBER() OVER (PARTITION BY q.pass_type_id, t.client_id \
+                ORDER BY q.next_attempt_at, q.created_at, q.id) AS own_turn \
                 FROM push_outbox q JOIN apple_passes p ON p.id = q.pass_id JOIN tags t ON t.id = p.tag_id \
                 WHERE q.kind = 'google' AND q.failed_at IS NULL \
                 AND q.next_attempt_at <= \(bind: nowMS) AND (q.leased_until IS NULL OR q.leased_until < \(bind: nowMS)) \
                 AND NOT EXISTS (SELECT 1 FROM push_outbox r WHERE r.pass_id = q.pass_id AND r.kind = 'google' \
                 AND r.failed_at IS NULL AND (r.leased_until >= \(bind: nowMS) OR r.created_at < q.created_at \
-                OR (r.created_at = q.created_at AND r.id < q.id)))) c \
+                OR (r.created_at = q.created_at AND r.id < q.id)))) b) c \
                 WHERE c.type_turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'google' \
                 AND l.pass_type_id = c.pass_type_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perPassType)) o \
                 WHERE o.client_turn + (SELECT COUNT(*) FROM push_outbox m JOIN apple_passes mp ON mp.id = m.pass_id \
@@ -111,34 +114,14 @@ extension SQLWalletRepository {
         ).run()
     }
 
-    /// Deletes the sent write and keeps `addedMessages` on the pass's object record (the newest ten), in one
-    /// transaction, if the claim still holds the write's lease.
+    /// Deletes the sent write, if the claim still holds its lease.
     @discardableResult
-    package func completeGoogleWrite(_ write: PendingGoogleWrite, addedMessages: [GoogleWallet.Message])
-        async throws -> Bool
-    {
+    package func completeGoogleWrite(_ write: PendingGoogleWrite) async throws -> Bool {
         try await run {
-            try await database.transaction { db in
-                let deleted = try await db.delete(from: DeliveryOutboxRow.table)
-                    .where("id", .equal, write.id.uuidString).where("leased_until", .equal, Self.ms(write.leasedUntil))
-                    .returning("id").all()
-                guard !deleted.isEmpty else { return false }
-                guard !addedMessages.isEmpty else { return true }
-                var query = db.select().column("messages").from("google_objects")
-                    .where("pass_id", .equal, write.passID.uuidString)
-                if db.dialect.name == "postgresql" { query = query.for(.update) }
-                guard let kept = try await query.first(decodingColumn: "messages", as: String.self) else {
-                    return true
-                }
-                let messages =
-                    (try JSONDecoder().decode([GoogleWallet.Message].self, from: Data(kept.utf8)) + addedMessages)
-                    .suffix(GoogleObjectRecord.maximumMessages)
-                try await db.update("google_objects")
-                    .set("messages", to: String(decoding: try JSONEncoder().encode(Array(messages)), as: UTF8.self))
-                    .where("pass_id", .equal, write.passID.uuidString).run()
-                return true
-            }
-        }
+            try await sql.delete(from: DeliveryOutboxRow.table)
+                .where("id", .equal, write.id.uuidString).where("leased_until", .equal, Self.ms(write.leasedUntil))
+                .returning("id").all()
+        }.count == 1
     }
 
     @discardableResult
@@ -157,9 +140,12 @@ extension SQLWalletRepository {
             guard let row = try await query.first() else { return nil }
             return GoogleObjectRecord(
                 passID: passID, objectID: try row.decode(column: "object_id", as: String.self),
-                classID: try row.decode(column: "class_id", as: String.self),
-                writtenUpdateTag: try row.decode(column: "written_update_tag", as: Int64.self),
-                writtenAt: Self.date(try row.decode(column: "written_at", as: Int64.self)),
+                generation: Int(try row.decode(column: "generation", as: Int64.self)),
+                classID: try row.decode(column: "class_id", as: String?.self),
+                writtenUpdateTag: try row.decode(column: "written_update_tag", as: Int64?.self),
+                writtenDigest: try row.decode(column: "written_digest", as: String?.self),
+                writtenAt: try row.decode(column: "written_at", as: Int64?.self).map(Self.date),
+                retiredObjectID: try row.decode(column: "retired_object_id", as: String?.self),
                 messages: try JSONDecoder().decode(
                     [GoogleWallet.Message].self, from: Data(try row.decode(column: "messages", as: String.self).utf8)),
                 savedAt: try row.decode(column: "saved_at", as: Int64?.self).map(Self.date),
@@ -167,21 +153,47 @@ extension SQLWalletRepository {
         }
     }
 
-    package func recordGoogleObjectWritten(
-        passID: UUID, objectID: String, classID: String, updateTag: Int64, at: Date
-    ) async throws {
-        let atMS = Self.ms(at)
+    /// Makes `objectID` the pass's in one statement that a unique index guards: a row for a new pass, or a new
+    /// identifier (unwritten, without messages) for the pass's row; nothing when another pass has it.
+    package func reserveGoogleObject(passID: UUID, objectID: String) async throws -> Bool {
         try await run {
+            let owner = try await sql.select().column("pass_id").from("google_objects")
+                .where("object_id", .equal, objectID).first(decodingColumn: "pass_id", as: String.self)
+            if let owner { return owner == passID.uuidString }
             try await sql.raw(
                 """
-                INSERT INTO google_objects (pass_id, object_id, class_id, written_update_tag, written_at, messages) \
-                VALUES (\(bind: passID.uuidString), \(bind: objectID), \(bind: classID), \(bind: updateTag), \
-                \(bind: atMS), '[]') ON CONFLICT (pass_id) DO UPDATE SET object_id = excluded.object_id, \
-                class_id = excluded.class_id, written_update_tag = excluded.written_update_tag, \
-                written_at = excluded.written_at
+                INSERT INTO google_objects (pass_id, object_id, messages)                 VALUES (\(bind: passID.uuidString), \(bind: objectID), '[]') ON CONFLICT (pass_id) DO UPDATE                 SET object_id = excluded.object_id, class_id = NULL, written_update_tag = NULL,                 written_digest = NULL, written_at = NULL, messages = '[]', saved_at = NULL, removed_at = NULL
                 """
             ).run()
+            return true
         }
+    }
+
+    package func recordGoogleObjectWritten(
+        passID: UUID, objectID: String, classID: String, updateTag: Int64, digest: String,
+        messages: [GoogleWallet.Message], at: Date
+    ) async throws {
+        let kept = String(decoding: try JSONEncoder().encode(messages), as: UTF8.self)
+        try await run {
+            try await sql.update("google_objects").set("class_id", to: classID)
+                .set("written_update_tag", to: updateTag).set("written_digest", to: digest)
+                .set("written_at", to: Self.ms(at)).set("messages", to: kept)
+                .set("retired_object_id", to: SQLLiteral.null)
+                .where("pass_id", .equal, passID.uuidString).where("object_id", .equal, objectID).run()
+        }
+    }
+
+    /// Gives the pass a new Google Wallet object (its token was rotated): the next write makes it, and sets the one
+    /// it replaces `INACTIVE` if that was ever written.
+    static func replaceGoogleObject(passID: UUID, now: Date, on db: any SQLDatabase) async throws {
+        let replaced = try await db.raw(
+            """
+            UPDATE google_objects SET generation = generation + 1, retired_object_id = \
+            CASE WHEN written_update_tag IS NULL THEN retired_object_id ELSE object_id END \
+            WHERE pass_id = \(bind: passID.uuidString) RETURNING pass_id
+            """
+        ).all()
+        if !replaced.isEmpty { try await queueGoogleWrite(passID: passID, notices: [], now: now, on: db) }
     }
 
     package func keepGoogleImages(_ images: [String: Data], now: Date) async throws {
@@ -237,9 +249,14 @@ extension SQLWalletRepository {
             ).run()
             let marked = try await db.update("google_objects")
                 .set(saved ? "saved_at" : "removed_at", to: nowMS)
-                .where("object_id", .equal, objectID).returning("pass_id")
-                .all(decodingColumn: "pass_id", as: String.self)
-            guard let passID = marked.first.flatMap(UUID.init(uuidString:)) else { return .unknownObject }
+                .where("object_id", .equal, objectID).returning("pass_id", "written_update_tag").all()
+            guard let row = marked.first,
+                let passID = UUID(uuidString: try row.decode(column: "pass_id", as: String.self))
+            else { return .unknownObject }
+            // Saved from a whole save link before the outbox wrote it: write it, so that its updates reach Google.
+            if try row.decode(column: "written_update_tag", as: Int64?.self) == nil {
+                try await Self.queueGoogleWrite(passID: passID, notices: [], now: Self.date(nowMS), on: db)
+            }
             let kept = try await db.raw(
                 """
                 INSERT INTO google_callback_nonces (nonce, expires_at) \

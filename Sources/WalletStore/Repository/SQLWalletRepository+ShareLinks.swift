@@ -44,7 +44,9 @@ extension SQLWalletRepository {
 
     /// Gives the pass a new token (its salt and the token's hash) and ends what its holders had
     /// (``endHolders(ofPasses:on:)``), with its kept archive, in one transaction holding the pass's row.
-    package func rotateAuthentication(passID: UUID, assignment: PassAuthenticationTokens.Assignment) async throws {
+    package func rotateAuthentication(
+        passID: UUID, assignment: PassAuthenticationTokens.Assignment, now: Date
+    ) async throws {
         try await run {
             try await database.transaction { db in
                 try await Self.lockPass(passID, on: db)
@@ -54,6 +56,7 @@ extension SQLWalletRepository {
                     .where("id", .equal, passID.uuidString).run()
                 try await Self.endHolders(ofPasses: [passID.uuidString], on: db)
                 try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .equal, passID.uuidString).run()
+                try await Self.replaceGoogleObject(passID: passID, now: now, on: db)
             }
         }
     }

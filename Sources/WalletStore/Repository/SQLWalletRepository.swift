@@ -164,9 +164,12 @@ public struct SQLWalletRepository: WalletRepository {
     }
 
     /// Sets (or, with `nil`, clears) the pass type's Google Wallet issuer; returns whether the pass type exists.
-    package func setGoogleIssuer(passTypeID: UUID, issuerID: String?) async throws -> Bool {
+    package func setGoogleIssuer(passTypeID: UUID, issuerID: String?, mayUseMerchantLocations: Bool) async throws
+        -> Bool
+    {
         try await run {
             try await sql.update(PassTypeRow.table).set("google_issuer_id", to: issuerID)
+                .set("google_merchant_locations", to: mayUseMerchantLocations ? 1 : 0)
                 .where("id", .equal, passTypeID.uuidString).returning("id").all()
         }.count == 1
     }

@@ -22,6 +22,8 @@ extension AdminCommand.PassTypeCommands {
             @Argument(help: "The pass type: its identifier (UUID) or pass type identifier.") var passType: String
             @Option(help: "The Google Wallet issuer ID.") var issuerID: String
             @Option(help: "The service account's JSON key file.") var serviceAccount: String
+            @Flag(help: "Google allowlisted the issuer for merchantLocations: send the passes' locations.")
+            var merchantLocations = false
             @OptionGroup var server: ServerOptions
 
             func run() async throws {
@@ -29,7 +31,8 @@ extension AdminCommand.PassTypeCommands {
                 let issuer = try await AdminCommand.withAdministration(server) { administration in
                     let named = try await administration.passType(named: passType)
                     return try await administration.setGoogleIssuer(
-                        passTypeID: named.id, issuerID: issuerID, serviceAccount: key)
+                        passTypeID: named.id, issuerID: issuerID, serviceAccount: key,
+                        mayUseMerchantLocations: merchantLocations)
                 }
                 try Output.printJSON(issuer)
             }

@@ -23,6 +23,8 @@ extension PassCommand {
         @Option(help: "The public https URL the pass's images are served under (<url>/logo.png).")
         var imageBaseURL: String?
         @Option(help: "The language of pass.json's own texts.") var language = "en"
+        @Flag(help: "Send the pass's locations as merchantLocations (only for an issuer Google has allowlisted).")
+        var merchantLocations = false
         @Option(help: "A Google Cloud service account key file (JSON): sign a save link with it.")
         var serviceAccount: String?
         @Option(help: "A web origin whose pages show the save button (https://host); repeatable.")
@@ -55,7 +57,9 @@ extension PassCommand {
             let pass = try CommandFailure.mapping { try package.pass }
             let conversion = GooglePassConversion(
                 pass, files: package.files,
-                options: .init(issuerID: issuerID, imageBaseURL: imageBaseURL, defaultLanguage: language))
+                options: .init(
+                    issuerID: issuerID, imageBaseURL: imageBaseURL, defaultLanguage: language,
+                    mayUseMerchantLocations: merchantLocations))
             let link = try serviceAccount.map { path in
                 let account = try CommandFailure.mapping {
                     try GoogleServiceAccount(json: try IdentityOptions.read(path, what: "service account key"))

@@ -8,14 +8,7 @@ struct GooglePassConversionTests {
     static let options = GooglePassConversion.Options(
         issuerID: "3388000000012345678", imageBaseURL: "https://passes.example.com/images/PASS-1")
 
-    /// The JSON Google's API is sent: the class and the object.
-    static func json(_ conversion: GooglePassConversion) throws -> (walletClass: [String: Any], object: [String: Any]) {
-        let encoder = JSONEncoder()
-        func object(_ value: some Encodable) throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: try encoder.encode(value)) as? [String: Any])
-        }
-        return (try object(conversion.walletClass), try object(conversion.walletObject))
-    }
+    static func parse(_ text: String) throws -> JSONValue { try JSONValue(parsing: Data(text.utf8)) }
 
     /// Every sample of the lint's tests, and every example pass.
     static let samples: [(name: String, pass: Pass, files: [String: Data])] = {
@@ -34,25 +27,147 @@ struct GooglePassConversionTests {
     @Test(
         "every sample and example converts to a class and an object valid against Google's discovery document",
         .enabled(
-            if: DiscoverySchema.path != nil, "set COFFER_TEST_GOOGLE_DISCOVERY to walletobjects.v1.json (.ci/run does)")
+            if: GoogleDiscoveryDocument.fromEnvironment != nil,
+            "set COFFER_TEST_GOOGLE_DISCOVERY to walletobjects.v1.json (.ci/run does)")
     )
     func validAgainstDiscovery() throws {
-        let schema = try DiscoverySchema(contentsOf: DiscoverySchema.path!)
-        let wrong: [String: Any] = ["id": 7, "classId": "c", "state": "GONE", "colour": "red", "cardTitle": [:]]
+        let schema = try #require(GoogleDiscoveryDocument.fromEnvironment)
+        let messages = Array(repeating: #"{"header": "h"}"#, count: 11).joined(separator: ",")
+        let wrong = try Self.parse(
+            #"{"id": 7, "classId": "c", "state": "GONE", "colour": "red", "cardTitle": {}, "messages": ["#
+                + messages + "]}")
         #expect(
             Set(schema.problems(wrong, as: "GenericObject")).isSuperset(of: [
                 "GenericObject.id is not a string", "GenericObject.state is 'GONE', not one of the enumeration",
                 "GenericObject.colour is not a property of the schema", "GenericObject.header is required",
+                "GenericObject.messages has 11 items; Google rejects more than 10",
             ]), "the validator finds what is wrong")
         #expect(Self.samples.count >= 10)
         for sample in Self.samples {
             let conversion = GooglePassConversion(sample.pass, files: sample.files, options: Self.options)
-            let (walletClass, object) = try Self.json(conversion)
             let names = conversion.walletClass.type.schemaNames
             let problems =
-                schema.problems(walletClass, as: names.walletClass) + schema.problems(object, as: names.walletObject)
+                schema.problems(conversion.walletClass, as: names.walletClass)
+                + schema.problems(conversion.walletObject, as: names.walletObject)
             #expect(problems.isEmpty, "\(sample.name) (revision \(schema.revision)): \(problems)")
         }
+    }
+
+    @Test(
+        "the discovery walk finds a nested required field removed",
+        .enabled(
+            if: GoogleDiscoveryDocument.fromEnvironment != nil,
+            "set COFFER_TEST_GOOGLE_DISCOVERY to walletobjects.v1.json (.ci/run does)")
+    )
+    func nestedRequiredField() throws {
+        let schema = try #require(GoogleDiscoveryDocument.fromEnvironment)
+        let sample = LintSample.semanticBoardingPass
+        let flight = GooglePassConversion(sample.pass, files: sample.files, options: Self.options).walletClass
+        #expect(schema.problems(flight, as: "FlightClass").isEmpty)
+        guard case .object(var json) = try JSONValue(parsing: JSONEncoder().encode(flight)),
+            case .object(var origin)? = json["origin"], case .object(var header)? = json["flightHeader"]
+        else { throw CocoaError(.coderInvalidValue) }
+        origin["airportIataCode"] = nil
+        header["flightNumber"] = nil
+        (json["origin"], json["flightHeader"]) = (.object(origin), .object(header))
+        #expect(
+            Set(schema.problems(JSONValue.object(json), as: "FlightClass")) == [
+                "FlightClass.origin.airportIataCode is required", "FlightClass.flightHeader.flightNumber is required",
+            ])
+        let leg = try Self.parse(
+            #"{"id": "1.o", "classId": "1.c", "state": "ACTIVE", "tripType": "ONE_WAY", "#
+                + #""ticketLeg": {"destinationName": {"defaultValue": {"language": "en", "value": "Bern"}}}}"#)
+        #expect(
+            Set(schema.problems(leg, as: "TransitObject")) == [
+                "TransitObject.ticketLeg.originName is required",
+                "TransitObject.ticketLeg.departureDateTime is required without the object's validTimeInterval",
+            ])
+    }
+
+    @Test("an event's times keep the offset the pass gives: Google shows the part before it as the venue's time")
+    func eventLocalTime() throws {
+        var pass = LintSample.posterEventTicket.pass
+        pass.semantics?.json["eventStartDate"] = .string("2026-06-05T20:00:00+02:00")
+        pass.semantics?.json["eventEndDate"] = .string("2026-06-05T23:00:00+02:00")
+        let kept = GooglePassConversion(pass, files: LintSample.posterEventTicket.files, options: Self.options)
+        #expect(kept.walletClass.dateTime?.start == "2026-06-05T20:00:00+02:00")
+        #expect(kept.walletClass.dateTime?.end == "2026-06-05T23:00:00+02:00")
+        #expect(!kept.findings.contains { $0.code == "google.time-zone" })
+
+        pass.semantics?.json["eventStartDate"] = .string("2026-06-05T18:00:00Z")
+        pass.semantics?.json["eventEndDate"] = nil
+        pass.semantics?.eventStartDateInfo = .init(timeZone: "Europe/Berlin")
+        let zoned = GooglePassConversion(pass, files: LintSample.posterEventTicket.files, options: Self.options)
+        #expect(zoned.walletClass.dateTime?.start == "2026-06-05T20:00:00+02:00", "moved to the zone the pass names")
+
+        pass.semantics?.eventStartDateInfo = nil
+        let utc = GooglePassConversion(pass, files: LintSample.posterEventTicket.files, options: Self.options)
+        #expect(utc.walletClass.dateTime?.start == "2026-06-05T18:00:00Z")
+        #expect(
+            utc.findings.contains { $0.code == "google.time-zone" && $0.path == "semantics.eventStartDate" },
+            "what is lost is named")
+    }
+
+    @Test("a flight's departure is the airport's local time: its zone, else the part before the pass's offset")
+    func flightLocalTime() throws {
+        var pass = LintSample.semanticBoardingPass.pass
+        let zoned = GooglePassConversion(pass, files: LintSample.semanticBoardingPass.files, options: Self.options)
+        // 1_797_001_800 is 2026-12-11T15:10:00Z, 07:10 in Los Angeles.
+        #expect(zoned.walletClass.localScheduledDepartureDateTime == "2026-12-11T07:10:00")
+        pass.semantics?.departureLocationTimeZone = nil
+        pass.semantics?.json["departureAirportTimeZone"] = nil
+        pass.semantics?.json["originalDepartureDate"] = .string("2026-12-11T07:10:00-08:00")
+        let offset = GooglePassConversion(pass, files: LintSample.semanticBoardingPass.files, options: Self.options)
+        #expect(offset.walletClass.localScheduledDepartureDateTime == "2026-12-11T07:10:00")
+    }
+
+    @Test("serials that differ only in characters Google refuses get different objects; plain ones stay readable")
+    func objectIdentifiers() throws {
+        func objectID(_ serial: String, generation: Int = 0) -> String {
+            var pass = LintSample.eventTicket.pass
+            pass.serialNumber = serial
+            var options = Self.options
+            options.objectGeneration = generation
+            return GooglePassConversion(pass, files: LintSample.eventTicket.files, options: options).walletObject.id
+        }
+        let ids = ["A/1", "A_1", "A 1", "café", "cafè", "A-1"].map { objectID($0) }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids[1] == "3388000000012345678.\(LintSample.eventTicket.pass.passTypeIdentifier).A_1")
+        #expect(ids.allSatisfy { GoogleIdentifier.sanitized($0) == $0 })
+        #expect(objectID("A_1", generation: 1) != ids[1], "a replaced object has an identifier of its own")
+        #expect(objectID("A_1", generation: 1) != objectID("A_1", generation: 2))
+        #expect(objectID(String(repeating: "x", count: 400)).utf8.count < 120, "long serials are cut and digested")
+    }
+
+    @Test("a kind whose required data the pass lacks falls back, with a finding")
+    func requiredDataFallbacks() throws {
+        var flight = LintSample.semanticBoardingPass.pass
+        flight.semantics?.passengerName = nil
+        let noPassenger = GooglePassConversion(
+            flight, files: LintSample.semanticBoardingPass.files, options: Self.options)
+        #expect(noPassenger.walletClass.type != .flight)
+        #expect(noPassenger.findings.contains { $0.code == "google.fallback" && $0.message.contains("passengerName") })
+
+        var train = LintSample.semanticBoardingPass.pass
+        train.fields.transitType = .train
+        train.semantics = nil
+        train.fields.primaryFields = nil
+        let noLeg = GooglePassConversion(train, files: LintSample.semanticBoardingPass.files, options: Self.options)
+        #expect(noLeg.walletClass.type == .generic)
+        #expect(noLeg.findings.contains { $0.code == "google.fallback" && $0.path == "boardingPass" })
+    }
+
+    @Test("locations become merchantLocations only for an issuer Google allowlisted")
+    func merchantLocations() throws {
+        let sample = LintSample.eventTicket
+        #expect(sample.pass.locations?.isEmpty == false)
+        let plain = GooglePassConversion(sample.pass, files: sample.files, options: Self.options)
+        #expect(plain.walletObject.merchantLocations == nil)
+        #expect(plain.findings.contains { $0.path == "locations" && $0.message.contains("allowlisted") })
+        var options = Self.options
+        options.mayUseMerchantLocations = true
+        let allowed = GooglePassConversion(sample.pass, files: sample.files, options: options)
+        #expect(allowed.walletObject.merchantLocations?.count == sample.pass.locations?.count)
     }
 
     @Test("each style becomes its Google kind; identifiers carry the issuer and only the characters Google takes")
@@ -95,7 +210,7 @@ struct GooglePassConversionTests {
         pass.nfc = PassNFC(message: "TICKET-001", encryptionPublicKey: LintSample.nfcKey)
         let conversion = GooglePassConversion(pass, files: LintSample.eventTicket.files, options: Self.options)
         let paths = Set(conversion.findings.map(\.path))
-        #expect(paths.isSuperset(of: ["barcodes[1]", "nfc", "locations[0].relevantText"]))
+        #expect(paths.isSuperset(of: ["barcodes[1]", "nfc", "locations"]))
         #expect(conversion.findings.allSatisfy { $0.code.hasPrefix("google.") })
 
         let noImages = GooglePassConversion(

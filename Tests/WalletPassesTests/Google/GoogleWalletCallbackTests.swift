@@ -138,4 +138,41 @@ struct GoogleWalletCallbackTests {
         #expect(try GoogleWalletCallback.rootKeys(json: other, now: Self.now).isEmpty)
         #expect(throws: GoogleWalletCallback.Failure.self) { try GoogleWalletCallback.rootKeys(json: Data("[]".utf8)) }
     }
+
+    @Test("a callback Google really signed verifies: its message by its intermediate key, that key by Google's root")
+    func realCallback() throws {
+        let body = GoogleSignedCallback.body
+        let message = GoogleSignedCallback.signedMessage
+        guard case .object(let key) = try JSONValue(parsing: Data(GoogleSignedCallback.signedKey.utf8)),
+            case .string(let keyValue)? = key["keyValue"]
+        else { throw CocoaError(.coderReadCorrupt) }
+        let intermediate = try P256.Signing.PublicKey(derRepresentation: try #require(Data(base64Encoded: keyValue)))
+        let signatureBytes = try #require(Data(base64Encoded: GoogleSignedCallback.signature))
+        #expect(
+            GoogleWalletCallback.isSigned(
+                message, signature: signatureBytes, by: intermediate, issuerID: GoogleSignedCallback.issuerID,
+                senderID: GoogleWalletCallback.senderID))
+        #expect(
+            !GoogleWalletCallback.isSigned(
+                message, signature: signatureBytes, by: intermediate, issuerID: GoogleSignedCallback.issuerID,
+                senderID: "GoogleWalletPasses"), "the other sender id is another format's")
+        #expect(
+            !GoogleWalletCallback.isSigned(
+                message, signature: signatureBytes, by: intermediate, issuerID: "3388000000012345678",
+                senderID: GoogleWalletCallback.senderID), "signed for its issuer only")
+
+        let root = try P256.Signing.PublicKey(
+            derRepresentation: try #require(Data(base64Encoded: GoogleSignedCallback.rootKey)))
+        let callback = try GoogleWalletCallback(
+            verifying: body, rootKeys: [root], issuerID: GoogleSignedCallback.issuerID,
+            now: GoogleSignedCallback.validAt)
+        #expect(callback.event == .removed)
+        #expect(callback.objectID == "3388000000022141777.6b4cbd15-0de7-4fe8-95f6-995a51b4595e.object")
+        #expect(callback.nonce == "1a9e3df0-ec10-4a17-8b39-89d2d7f48e3b")
+        #expect(throws: GoogleWalletCallback.Failure.self) {
+            try GoogleWalletCallback(
+                verifying: body, rootKeys: [root], issuerID: GoogleSignedCallback.issuerID,
+                now: GoogleSignedCallback.validAt.addingTimeInterval(86_400 * 30))
+        }
+    }
 }

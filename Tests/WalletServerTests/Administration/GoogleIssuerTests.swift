@@ -38,7 +38,8 @@ struct GoogleIssuerTests {
                 issuer
                     == GoogleIssuer(
                         issuerID: "3388000000012345678",
-                        serviceAccountEmail: "wallet@coffer-test.iam.gserviceaccount.com", keyID: "k1"))
+                        serviceAccountEmail: "wallet@coffer-test.iam.gserviceaccount.com", keyID: "k1",
+                        mayUseMerchantLocations: false))
             #expect(try await administration.googleIssuer(passTypeID: passType.id) == issuer)
             #expect(try await storage.repository.passType(id: passType.id)?.googleIssuerID == "3388000000012345678")
             #expect(try storage.secrets.readData(account: GoogleIssuer.secretPath(passTypeID: passType.id)) == key)

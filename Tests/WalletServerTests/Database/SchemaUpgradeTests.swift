@@ -96,6 +96,56 @@ struct SchemaUpgradeTests {
         }
     }
 
+    @Test(
+        "a version-17 database's Google objects become one per pass: of two sharing an identifier, one keeps it",
+        arguments: Engine.available)
+    func fromVersion17(_ engine: Engine) async throws {
+        let directory = try TemporaryDirectory()
+        let url = try await engine.makeDatabaseURL(in: directory)
+        let database = try WalletDatabase.open(url: url)
+        var first = UUID()
+        let second = UUID()
+        try await database.whileOpen { database in
+            try await Self.migrate(database, to: 17)
+            let repository = SQLWalletRepository(database: database)
+            let pass = try await Self.makeVersion2Pass(in: repository, database: database)
+            first = pass.id
+            let firstTag = try #require(try await repository.tag(id: pass.tagID))
+            let tag = ClientTag(clientID: firstTag.clientID, userID: firstTag.userID, referenceID: "T2")
+            try await repository.createTag(tag)
+            try await database.sql.insert(into: "apple_passes")
+                .columns("id", "tag_id", "pass_type_id", "serial_number", "pass_content", "updated_at")
+                .values(
+                    SQLBind(second.uuidString), SQLBind(tag.id.uuidString), SQLBind(pass.passTypeID.uuidString),
+                    SQLBind("S/1"), SQLBind(Data()), SQLBind(Int64(0))
+                )
+                .run()
+            for passID in [first, second] {
+                try await database.sql.insert(into: "google_objects")
+                    .columns("pass_id", "object_id", "class_id", "written_update_tag", "written_at", "messages")
+                    .values(
+                        SQLBind(passID.uuidString), SQLBind("1.pass.com.example.S_1"), SQLBind("1.c"),
+                        SQLBind(Int64(3)), SQLBind(Int64(0)), SQLBind("[]")
+                    )
+                    .run()
+            }
+        }
+        // Upgraded as a server upgrades it: at its start, before anything else reads.
+        let upgraded = try WalletDatabase.open(url: url)
+        try await upgraded.whileOpen { database in
+            try await SchemaMigrator(database: database).migrate()
+            let repository = SQLWalletRepository(database: database)
+            let keeper = min(first.uuidString, second.uuidString)
+            let other = try #require(UUID(uuidString: max(first.uuidString, second.uuidString)))
+            let keeperID = try #require(UUID(uuidString: keeper))
+            let kept = try #require(try await repository.googleObject(passID: keeperID))
+            #expect(kept.objectID == "1.pass.com.example.S_1" && kept.writtenUpdateTag == 3 && kept.generation == 0)
+            #expect(try await repository.googleObject(passID: other) == nil)
+            #expect(try await !repository.reserveGoogleObject(passID: other, objectID: kept.objectID))
+            #expect(try await repository.reserveGoogleObject(passID: other, objectID: "1.pass.com.example.S_1-00"))
+        }
+    }
+
     /// A pass written as a version-2 server wrote it: only the columns that schema has.
     static func makeVersion2Pass(in repository: SQLWalletRepository, database: WalletDatabase) async throws
         -> StoredPass

@@ -41,10 +41,11 @@ struct GoogleWalletClientTests {
     func insertsThenReplaces() async throws {
         try await withClient { standIn, client, account in
             let first = try Self.conversion()
-            #expect(await client.save(first.walletClass, first.walletObject, as: account) == .done)
+            #expect(await client.save(first.walletClass, first.walletObject, classKnown: false, as: account) == .done)
             let changed = try Self.conversion(title: "Moved to Hall B")
             #expect(changed.walletClass.id == first.walletClass.id)
-            #expect(await client.save(changed.walletClass, changed.walletObject, as: account) == .done)
+            #expect(
+                await client.save(changed.walletClass, changed.walletObject, classKnown: true, as: account) == .done)
 
             let calls = standIn.received.map { "\($0.method) \($0.path) \($0.status)" }
             #expect(
@@ -53,22 +54,41 @@ struct GoogleWalletClientTests {
                     "PUT /walletobjects/v1/genericObject/\(first.walletObject.id) 404",
                     "POST /walletobjects/v1/genericObject 200",
                     "PUT /walletobjects/v1/genericObject/\(first.walletObject.id) 200",
-                ])
+                ], "a class known to exist is not sent again")
             let stored = try #require(standIn.resource(first.walletObject.id))
             #expect(stored["header"]?.jsonText.contains("Moved to Hall B") == true)
         }
     }
 
-    @Test("a class that exists already (409) is the same class: the object is written")
+    @Test("a class that exists already (409) is read: kept when it holds the same, replaced when it does not")
     func existingClass() async throws {
         try await withClient { standIn, client, account in
             let conversion = try Self.conversion()
-            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
-            let other = GoogleWalletClient(configuration: standIn.configuration)
-            defer { Task { try? await other.shutdown() } }
-            #expect(await other.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            #expect(
+                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    == .done)
+            let second = GoogleWalletClient(configuration: standIn.configuration)
+            #expect(
+                await second.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    == .done)
+            try await second.shutdown()
+            let classPath = "/walletobjects/v1/genericClass/\(conversion.walletClass.id)"
             #expect(standIn.received.contains { $0.path.hasSuffix("genericClass") && $0.status == 409 })
-            #expect(standIn.received.last?.status == 200)
+            #expect(standIn.received.contains { $0.method == "GET" && $0.path == classPath })
+            #expect(!standIn.received.contains { $0.method == "PUT" && $0.path == classPath }, "the same: kept")
+
+            var planted = conversion.walletClass
+            planted.callbackOptions = GoogleWallet.CallbackOptions(url: "https://attacker.example/callbacks")
+            let other = GoogleWalletClient(configuration: standIn.configuration)
+            #expect(await other.save(planted, conversion.walletObject, classKnown: false, as: account) == .done)
+            try await other.shutdown()
+            let fresh = GoogleWalletClient(configuration: standIn.configuration)
+            #expect(
+                await fresh.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    == .done)
+            try await fresh.shutdown()
+            #expect(standIn.received.contains { $0.method == "PUT" && $0.path == classPath }, "another: replaced")
+            #expect(standIn.resource(conversion.walletClass.id)?["callbackOptions"] == nil)
         }
     }
 
@@ -76,9 +96,13 @@ struct GoogleWalletClientTests {
     func expiredToken() async throws {
         try await withClient { standIn, client, account in
             let conversion = try Self.conversion()
-            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            #expect(
+                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    == .done)
             standIn.expireTokens()
-            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
+            #expect(
+                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    == .done)
             #expect(standIn.received.filter { $0.path == "/token" }.count == 2)
             #expect(standIn.received.filter { $0.status == 401 }.count == 1)
         }
@@ -90,17 +114,23 @@ struct GoogleWalletClientTests {
             let conversion = try Self.conversion()
             standIn.script([.tooManyRequests(retryAfter: "30")], forPathsStartingWith: "/walletobjects/v1/genericClass")
             #expect(
-                await client.save(conversion.walletClass, conversion.walletObject, as: account)
-                    == .retry(after: 30, reason: "Google answered 429 RESOURCE_EXHAUSTED"))
+                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    == .retry(after: 30, reason: "Google answered 429 rateLimitExceeded"))
             standIn.script([.unavailable], forPathsStartingWith: "/walletobjects/v1/genericClass")
-            guard case .retry = await client.save(conversion.walletClass, conversion.walletObject, as: account) else {
+            guard
+                case .retry = await client.save(
+                    conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+            else {
                 Issue.record("a 503 is retried")
                 return
             }
             standIn.script([.internalError], forPathsStartingWith: "/token")
             let fresh = GoogleWalletClient(configuration: standIn.configuration)
             defer { Task { try? await fresh.shutdown() } }
-            guard case .retry = await fresh.save(conversion.walletClass, conversion.walletObject, as: account) else {
+            guard
+                case .retry = await fresh.save(
+                    conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+            else {
                 Issue.record("a token endpoint's 500 is retried")
                 return
             }
@@ -117,15 +147,15 @@ struct GoogleWalletClientTests {
             let conversion = try Self.conversion()
             guard
                 case .refused(401, "invalid_grant", _) = await client.save(
-                    conversion.walletClass, conversion.walletObject, as: replaced)
+                    conversion.walletClass, conversion.walletObject, classKnown: false, as: replaced)
             else {
                 Issue.record("a key Google no longer knows is refused at sign-in")
                 return
             }
             let otherIssuer = try Self.conversion(issuerID: "42")
             guard
-                case .refused(403, "PERMISSION_DENIED", _) = await client.save(
-                    otherIssuer.walletClass, otherIssuer.walletObject, as: account)
+                case .refused(403, "permissionDenied", _) = await client.save(
+                    otherIssuer.walletClass, otherIssuer.walletObject, classKnown: false, as: account)
             else {
                 Issue.record("another issuer's class is refused")
                 return
@@ -133,31 +163,48 @@ struct GoogleWalletClientTests {
         }
     }
 
-    @Test("messages reach the object; Google notifies three times a day and refuses a fourth notifying one")
-    func messages() async throws {
+    @Test("an object with more than 10 messages is refused; a retired object turns INACTIVE with its messages")
+    func messagesAndRetirement() async throws {
         try await withClient { standIn, client, account in
             let conversion = try Self.conversion()
-            #expect(await client.save(conversion.walletClass, conversion.walletObject, as: account) == .done)
-            let id = conversion.walletObject.id
-            for index in 0..<3 {
-                let message = GoogleWallet.Message(id: "m\(index)", header: "Gate", body: "Gate \(index)")
-                #expect(await client.addMessage(message, toObject: id, of: .generic, as: account) == .done)
-            }
-            let fourth = GoogleWallet.Message(id: "m3", header: "Gate", body: "Gate 3")
-            guard case .retry = await client.addMessage(fourth, toObject: id, of: .generic, as: account) else {
-                Issue.record("a fourth notification in a day is refused with 429")
+            var object = conversion.walletObject
+            object.messages = (0..<11).map { GoogleWallet.Message(id: "m\($0)", header: "h", body: "b") }
+            guard
+                case .refused(400, "invalid", _) = await client.save(
+                    conversion.walletClass, object, classKnown: false, as: account)
+            else {
+                Issue.record("Google refuses an 11th message")
                 return
             }
-            let silent = GoogleWallet.Message(id: "m4", header: "Gate", body: "Gate 4", messageType: "TEXT")
-            #expect(await client.addMessage(silent, toObject: id, of: .generic, as: account) == .done)
+            object.messages = Array(object.messages!.suffix(10))
+            #expect(await client.save(conversion.walletClass, object, classKnown: false, as: account) == .done)
+            let id = object.id
+            let replaced = GoogleWallet.Message(id: "r", header: "Replaced", body: "b", messageType: "TEXT")
+            #expect(await client.retire(id, of: .generic, messages: [replaced], as: account) == .done)
+            #expect(standIn.resource(id)?["state"] == .string("INACTIVE"))
             #expect(
-                await client.addMessage(silent, toObject: id, of: .generic, as: account) == .done,
-                "a message an earlier attempt added (409) is there")
-            guard case .array(let messages)? = standIn.resource(id)?["messages"] else {
-                Issue.record("the object has its messages")
-                return
+                await client.retire("\(Self.issuerID).never-written", of: .generic, messages: [], as: account) == .done,
+                "an object Google never had needs no retiring")
+        }
+    }
+
+    @Test("calls are paced per service account: a burst past Google's 20 a second meets no 429")
+    func pacing() async throws {
+        try await withClient { standIn, client, account in
+            let conversion = try Self.conversion()
+            #expect(
+                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    == .done)
+            await withTaskGroup(of: GoogleWalletOutcome.self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        await client.save(
+                            conversion.walletClass, conversion.walletObject, classKnown: true, as: account)
+                    }
+                }
+                for await outcome in group { #expect(outcome == .done) }
             }
-            #expect(messages.count == 4)
+            #expect(!standIn.received.contains { $0.status == 429 })
         }
     }
 }

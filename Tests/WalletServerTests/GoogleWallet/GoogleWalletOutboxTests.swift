@@ -52,7 +52,7 @@ struct GoogleWalletOutboxTests {
         /// The object's requests the stand-in received (inserts and replacements).
         var objectWrites: [GoogleWalletStandIn.Received] {
             standIn.received.filter { $0.path.contains("genericObject") || $0.path.contains("eventTicketObject") }
-                .filter { $0.method == "PUT" || ($0.method == "POST" && !$0.path.hasSuffix("addMessage")) }
+                .filter { $0.method == "PUT" || $0.method == "POST" }
         }
 
         /// The pass's trace events of `kind`.
@@ -82,7 +82,8 @@ struct GoogleWalletOutboxTests {
                     try standIn.makeServiceAccount(issuerID: Self.issuerID),
                     account: GoogleIssuer.secretPath(passTypeID: pass.passTypeID))
                 #expect(
-                    try await world.repository.setGoogleIssuer(passTypeID: pass.passTypeID, issuerID: Self.issuerID))
+                    try await world.repository.setGoogleIssuer(
+                        passTypeID: pass.passTypeID, issuerID: Self.issuerID, mayUseMerchantLocations: false))
                 let updater = PassUpdater(store: world.repository, clock: world.clock, trace: world.service.trace)
                 let google = GoogleWorld(
                     world: world, standIn: standIn, passID: pass.id, secrets: secrets, updater: updater)
@@ -112,7 +113,8 @@ struct GoogleWalletOutboxTests {
             #expect(google.objectWrites.count == 2, "PUT 404, then POST")
             #expect(try await google.events(.googleWritten).count == 1)
             let record = try #require(try await google.world.repository.googleObject(passID: google.passID))
-            let walletClass = try #require(google.standIn.resource(record.classID))
+            let classID = try #require(record.classID)
+            let walletClass = try #require(google.standIn.resource(classID))
             #expect(
                 walletClass["callbackOptions"]?.jsonText
                     == #"{"url":"https://wallet.example.com/google/callbacks/\#(Self.issuerID)"}"#)
@@ -141,6 +143,61 @@ struct GoogleWalletOutboxTests {
         }
     }
 
+    @Test(
+        "a rotated token gives the pass a new object and leaves the old one INACTIVE with a message",
+        arguments: Engine.available)
+    func rotatedToken(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let repository = google.world.repository
+            let dispatcher = google.dispatcher()
+            #expect(try await repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
+            #expect(try await dispatcher.drain() == 1)
+            let old = try #require(try await repository.googleObject(passID: google.passID))
+            try await repository.rotateAuthentication(
+                passID: google.passID,
+                assignment: .init(salt: "rotated-salt", tokenHash: Data(repeating: 7, count: 32)),
+                now: google.world.clock.now)
+            #expect(try await dispatcher.drain() == 1, "the rotation queued the new object's write")
+            let new = try #require(try await repository.googleObject(passID: google.passID))
+            #expect(new.objectID != old.objectID && new.generation == 1 && new.retiredObjectID == nil)
+            #expect(google.standIn.resource(old.objectID)?["state"] == .string("INACTIVE"))
+            #expect(google.standIn.resource(old.objectID)?["messages"]?.jsonText.contains("replaced") == true)
+            #expect(google.standIn.resource(new.objectID)?["state"] == .string("ACTIVE"))
+        }
+    }
+
+    @Test(
+        "two passes whose serials differ only in characters Google refuses get objects of their own",
+        arguments: Engine.available)
+    func separateObjects(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let repository = google.world.repository
+            let template = try #require(try await repository.pass(id: google.passID))
+            var ids: [UUID] = []
+            for serial in ["A/1", "A_1"] {
+                let tag = ClientTag(
+                    clientID: google.world.tag.clientID, userID: google.world.tag.userID, referenceID: serial,
+                    prontoTagID: serial)
+                try await repository.createTag(tag)
+                var package = try PassPackage(archive: template.passContent)
+                var pass = try package.pass
+                pass.serialNumber = serial
+                try package.setPass(pass)
+                let stored = StoredPass(
+                    tagID: tag.id, passTypeID: template.passTypeID, serialNumber: serial,
+                    passContent: try package.archived())
+                try await repository.createPass(stored)
+                ids.append(stored.id)
+            }
+            google.world.clock.advance(by: Date().timeIntervalSince(google.world.clock.now) + 1)
+            #expect(try await google.dispatcher().drain() == 2)
+            var objects: [String?] = []
+            for id in ids { objects.append(try await repository.googleObject(passID: id)?.objectID) }
+            #expect(objects.allSatisfy { $0 != nil } && Set(objects).count == 2)
+            #expect(try await !repository.reserveGoogleObject(passID: ids[0], objectID: objects[1]!))
+        }
+    }
+
     @Test("changes made before a write is sent are written together", arguments: Engine.available)
     func changesCoalesce(_ engine: Engine) async throws {
         try await withGoogle(engine) { google in
@@ -153,11 +210,13 @@ struct GoogleWalletOutboxTests {
         }
     }
 
-    @Test("change messages notify the holder three times a day, then are added silently", arguments: Engine.available)
+    @Test(
+        "change messages travel in the object: three notify a day, earlier ones stay as TEXT, the newest 10 are kept",
+        arguments: Engine.available)
     func notificationQuota(_ engine: Engine) async throws {
         try await withGoogle(engine) { google in
             let dispatcher = google.dispatcher()
-            for gate in 1...4 {
+            for gate in 1...15 {
                 try await google.updater.update(
                     passID: google.passID,
                     PassChange(texts: [
@@ -165,28 +224,33 @@ struct GoogleWalletOutboxTests {
                     ]))
                 #expect(try await dispatcher.drain() == 1)
             }
+            let written = try await google.events(.googleWritten)
+            #expect(written.count == 15, "every write succeeds")
+            #expect(
+                written.map(\.details["notified"]) == [1, 1, 1].map { .number($0) }
+                    + Array(repeating: .number(0), count: 12))
             guard case .array(let messages)? = try await google.object?["messages"] else {
                 Issue.record("the object carries its messages")
                 return
             }
-            #expect(messages.count == 4, "every write keeps the messages added before")
-            let types = messages.compactMap { message -> String? in
-                guard case .object(let fields) = message, case .string(let type)? = fields["messageType"] else {
-                    return nil
-                }
-                return type
-            }
-            #expect(types == ["TEXT_AND_NOTIFY", "TEXT_AND_NOTIFY", "TEXT_AND_NOTIFY", "TEXT"])
-            #expect(messages.last?.jsonText.contains("Now at Gate 4") == true)
-            #expect(!google.standIn.received.contains { $0.status == 429 }, "the quota is kept, not hit")
+            #expect(messages.count == 10, "Google keeps 10: the newest")
+            #expect(messages.last?.jsonText.contains("Now at Gate 15") == true)
+            #expect(messages.first?.jsonText.contains("Now at Gate 6") == true)
+            #expect(
+                messages.allSatisfy { $0.jsonText.contains(#""messageType":"TEXT""#) }, "kept ones do not notify again")
+            #expect(!google.standIn.received.contains { $0.status == 429 || $0.status == 400 })
+            #expect(!google.standIn.received.contains { $0.path.hasSuffix("addMessage") }, "one call a change")
 
             google.world.clock.advance(by: 86_401)
             try await google.updater.update(
                 passID: google.passID,
-                PassChange(texts: ["event": [.value: .plain(.text("Gate 5"))]]))
+                PassChange(texts: [
+                    "event": [.value: .plain(.text("Gate 16")), .changeMessage: .plain(.text("Now at %@"))]
+                ]))
             #expect(try await dispatcher.drain() == 1)
-            let written = try #require(try await google.events(.googleWritten).last)
-            #expect(written.details["notified"] == .number(1), "a day later it notifies again")
+            let last = try #require(try await google.events(.googleWritten).last)
+            #expect(last.details["notified"] == .number(1), "a day later it notifies again")
+            #expect(try await google.object?["messages"]?.jsonText.contains("TEXT_AND_NOTIFY") == true)
         }
     }
 
@@ -219,10 +283,10 @@ struct GoogleWalletOutboxTests {
     func refusedContent(_ engine: Engine) async throws {
         try await withGoogle(engine) { google in
             google.standIn.script(
-                [GoogleWalletStandIn.Answer(status: 400, errorName: "INVALID_ARGUMENT")],
+                [GoogleWalletStandIn.Answer(status: 400, errorName: "invalid")],
                 forPathsStartingWith: "/walletobjects/v1/eventTicketClass")
             google.standIn.script(
-                [GoogleWalletStandIn.Answer(status: 400, errorName: "INVALID_ARGUMENT")],
+                [GoogleWalletStandIn.Answer(status: 400, errorName: "invalid")],
                 forPathsStartingWith: "/walletobjects/v1/genericClass")
             #expect(
                 try await google.world.repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
@@ -230,7 +294,7 @@ struct GoogleWalletOutboxTests {
             #expect(try await dispatcher.drain() == 1)
             let failed = try #require(try await google.events(.googleFailed).first)
             #expect(failed.details["abandoned"] == .bool(true))
-            #expect(failed.details["reason"] == .string("INVALID_ARGUMENT"))
+            #expect(failed.details["reason"] == .string("invalid"))
             let diagnosis = try await PassTrace(repository: google.world.repository, webServiceURL: nil)
                 .diagnosis(passID: google.passID)
             #expect(diagnosis.contains { $0.code == "google_failed" && $0.message.contains("scripted") })
@@ -270,7 +334,7 @@ struct GoogleWalletOutboxTests {
     }
 
     @Test(
-        "one client's burst of writes holds at most its share of the workers; another client's write goes first",
+        "clients sharing a pass type take turns before its cap: another client's write goes with the burst's first",
         arguments: Engine.available)
     func clientsTakeTurns(_ engine: Engine) async throws {
         try await withGoogle(engine) { google in
@@ -294,13 +358,19 @@ struct GoogleWalletOutboxTests {
             let user = try await repository.createUser(clientID: other.id, externalReference: "sam@example.com")
             let quiet = try await makePass(client: other.id, user: user.id, reference: "QUIET-1")
 
+            // The production caps: the pass type's cap is shared by both clients.
+            let (perClient, perPassType) = (
+                DeliveryDispatcher.googleWritesPerClient, DeliveryDispatcher.googleWritesPerPassType
+            )
             let claimed = try await repository.claimDueGoogleWrites(
-                now: Date().addingTimeInterval(1), limit: 8, perClient: 4, perPassType: 100, leaseFor: 60)
+                now: Date().addingTimeInterval(1), limit: 8, perClient: perClient, perPassType: perPassType,
+                leaseFor: 60)
             #expect(claimed.contains { $0.passID == quiet }, "the other client's write is claimed with the burst")
-            #expect(claimed.count == 5, "4 of the burst's client, 1 of the other's")
+            #expect(claimed.count == perPassType, "the pass type's share, the other client's write among it")
             let more = try await repository.claimDueGoogleWrites(
-                now: Date().addingTimeInterval(1), limit: 8, perClient: 4, perPassType: 100, leaseFor: 60)
-            #expect(more.isEmpty, "the burst's client has 4 in flight already")
+                now: Date().addingTimeInterval(1), limit: 8, perClient: perClient, perPassType: perPassType,
+                leaseFor: 60)
+            #expect(more.isEmpty, "the pass type has its share in flight already")
         }
     }
 

@@ -77,7 +77,9 @@ struct GoogleWalletRoutesTests {
                 let key = try standIn.makeServiceAccount(issuerID: Self.issuerID)
                 if issuer {
                     try secrets.saveData(key, account: GoogleIssuer.secretPath(passTypeID: pass.passTypeID))
-                    #expect(try await repository.setGoogleIssuer(passTypeID: pass.passTypeID, issuerID: Self.issuerID))
+                    #expect(
+                        try await repository.setGoogleIssuer(
+                            passTypeID: pass.passTypeID, issuerID: Self.issuerID, mayUseMerchantLocations: false))
                 }
                 let router = WalletServerApplication.makeRouter(
                     repository: repository, service: world.world.service, logger: Logger(label: "test"),
@@ -185,6 +187,26 @@ struct GoogleWalletRoutesTests {
     // MARK: Callbacks
 
     @Test(
+        "a save from a link before the object was written is recorded, and the object written",
+        arguments: Engine.available)
+    func callbackBeforeWrite(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let answer = try await W.send(
+                google.client, .post, "/api/v2/passes/PASS-001/google_save_link", token: google.world.token)
+            #expect(answer.status == .created)
+            let record = try #require(try await google.repository.googleObject(passID: google.passID))
+            #expect(record.writtenUpdateTag == nil, "handed out, not written")
+            let save = try google.standIn.callback(
+                classID: Self.issuerID + ".class", objectID: record.objectID, nonce: "early", recipient: Self.issuerID)
+            #expect(try await google.postCallback(save).status == .ok)
+            #expect(try await google.events(.googleSaved).count == 1)
+            try await google.writeObject()
+            #expect(try await google.repository.googleObject(passID: google.passID)?.writtenUpdateTag != nil)
+            #expect(google.standIn.resource(record.objectID) != nil)
+        }
+    }
+
+    @Test(
         "a signed save callback is recorded once; a replay, a forgery, an expired one or another issuer's is not",
         arguments: Engine.available)
     func callbacks(_ engine: Engine) async throws {
@@ -192,7 +214,7 @@ struct GoogleWalletRoutesTests {
             try await google.writeObject()
             let record = try #require(try await google.repository.googleObject(passID: google.passID))
             let save = try google.standIn.callback(
-                classID: record.classID, objectID: record.objectID, nonce: "nonce-1", recipient: Self.issuerID)
+                classID: record.classID ?? "", objectID: record.objectID, nonce: "nonce-1", recipient: Self.issuerID)
 
             let recorded = try await google.postCallback(save)
             #expect(recorded.status == .ok, "\(recorded.text)")
@@ -209,17 +231,18 @@ struct GoogleWalletRoutesTests {
             #expect(try await google.postCallback(forged.serialized()).status == .forbidden, "a changed message")
 
             let expired = try google.standIn.callback(
-                classID: record.classID, objectID: record.objectID, saved: false, nonce: "nonce-2",
+                classID: record.classID ?? "", objectID: record.objectID, saved: false, nonce: "nonce-2",
                 recipient: Self.issuerID, expiresAt: google.world.world.clock.now.addingTimeInterval(-1))
             #expect(try await google.postCallback(expired).status == .forbidden, "an expired message")
 
             let foreign = try google.standIn.callback(
-                classID: record.classID, objectID: record.objectID, saved: false, nonce: "nonce-3", recipient: "42")
+                classID: record.classID ?? "", objectID: record.objectID, saved: false, nonce: "nonce-3",
+                recipient: "42")
             #expect(try await google.postCallback(foreign).status == .forbidden, "signed for another issuer")
             #expect(try await google.postCallback(foreign, issuerID: "42").status == .notFound, "no such issuer here")
 
             let unknown = try google.standIn.callback(
-                classID: record.classID, objectID: Self.issuerID + ".unknown", nonce: "nonce-4",
+                classID: record.classID ?? "", objectID: Self.issuerID + ".unknown", nonce: "nonce-4",
                 recipient: Self.issuerID)
             #expect(try await google.postCallback(unknown).status == .notFound)
             #expect(try await google.postCallback(Data("{}".utf8)).status == .badRequest)
@@ -232,7 +255,7 @@ struct GoogleWalletRoutesTests {
             #expect(nonces == ["nonce-1"], "refused callbacks leave nothing behind")
 
             let removal = try google.standIn.callback(
-                classID: record.classID, objectID: record.objectID, saved: false, nonce: "nonce-5",
+                classID: record.classID ?? "", objectID: record.objectID, saved: false, nonce: "nonce-5",
                 recipient: Self.issuerID)
             #expect(try await google.postCallback(removal).status == .ok)
             #expect(try await google.events(.googleRemoved).count == 1)

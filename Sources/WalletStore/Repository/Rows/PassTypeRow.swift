@@ -20,6 +20,7 @@ struct PassTypeRow: TableRow {
         case nextActivatesAt = "next_activates_at"
         case retiredSigningKeyPath = "retired_signing_key_path"
         case googleIssuerID = "google_issuer_id"
+        case googleMerchantLocations = "google_merchant_locations"
         case kind
     }
 
@@ -47,6 +48,8 @@ struct PassTypeRow: TableRow {
     var retiredSigningKeyPath: String?
     /// The Google Wallet issuer, if any.
     var googleIssuerID: String?
+    /// `1` when Google allowlisted the issuer for `merchantLocations`.
+    var googleMerchantLocations: Int64
     /// `pass` or `order` (`PassType.Kind`).
     var kind: String
 
@@ -64,6 +67,7 @@ struct PassTypeRow: TableRow {
         nextActivatesAt = passType.nextActivatesAt.map(SQLWalletRepository.ms)
         retiredSigningKeyPath = passType.retiredSigningKeyPath
         googleIssuerID = passType.googleIssuerID
+        googleMerchantLocations = passType.googleMayUseMerchantLocations ? 1 : 0
         kind = passType.kind.rawValue
     }
 
@@ -79,7 +83,7 @@ struct PassTypeRow: TableRow {
             nfcPublicKey: nfcPublicKey, nextSigningKeyPath: nextSigningKeyPath,
             nextActivatesAt: nextActivatesAt.map(SQLWalletRepository.date),
             retiredSigningKeyPath: retiredSigningKeyPath,
-            googleIssuerID: googleIssuerID,
+            googleIssuerID: googleIssuerID, googleMayUseMerchantLocations: googleMerchantLocations != 0,
             kind: kind
         )
     }
