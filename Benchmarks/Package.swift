@@ -124,6 +124,19 @@ let package = Package(
             ],
             path: "Sources/pass-fanout"
         ),
+        // Issue 55's Google Wallet figures: an event-wide change and per-pass changes of 10,000 tickets, paced.
+        .executableTarget(
+            name: "google-event-change",
+            dependencies: [
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletPasses", package: "Coffer"),
+                .product(name: "WalletServer", package: "Coffer"),
+                .product(name: "WalletServerTesting", package: "Coffer"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Sources/google-event-change"
+        ),
         .executableTarget(
             name: "coffer-baselines",
             dependencies: [

@@ -32,6 +32,8 @@ public final class GoogleWalletStandIn: Sendable {
         public var path: String
         /// What the stand-in answered.
         public var status: Int
+        /// When it answered.
+        public var at: ContinuousClock.Instant
     }
 
     /// An answer to script.
@@ -81,8 +83,13 @@ public final class GoogleWalletStandIn: Sendable {
     }
 
     /// The calls one service account may make a second
-    /// ([FAQ](https://developers.google.com/wallet/generic/resources/faq): 20 requests a second).
-    public let requestsPerSecond: Int
+    /// ([FAQ](https://developers.google.com/wallet/generic/resources/faq): 20 requests a second, which Google raises
+    /// for an issuer on request).
+    public var requestsPerSecond: Int {
+        get { rate.withLock { $0 } }
+        set { rate.withLock { $0 = max(1, newValue) } }
+    }
+    private let rate: Locked<Int>
     /// The discovery document classes and objects are checked against, if any.
     private let discovery: GoogleDiscoveryDocument?
 
@@ -107,7 +114,7 @@ public final class GoogleWalletStandIn: Sendable {
     /// names, if it names one.
     public init(now: @escaping @Sendable () -> Date = { Date() }, requestsPerSecond: Int = 20) async throws {
         self.now = now
-        self.requestsPerSecond = requestsPerSecond
+        rate = Locked(max(1, requestsPerSecond))
         discovery = GoogleDiscoveryDocument.fromEnvironment
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let box = Locked<GoogleWalletStandIn?>(nil)
@@ -211,7 +218,9 @@ public final class GoogleWalletStandIn: Sendable {
         } else {
             (status, json, retryAfter) = (404, Self.error(404, "notFound", "no such path"), nil)
         }
-        state.withLock { $0.received.append(Received(method: method, path: path, status: status)) }
+        state.withLock {
+            $0.received.append(Received(method: method, path: path, status: status, at: ContinuousClock.now))
+        }
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfter { headers[.retryAfter] = retryAfter }
         return Response(
@@ -220,6 +229,8 @@ public final class GoogleWalletStandIn: Sendable {
     }
 
     /// The root keys document, the root key valid for a day.
+    /// https://developers.google.com/wallet/generic/use-cases/use-callbacks-for-saves-and-deletions: the keys at
+    /// `pay.google.com/gp/m/issuer/keys`, `{"keys": [{"keyValue", "protocolVersion", "keyExpiration"}]}`.
     private func rootKeys() -> JSONValue {
         .object([
             "keys": .array([
@@ -268,6 +279,9 @@ public final class GoogleWalletStandIn: Sendable {
     }
 
     /// The token endpoint: checks the grant and its assertion, and issues a token for an hour.
+    /// https://developers.google.com/identity/protocols/oauth2/service-account#httprest: a JWT-bearer grant whose
+    /// RS256 assertion names the account (`iss`), the scope, this endpoint (`aud`) and at most an hour; `invalid_grant`
+    /// otherwise.
     private func token(_ body: Data) -> (Int, JSONValue) {
         let refused: (Int, JSONValue) = (
             400, .object(["error": .string("invalid_grant"), "error_description": .string("Invalid JWT.")])
@@ -310,7 +324,11 @@ public final class GoogleWalletStandIn: Sendable {
         guard let bearer, bearer.hasPrefix("Bearer "),
             let email = state.withLock({ $0.tokens[String(bearer.dropFirst(7))] }),
             let issuerID = state.withLock({ $0.accounts[email]?.issuerID })
-        else { return (401, Self.error(401, "authError", "Request had invalid authentication credentials.")) }
+        else {
+            // https://developers.google.com/identity/protocols/oauth2/service-account#callinganapi: an expired or
+            // unknown access token is answered 401.
+            return (401, Self.error(401, "authError", "Request had invalid authentication credentials."))
+        }
         // https://developers.google.com/wallet/generic/resources/faq: "20 requests per second".
         guard takeTurn(of: email) else {
             return (429, Self.error(429, "rateLimitExceeded", "Quota exceeded for requests per second."))
@@ -337,6 +355,7 @@ public final class GoogleWalletStandIn: Sendable {
             return (400, Self.error(400, "required", "id is required"))
         }
         guard id.hasPrefix(issuerID + ".") else {
+            // https://developers.google.com/wallet/generic/resources/error-codes: 403 for another issuer's resource.
             return (403, Self.error(403, "permissionDenied", "The caller does not have permission"))
         }
         let isObject = resource.hasSuffix("Object")
@@ -355,6 +374,7 @@ public final class GoogleWalletStandIn: Sendable {
                 state.resources[id] = content
                 return (200, .object(content))
             case ("GET", 2):
+                // https://developers.google.com/wallet/reference/rest/v1/genericobject/get
                 guard let stored else { return (404, Self.error(404, "notFound", "Resource not found")) }
                 return (200, .object(stored))
             case ("PUT", 2), ("PATCH", 2):
@@ -400,7 +420,7 @@ public final class GoogleWalletStandIn: Sendable {
         let instant = ContinuousClock.now
         return state.withLock { state in
             var recent = (state.calls[account] ?? []).filter { instant - $0 < .seconds(1) }
-            guard recent.count < requestsPerSecond else { return false }
+            guard recent.count < rate.withLock({ $0 }) else { return false }
             recent.append(instant)
             state.calls[account] = recent
             return true
@@ -421,7 +441,8 @@ public final class GoogleWalletStandIn: Sendable {
     }
 
     /// Google's error body, as its API answers in production: `code`, `message` and `errors` with a `domain` and a
-    /// `reason`, without gRPC's `status` ([reference](https://developers.google.com/wallet/generic/resources/errors)).
+    /// `reason`, without gRPC's `status`; the statuses are those of
+    /// [Google's error codes](https://developers.google.com/wallet/generic/resources/error-codes).
     private static func error(_ status: Int, _ reason: String, _ message: String) -> JSONValue {
         .object([
             "error": .object([

@@ -29,13 +29,17 @@ public struct GooglePassConversion: Sendable {
         /// How many times the pass's object was replaced by a new one (its authentication token was rotated): each
         /// replacement has its own identifier.
         public var objectGeneration: Int
+        /// What else keeps classes apart (a server's client), so that no one else's passes change what this scope's
+        /// classes hold.
+        public var classScope: String?
 
         /// Options for the issuer `issuerID`.
         public init(
             issuerID: String, imageBaseURL: String? = nil, namesImagesByDigest: Bool = false,
             callbackURL: String? = nil, defaultLanguage: String = "en", mayUseMerchantLocations: Bool = false,
-            objectGeneration: Int = 0
+            objectGeneration: Int = 0, classScope: String? = nil
         ) {
+            self.classScope = classScope
             self.issuerID = issuerID
             self.imageBaseURL = imageBaseURL
             self.namesImagesByDigest = namesImagesByDigest
@@ -68,7 +72,12 @@ public struct GooglePassConversion: Sendable {
     public static func objectSuffix(passTypeIdentifier: String, serialNumber: String, generation: Int = 0) -> String {
         let plain = "\(passTypeIdentifier).\(serialNumber)"
         let sanitized = GoogleIdentifier.sanitized(plain)
-        if generation == 0, sanitized == plain, plain.utf8.count <= 128 { return plain }
+        // A serial that ends as a digested one does (`-` and 32 hex digits) is digested too, so none can take
+        // another pass's identifier.
+        let looksDigested =
+            plain.utf8.count > 33 && plain.utf8.suffix(33).first == UInt8(ascii: "-")
+            && plain.utf8.suffix(32).allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        if generation == 0, sanitized == plain, plain.utf8.count <= 128, !looksDigested { return plain }
         var exact = Data(passTypeIdentifier.utf8)
         exact.append(0)
         exact.append(contentsOf: serialNumber.utf8)
@@ -158,7 +167,7 @@ private struct Converter {
         case .giftCard: break
         }
         walletClass.callbackOptions = options.callbackURL.map { GoogleWallet.CallbackOptions(url: $0) }
-        walletClass.id = classPrefix + identifier(pass.passTypeIdentifier) + "_" + Self.digest(of: walletClass)
+        walletClass.id = classPrefix + identifier(pass.passTypeIdentifier) + "_" + classKey(of: walletClass)
         object.classId = walletClass.id
         reportUnused()
         return (walletClass, object)
@@ -538,12 +547,31 @@ private struct Converter {
         String(text.dropLast(offset(of: text).count))
     }
 
-    /// 32 hexadecimal digits (128 bits) of the SHA-256 of the class's JSON: passes whose classes are alike share
-    /// one, and no one can make another class's identifier.
-    static func digest(of walletClass: GoogleWalletClass) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data = (try? encoder.encode(walletClass)) ?? Data()
-        return SHA256.hash(data: data).prefix(16).hexString
+    /// 32 hexadecimal digits (128 bits) of the SHA-256 of what makes the class the one it is, not of what it holds:
+    /// the scope (``GooglePassConversion/Options/classScope``), the pass type, the kind, and the pass's `groupingIdentifier` (Apple's "same event or trip") or else the
+    /// event's name, the flight and its day, the transit mode or the offer's title. A change to what the class holds
+    /// (a new start time, venue or gate) keeps its identifier, so it is one class write for every holder.
+    func classKey(of walletClass: GoogleWalletClass) -> String {
+        var key: [String] = [options.classScope ?? "", pass.passTypeIdentifier, walletClass.type.rawValue]
+        let grouped = [.eventTicket, .flight, .transit].contains(walletClass.type)
+        switch walletClass.type {
+        case _ where grouped && pass.groupingIdentifier != nil:
+            key += ["group", pass.groupingIdentifier ?? ""]
+        case .eventTicket:
+            key += ["event", walletClass.eventName?.defaultValue.value ?? ""]
+        case .flight:
+            key += [
+                "flight", walletClass.flightHeader?.carrier.carrierIataCode ?? "",
+                walletClass.flightHeader?.flightNumber ?? "", walletClass.origin?.airportIataCode ?? "",
+                String((walletClass.localScheduledDepartureDateTime ?? "").prefix(10)),
+            ]
+        case .transit:
+            key += ["transit", walletClass.transitType ?? ""]
+        case .offer:
+            key += ["offer", walletClass.title ?? ""]
+        case .generic, .loyalty, .giftCard:
+            break
+        }
+        return SHA256.hash(data: Data(key.joined(separator: "\u{0}").utf8)).prefix(16).hexString
     }
 }

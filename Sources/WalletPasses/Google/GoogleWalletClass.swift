@@ -47,6 +47,8 @@ public struct GoogleWalletClass: Encodable, Hashable, Sendable {
     public var merchantName: String?
     /// Where Google posts saves and deletions of its objects.
     public var callbackOptions: GoogleWallet.CallbackOptions?
+    /// Messages every holder of the class's objects sees (at most 10).
+    public var messages: [GoogleWallet.Message]?
 
     /// A class of `type` named `id`; set the rest as its kind requires.
     public init(type: GoogleWalletType, id: String) {
@@ -57,6 +59,6 @@ public struct GoogleWalletClass: Encodable, Hashable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case id, issuerName, reviewStatus, hexBackgroundColor, logo, eventName, venue, dateTime, flightHeader, origin
         case destination, localScheduledDepartureDateTime, transitType, title, provider, redemptionChannel
-        case titleImage, programName, programLogo, merchantName, callbackOptions
+        case titleImage, programName, programLogo, merchantName, callbackOptions, messages
     }
 }

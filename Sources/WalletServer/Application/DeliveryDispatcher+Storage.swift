@@ -27,7 +27,9 @@ extension DeliveryDispatcher {
             $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString
         }
         let google = GoogleWalletWriter(
-            api: GoogleWalletClient(configuration: googleWallet, rateBuckets: repository), outbox: repository,
+            api: GoogleWalletClient(
+                configuration: googleWallet, rateBuckets: storage.database.engine == .postgres ? repository : nil),
+            outbox: repository,
             source: GooglePassSource(repository: repository, secrets: storage.secrets),
             converter: GooglePassConverter(publicBaseURL: { base }))
         self.init(

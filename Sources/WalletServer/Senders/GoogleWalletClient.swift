@@ -13,9 +13,9 @@ import WalletServices
 /// paced per service account (``GoogleWalletConfiguration/requestsPerSecond``, counted across replicas when given a
 /// shared ``RateLimiter``), and held back for that account alone after a 429 or a quota refusal.
 ///
-/// ``save(_:_:classKnown:as:)`` inserts the class unless it is known to exist; a class that exists already
-/// (409) is read and replaced unless it holds what Coffer sends. It then replaces the object, inserting it when Google
-/// does not know it: writing the same pass twice leaves Google as writing it once.
+/// ``saveClass(_:exists:as:)`` replaces a class known to exist and inserts a new one; a class that exists already
+/// (409) is read and replaced unless it holds what Coffer sends. ``saveObject(_:as:)`` replaces the object, inserting
+/// it when Google does not know it: writing the same pass twice leaves Google as writing it once.
 package final class GoogleWalletClient: GoogleWalletAPI {
     /// The endpoints and limits.
     package let configuration: GoogleWalletConfiguration
@@ -29,15 +29,11 @@ package final class GoogleWalletClient: GoogleWalletAPI {
     private let pace: RateLimiter<String>
     /// Until when each service account's calls wait, after Google said it had too many.
     private let heldBack = Locked<[String: Date]>([:])
-    /// Classes this process wrote or read back with the content it sends; emptied when full.
-    private let knownClasses = Locked<Set<String>>([])
 
     /// The OAuth scope of the API.
     static let scope = "https://www.googleapis.com/auth/wallet_object.issuer"
     /// The largest answer body read.
     static let maximumResponseBytes = 1 << 20
-    /// How many class identifiers ``knownClasses`` holds at most.
-    static let knownClassCapacity = 4096
     /// The keys of a class Google sets itself, left out when a class read back is compared with one sent.
     static let keysGoogleSets: Set<String> = ["kind", "reviewStatus", "version"]
 
@@ -58,44 +54,48 @@ package final class GoogleWalletClient: GoogleWalletAPI {
             shared: rateBuckets.map { (name: "google-pace", store: $0) })
     }
 
-    package func save(
-        _ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, classKnown: Bool,
-        as account: GoogleServiceAccount
-    ) async -> GoogleWalletOutcome {
+    package func saveClass(_ walletClass: GoogleWalletClass, exists: Bool, as account: GoogleServiceAccount) async
+        -> GoogleWalletOutcome
+    {
         await attempt {
-            let type = object.type
-            guard Self.isResourceID(walletClass.id), Self.isResourceID(object.id) else {
+            guard Self.isResourceID(walletClass.id) else {
                 return .refused(
-                    status: 400, reason: "INVALID_ARGUMENT", detail: "an identifier holds characters Google refuses")
+                    status: 400, reason: "invalid", detail: "the class's identifier holds characters Google refuses")
             }
-            if !classKnown, !knownClasses.withLock({ $0.contains(walletClass.id) }) {
-                let classBody = try Self.encoded(walletClass)
-                let answer = try await call(.POST, type.classResource, body: classBody, as: account)
-                if answer.status == 409 {
-                    // Another writer's class may sit under this identifier: read it, and replace it unless it holds
-                    // what this pass's class holds.
-                    let path = type.classResource + "/" + walletClass.id
-                    let existing = try await call(.GET, path, body: Data(), as: account)
-                    guard (200..<300).contains(existing.status) else { return existing.outcome }
-                    if !Self.holds(existing.body, classBody) {
-                        let replaced = try await call(.PUT, path, body: classBody, as: account)
-                        guard (200..<300).contains(replaced.status) else { return replaced.outcome }
-                    }
-                } else if !(200..<300).contains(answer.status) {
-                    return answer.outcome
-                }
-                knownClasses.withLock {
-                    if $0.count >= Self.knownClassCapacity { $0.removeAll() }
-                    $0.insert(walletClass.id)
-                }
+            let body = try Self.encoded(walletClass)
+            let resource = walletClass.type.classResource
+            let path = resource + "/" + walletClass.id
+            if exists {
+                let replaced = try await call(.PUT, path, body: body, as: account)
+                guard replaced.status == 404 else { return replaced.outcome }
+            }
+            let inserted = try await call(.POST, resource, body: body, as: account)
+            guard inserted.status == 409 else { return inserted.outcome }
+            // Another writer's class may sit under this identifier: read it, and replace it unless it is this one.
+            let existing = try await call(.GET, path, body: Data(), as: account)
+            guard (200..<300).contains(existing.status) else { return existing.outcome }
+            guard !Self.holds(existing.body, body) else { return .done }
+            return try await call(.PUT, path, body: body, as: account).outcome
+        }
+    }
+
+    package func saveObject(_ object: GoogleWalletObject, as account: GoogleServiceAccount) async
+        -> GoogleWalletOutcome
+    {
+        await attempt {
+            guard Self.isResourceID(object.id) else {
+                return .refused(
+                    status: 400, reason: "invalid", detail: "the object's identifier holds characters Google refuses")
             }
             let body = try Self.encoded(object)
-            let path = type.objectResource + "/" + object.id
+            let path = object.type.objectResource + "/" + object.id
             var answer = try await call(.PUT, path, body: body, as: account)
             if answer.status == 404 {
-                answer = try await call(.POST, type.objectResource, body: body, as: account)
+                answer = try await call(.POST, object.type.objectResource, body: body, as: account)
                 // Inserted meanwhile (by a save link): replace it.
                 if answer.status == 409 { answer = try await call(.PUT, path, body: body, as: account) }
+                // Its class is not there yet: another writer is inserting it.
+                if answer.status == 404 { return .retry(after: 1, reason: "the object's class is not written yet") }
             }
             return answer.outcome
         }
@@ -107,7 +107,7 @@ package final class GoogleWalletClient: GoogleWalletAPI {
     ) async -> GoogleWalletOutcome {
         await attempt {
             guard Self.isResourceID(objectID) else {
-                return .refused(status: 400, reason: "INVALID_ARGUMENT", detail: "the object's identifier is invalid")
+                return .refused(status: 400, reason: "invalid", detail: "the object's identifier is invalid")
             }
             struct Retired: Encodable {
                 var state = "INACTIVE"

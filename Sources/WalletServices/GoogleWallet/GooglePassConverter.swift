@@ -20,10 +20,13 @@ package struct GooglePassConverter: Sendable {
     }
 
     /// The conversion of `package` for the Google issuer of `passType`, as the object of `generation` (how many
-    /// times the pass's object was replaced); its images are those Google is to fetch here.
+    /// times the pass's object was replaced), its classes the client `clientID`'s own; its images are those Google
+    /// is to fetch here.
     ///
     /// - Throws: `WalletPassesError` when the package's `pass.json` cannot be read.
-    package func convert(_ package: PassPackage, passType: PassType, generation: Int) throws -> GooglePassConversion {
+    package func convert(_ package: PassPackage, passType: PassType, generation: Int, clientID: UUID?) throws
+        -> GooglePassConversion
+    {
         let issuerID = passType.googleIssuerID ?? ""
         let base = publicBaseURL().flatMap { $0.lowercased().hasPrefix("https://") ? $0 : nil }
         return GooglePassConversion(
@@ -31,6 +34,7 @@ package struct GooglePassConverter: Sendable {
             options: .init(
                 issuerID: issuerID, imageBaseURL: base.map { $0 + Self.imagesPath }, namesImagesByDigest: true,
                 callbackURL: base.map { $0 + Self.callbacksPath + "/" + issuerID },
-                mayUseMerchantLocations: passType.googleMayUseMerchantLocations, objectGeneration: generation))
+                mayUseMerchantLocations: passType.googleMayUseMerchantLocations, objectGeneration: generation,
+                classScope: clientID?.uuidString.lowercased()))
     }
 }

@@ -12,16 +12,20 @@ package struct GooglePassSource: Sendable {
     let account: @Sendable (_ passType: PassType) async throws -> GoogleServiceAccount
     /// What the pass's user entered when personalizing it, if they did.
     let personalization: @Sendable (_ passID: UUID) async throws -> Data?
+    /// The client whose tag holds the pass: its passes' classes are its own.
+    let client: @Sendable (_ pass: StoredPass) async throws -> UUID?
 
-    /// A source of `pass`, `account` and `personalization`.
+    /// A source of `pass`, `account`, `personalization` and `client`.
     package init(
         pass: @escaping @Sendable (UUID) async throws -> (pass: StoredPass, passType: PassType)?,
         account: @escaping @Sendable (PassType) async throws -> GoogleServiceAccount,
-        personalization: @escaping @Sendable (UUID) async throws -> Data? = { _ in nil }
+        personalization: @escaping @Sendable (UUID) async throws -> Data? = { _ in nil },
+        client: @escaping @Sendable (StoredPass) async throws -> UUID? = { _ in nil }
     ) {
         self.pass = pass
         self.account = account
         self.personalization = personalization
+        self.client = client
     }
 
     /// The passes of `repository` and their personalizations, and the service accounts kept in `secrets` (read off
@@ -39,7 +43,8 @@ package struct GooglePassSource: Sendable {
                     try GoogleIssuer.account(passTypeID: passType.id, in: secrets)
                 }
             },
-            personalization: { try await repository.personalization(passID: $0) })
+            personalization: { try await repository.personalization(passID: $0) },
+            client: { try await repository.tag(id: $0.tagID)?.clientID })
     }
 
     /// The package of `stored` as its devices get it: personalized, when it asks for personalization and its user

@@ -4,13 +4,14 @@ import WalletPasses
 package protocol GoogleWalletAPI: Sendable {
     /// The endpoints and limits it works with.
     var configuration: GoogleWalletConfiguration { get }
-    /// Makes sure `walletClass` exists with this content and `object` exists with exactly this content, its messages
-    /// included (inserting either when new, replacing the object when not), signed in as `account`; the class is
-    /// not written again when `classKnown`.
-    func save(
-        _ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, classKnown: Bool,
-        as account: GoogleServiceAccount
-    ) async -> GoogleWalletOutcome
+    /// Makes `walletClass` exist with exactly this content, signed in as `account`: replaced first when it `exists`
+    /// (inserted when Google does not know it), inserted first otherwise (and, when one exists already, read and
+    /// replaced unless it holds the same).
+    func saveClass(_ walletClass: GoogleWalletClass, exists: Bool, as account: GoogleServiceAccount) async
+        -> GoogleWalletOutcome
+    /// Makes `object` exist with exactly this content, its messages included: replaced, or inserted when Google does
+    /// not know it; its class must exist (a retry when it does not yet).
+    func saveObject(_ object: GoogleWalletObject, as account: GoogleServiceAccount) async -> GoogleWalletOutcome
     /// Sets the object `objectID` of `type` `INACTIVE` with `messages` (a pass that got a new object); an object
     /// Google does not know is done.
     func retire(

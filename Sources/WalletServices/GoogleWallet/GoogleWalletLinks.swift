@@ -70,7 +70,8 @@ package struct GoogleWalletLinks: Sendable {
         let account = try await source.account(passType)
         let record = try await repository.googleObject(passID: passID)
         let conversion = try converter.convert(
-            try await source.package(of: stored), passType: passType, generation: record?.generation ?? 0)
+            try await source.package(of: stored), passType: passType, generation: record?.generation ?? 0,
+            clientID: try await source.client(stored))
         let objectID = conversion.walletObject.id
         let written = record?.objectID == objectID && record?.writtenUpdateTag != nil
         if record?.objectID != objectID, try await !repository.reserveGoogleObject(passID: passID, objectID: objectID) {

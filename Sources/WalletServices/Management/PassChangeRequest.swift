@@ -1,13 +1,15 @@
 import Foundation
+import WalletPasses
 
-/// `PATCH /api/v2/passes/{tag_id}`: a JSON object with at least one of `fields`, `relevant_date`, `expiration_date`
-/// and `voided`; absent keys stay as they are.
+/// `PATCH /api/v2/passes/{tag_id}`: a JSON object with at least one of `fields`, `semantics`, `relevant_date`,
+/// `expiration_date` and `voided`; absent keys stay as they are.
 package struct PassChangeRequest: Decodable, Sendable {
     /// The change the body asks for.
     package let change: PassChange
 
     package init(from decoder: any Decoder) throws {
-        let body = try ManagementBody(decoder, keys: ["fields", "relevant_date", "expiration_date", "voided"])
+        let body = try ManagementBody(
+            decoder, keys: ["fields", "semantics", "relevant_date", "expiration_date", "voided"])
         let fields = try body.fields()
         if fields?.isEmpty == true {
             throw PassManagementFailure.invalidRequest(
@@ -17,9 +19,14 @@ package struct PassChangeRequest: Decodable, Sendable {
             fields: fields?.values ?? [:], texts: fields?.texts ?? [:], relevantDate: try body.date("relevant_date"),
             expirationDate: try body.date("expiration_date"))
         change.voided = try body.bool("voided")
+        switch try body.value("semantics") {
+        case nil: break
+        case .object(let tags)? where !tags.isEmpty: change.semantics = tags
+        default: throw PassManagementFailure.invalidRequest("'semantics' must be an object of at least one tag")
+        }
         guard !change.isEmpty else {
             throw PassManagementFailure.invalidRequest(
-                "give at least one of 'fields', 'relevant_date', 'expiration_date' and 'voided'")
+                "give at least one of 'fields', 'semantics', 'relevant_date', 'expiration_date' and 'voided'")
         }
         self.change = change
     }

@@ -16,12 +16,12 @@ extension DeliveryDispatcher {
         var metadata: Logger.Metadata = ["pass_id": "\(write.passID)", "attempts": "\(write.attempts)"]
         do {
             switch result {
-            case .written(let details):
-                try await google.outbox.completeGoogleWrite(write)
+            case .written(let object, let details):
+                try await google.outbox.completeGoogleWrite(write, wrote: object)
                 logger.debug("Google Wallet object written", metadata: metadata)
                 await traced(.googleWritten, write, details)
             case .skipped(let reason):
-                try await google.outbox.completeGoogleWrite(write)
+                try await google.outbox.completeGoogleWrite(write, wrote: nil)
                 logger.debug(
                     "Google Wallet write not needed", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
             case .failed(let outcome):

@@ -2,7 +2,7 @@ import Foundation
 import WalletPasses
 
 /// A change to a pass's content: new field values, labels and change messages (each in one language or several),
-/// dates, or its end. What is `nil` stays as it is.
+/// semantic tags, dates, or its end. What is `nil` stays as it is.
 public struct PassChange: Hashable, Sendable {
     /// New values by field key (a key of one of the template's fields: header, primary, secondary, auxiliary or
     /// back).
@@ -16,22 +16,28 @@ public struct PassChange: Hashable, Sendable {
     public var expirationDate: Date?
     /// Whether the pass is void (used, cancelled): Wallet shows it as no longer valid.
     public var voided: Bool?
+    /// New values of semantic tags (`eventStartDate`, `venueName`, `departureGate`), `null` removing one: what
+    /// moves when an event or a trip does.
+    public var semantics: [String: JSONValue]
 
     /// Creates a change.
     public init(
         fields: [String: PassField.Value] = [:], texts: [String: [PassFieldText.Slot: PassFieldText]] = [:],
-        relevantDate: Date? = nil, expirationDate: Date? = nil, voided: Bool? = nil
+        relevantDate: Date? = nil, expirationDate: Date? = nil, voided: Bool? = nil,
+        semantics: [String: JSONValue] = [:]
     ) {
         self.fields = fields
         self.texts = texts
         self.relevantDate = relevantDate
         self.expirationDate = expirationDate
         self.voided = voided
+        self.semantics = semantics
     }
 
     /// Whether the change changes nothing.
     public var isEmpty: Bool {
         fields.isEmpty && texts.isEmpty && relevantDate == nil && expirationDate == nil && voided == nil
+            && semantics.isEmpty
     }
 
     /// The keys of the fields the change sets.
@@ -98,6 +104,19 @@ public struct PassChange: Hashable, Sendable {
                 throw WalletServerError.invalidArgument(
                     "the pass has no field '\(key)' (its fields: \(pass.fields.keys.joined(separator: ", ")))")
             }
+        }
+        guard semantics.count <= Self.maximumFields else {
+            throw WalletServerError.invalidArgument("a change sets at most \(Self.maximumFields) semantic tags")
+        }
+        if !semantics.isEmpty {
+            var tags = pass.semantics ?? PassSemantics()
+            for (key, value) in semantics {
+                guard PassSemantics.schema.entry(for: key) != nil else {
+                    throw WalletServerError.invalidArgument("'\(key)' is not one of Apple's semantic tags")
+                }
+                tags.json[key] = value == .null ? nil : value
+            }
+            pass.semantics = tags.json.isEmpty ? nil : tags
         }
         if let relevantDate { pass.relevantDate = relevantDate }
         if let expirationDate { pass.expirationDate = expirationDate }

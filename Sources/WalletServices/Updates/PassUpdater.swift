@@ -77,6 +77,9 @@ public struct PassUpdater: Sendable {
         }
         var details: [String: JSONValue] = ["fields": .array(fields)]
         if let voided = change.voided { details["voided"] = .bool(voided) }
+        if !change.semantics.isEmpty {
+            details["semantics"] = .array(change.semantics.keys.sorted().map(JSONValue.string))
+        }
         if change.expirationDate != nil { details["expiration_date"] = .bool(true) }
         if change.relevantDate != nil { details["relevant_date"] = .bool(true) }
         return (PassRewrite(content: try package.archived(), notices: notices), details)

@@ -54,7 +54,12 @@ extension SchemaMigrator {
     ///   is made when the pass's object identifier is first handed out (a save link, a write), before anything is
     ///   written (`written_*` empty until then), so that a callback for an object not yet written finds its pass.
     ///   `generation` counts the object's replacements (a rotated token), `retired_object_id` is the replaced object
-    ///   still to be set `INACTIVE`, and `written_digest` the SHA-256 of the object last written. Of rows that shared
+    ///   still to be set `INACTIVE`, and `written_digest` the SHA-256 of the object last written (its messages
+    ///   aside).
+    /// - `google_classes`: per class, what it was last given (`digest`, the SHA-256 of its JSON with its messages),
+    ///   from which pass's change (`source_update_tag`: the newest change wins), its messages, when it last notified
+    ///   holders, and whether Google took it (`confirmed`) or a writer holds it (`leased_until`), so that a change to
+    ///   what every pass of a class shares is one class write on every replica together. Of rows that shared
     ///   an object identifier before, the one of the lowest pass identifier keeps it; the others' passes get objects
     ///   of their own at their next write.
     /// - `pass_types.google_merchant_locations`: whether Google allowlisted the issuer for `merchantLocations`.
@@ -85,5 +90,15 @@ extension SchemaMigrator {
         ).run()
         try await db.drop(table: "google_objects").run()
         try await db.raw("ALTER TABLE google_objects_v18 RENAME TO google_objects").run()
+        try await db.create(table: "google_classes")
+            .column("class_id", type: .text, .primaryKey(autoIncrement: false))
+            .column("digest", type: .text, .notNull)
+            .column("source_update_tag", type: .bigint, .notNull)
+            .column("messages", type: .text, .notNull)
+            .column("notified", type: .text, .notNull)
+            .column("confirmed", type: .bigint, .notNull)
+            .column("leased_until", type: .bigint, .notNull)
+            .column("written_at", type: .bigint)
+            .run()
     }
 }

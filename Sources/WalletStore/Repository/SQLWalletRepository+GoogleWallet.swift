@@ -16,26 +16,33 @@ extension SQLWalletRepository {
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         return try await run {
+            // The leases held are counted once per pass type and per client (not once per due row), so a claim
+            // costs a sort of the due writes, however long the backlog.
             let candidates = try await sql.raw(
                 """
-                SELECT o.id, o.pass_id, o.pass_type_id, o.payload, o.attempts, o.created_at FROM (SELECT c.*, \
-                ROW_NUMBER() OVER (PARTITION BY c.client_id ORDER BY c.type_turn, c.next_attempt_at, c.id) \
-                AS client_turn FROM (SELECT b.*, ROW_NUMBER() OVER (PARTITION BY b.pass_type_id \
-                ORDER BY b.own_turn, b.next_attempt_at, b.id) AS type_turn FROM (SELECT q.*, t.client_id, \
-                ROW_NUMBER() OVER (PARTITION BY q.pass_type_id, t.client_id \
-                ORDER BY q.next_attempt_at, q.created_at, q.id) AS own_turn \
-                FROM push_outbox q JOIN apple_passes p ON p.id = q.pass_id JOIN tags t ON t.id = p.tag_id \
-                WHERE q.kind = 'google' AND q.failed_at IS NULL \
+                WITH due AS (SELECT q.id, q.pass_id, q.pass_type_id, q.payload, q.attempts, q.created_at, \
+                q.next_attempt_at, t.client_id FROM push_outbox q JOIN apple_passes p ON p.id = q.pass_id \
+                JOIN tags t ON t.id = p.tag_id WHERE q.kind = 'google' AND q.failed_at IS NULL \
                 AND q.next_attempt_at <= \(bind: nowMS) AND (q.leased_until IS NULL OR q.leased_until < \(bind: nowMS)) \
                 AND NOT EXISTS (SELECT 1 FROM push_outbox r WHERE r.pass_id = q.pass_id AND r.kind = 'google' \
                 AND r.failed_at IS NULL AND (r.leased_until >= \(bind: nowMS) OR r.created_at < q.created_at \
-                OR (r.created_at = q.created_at AND r.id < q.id)))) b) c \
-                WHERE c.type_turn + (SELECT COUNT(*) FROM push_outbox l WHERE l.kind = 'google' \
-                AND l.pass_type_id = c.pass_type_id AND l.leased_until >= \(bind: nowMS)) <= \(bind: perPassType)) o \
-                WHERE o.client_turn + (SELECT COUNT(*) FROM push_outbox m JOIN apple_passes mp ON mp.id = m.pass_id \
-                JOIN tags mt ON mt.id = mp.tag_id WHERE m.kind = 'google' AND mt.client_id = o.client_id \
-                AND m.leased_until >= \(bind: nowMS)) <= \(bind: perClient) \
-                ORDER BY o.client_turn, o.type_turn, o.next_attempt_at LIMIT \(bind: limit)
+                OR (r.created_at = q.created_at AND r.id < q.id)))), \
+                held AS (SELECT l.pass_type_id, t.client_id FROM push_outbox l JOIN apple_passes p ON p.id = l.pass_id \
+                JOIN tags t ON t.id = p.tag_id WHERE l.kind = 'google' AND l.leased_until >= \(bind: nowMS)), \
+                held_types AS (SELECT pass_type_id, COUNT(*) AS n FROM held GROUP BY pass_type_id), \
+                held_clients AS (SELECT client_id, COUNT(*) AS n FROM held GROUP BY client_id), \
+                own AS (SELECT d.*, ROW_NUMBER() OVER (PARTITION BY d.pass_type_id, d.client_id \
+                ORDER BY d.next_attempt_at, d.created_at, d.id) AS own_turn FROM due d), \
+                typed AS (SELECT o.*, ROW_NUMBER() OVER (PARTITION BY o.pass_type_id \
+                ORDER BY o.own_turn, o.next_attempt_at, o.id) AS type_turn FROM own o), \
+                capped AS (SELECT y.* FROM typed y LEFT JOIN held_types h ON h.pass_type_id = y.pass_type_id \
+                WHERE y.type_turn + COALESCE(h.n, 0) <= \(bind: perPassType)), \
+                turned AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.client_id \
+                ORDER BY c.type_turn, c.next_attempt_at, c.id) AS client_turn FROM capped c) \
+                SELECT u.id, u.pass_id, u.pass_type_id, u.payload, u.attempts, u.created_at FROM turned u \
+                LEFT JOIN held_clients k ON k.client_id = u.client_id \
+                WHERE u.client_turn + COALESCE(k.n, 0) <= \(bind: perClient) \
+                ORDER BY u.client_turn, u.type_turn, u.next_attempt_at LIMIT \(bind: limit)
                 """
             ).all()
             return try await lease(candidates, until: until, now: nowMS).map { row in
@@ -114,14 +121,27 @@ extension SQLWalletRepository {
         ).run()
     }
 
-    /// Deletes the sent write, if the claim still holds its lease.
+    /// Deletes the sent write, if the claim still holds its lease, and records what it wrote, in one transaction
+    /// (what Google holds is recorded even when the lease ran out).
     @discardableResult
-    package func completeGoogleWrite(_ write: PendingGoogleWrite) async throws -> Bool {
-        try await run {
-            try await sql.delete(from: DeliveryOutboxRow.table)
-                .where("id", .equal, write.id.uuidString).where("leased_until", .equal, Self.ms(write.leasedUntil))
-                .returning("id").all()
-        }.count == 1
+    package func completeGoogleWrite(_ write: PendingGoogleWrite, wrote: GoogleObjectWrite?) async throws -> Bool {
+        let messages = try wrote.map { String(decoding: try JSONEncoder().encode($0.messages), as: UTF8.self) }
+        return try await run {
+            try await database.transaction { db in
+                let deleted = try await db.delete(from: DeliveryOutboxRow.table)
+                    .where("id", .equal, write.id.uuidString).where("leased_until", .equal, Self.ms(write.leasedUntil))
+                    .returning("id").all()
+                if let wrote, let messages {
+                    try await db.update("google_objects").set("class_id", to: wrote.classID)
+                        .set("written_update_tag", to: wrote.updateTag).set("written_digest", to: wrote.digest)
+                        .set("written_at", to: Self.ms(wrote.at)).set("messages", to: messages)
+                        .set("retired_object_id", to: SQLLiteral.null)
+                        .where("pass_id", .equal, write.passID.uuidString).where("object_id", .equal, wrote.objectID)
+                        .run()
+                }
+                return !deleted.isEmpty
+            }
+        }
     }
 
     @discardableResult
@@ -166,20 +186,6 @@ extension SQLWalletRepository {
                 """
             ).run()
             return true
-        }
-    }
-
-    package func recordGoogleObjectWritten(
-        passID: UUID, objectID: String, classID: String, updateTag: Int64, digest: String,
-        messages: [GoogleWallet.Message], at: Date
-    ) async throws {
-        let kept = String(decoding: try JSONEncoder().encode(messages), as: UTF8.self)
-        try await run {
-            try await sql.update("google_objects").set("class_id", to: classID)
-                .set("written_update_tag", to: updateTag).set("written_digest", to: digest)
-                .set("written_at", to: Self.ms(at)).set("messages", to: kept)
-                .set("retired_object_id", to: SQLLiteral.null)
-                .where("pass_id", .equal, passID.uuidString).where("object_id", .equal, objectID).run()
         }
     }
 
@@ -295,3 +301,62 @@ extension SQLWalletRepository {
 
 /// A callback's nonce was kept before: its transaction is rolled back.
 private struct GoogleCallbackReplayed: Error {}
+
+extension SQLWalletRepository {
+    package func googleClass(id classID: String) async throws -> GoogleClassRecord? {
+        let query = sql.select().column("*").from("google_classes").where("class_id", .equal, classID)
+        return try await run {
+            guard let row = try await query.first() else { return nil }
+            let decoder = JSONDecoder()
+            return GoogleClassRecord(
+                classID: classID, digest: try row.decode(column: "digest", as: String.self),
+                sourceUpdateTag: try row.decode(column: "source_update_tag", as: Int64.self),
+                messages: try decoder.decode(
+                    [GoogleWallet.Message].self, from: Data(try row.decode(column: "messages", as: String.self).utf8)),
+                notifiedAt: try decoder.decode(
+                    [Int64].self, from: Data(try row.decode(column: "notified", as: String.self).utf8)
+                ).map(Self.date),
+                confirmed: try row.decode(column: "confirmed", as: Int64.self) != 0)
+        }
+    }
+
+    /// One upsert that only a writer allowed to write the class passes; when it does not, a read of what holds it.
+    package func claimGoogleClassWrite(_ record: GoogleClassRecord, until: Date, now: Date) async throws
+        -> GoogleClassClaim
+    {
+        let encoder = JSONEncoder()
+        let messages = String(decoding: try encoder.encode(record.messages), as: UTF8.self)
+        let notified = String(decoding: try encoder.encode(record.notifiedAt.map(Self.ms)), as: UTF8.self)
+        let nowMS = Self.ms(now)
+        return try await run {
+            let claimed = try await sql.raw(
+                """
+                INSERT INTO google_classes (class_id, digest, source_update_tag, messages, notified, confirmed, \
+                leased_until) VALUES (\(bind: record.classID), \(bind: record.digest), \
+                \(bind: record.sourceUpdateTag), \(bind: messages), \(bind: notified), 0, \(bind: Self.ms(until))) \
+                ON CONFLICT (class_id) DO UPDATE SET digest = excluded.digest, \
+                source_update_tag = excluded.source_update_tag, messages = excluded.messages, \
+                notified = excluded.notified, confirmed = 0, leased_until = excluded.leased_until \
+                WHERE google_classes.leased_until < \(bind: nowMS) AND ((google_classes.digest <> excluded.digest \
+                AND google_classes.source_update_tag <= excluded.source_update_tag) OR google_classes.confirmed = 0) \
+                RETURNING class_id
+                """
+            ).all()
+            guard claimed.isEmpty else { return .claimed }
+            let held = try await sql.select().columns("digest", "source_update_tag").from("google_classes")
+                .where("class_id", .equal, record.classID).first()
+            guard let held else { return .busy }
+            let digest = try held.decode(column: "digest", as: String.self)
+            let source = try held.decode(column: "source_update_tag", as: Int64.self)
+            return digest == record.digest || source > record.sourceUpdateTag ? .current : .busy
+        }
+    }
+
+    package func finishGoogleClassWrite(classID: String, digest: String, written: Bool, at: Date) async throws {
+        try await run {
+            var update = sql.update("google_classes").set("leased_until", to: 0)
+            if written { update = update.set("confirmed", to: 1).set("written_at", to: Self.ms(at)) }
+            try await update.where("class_id", .equal, classID).where("digest", .equal, digest).run()
+        }
+    }
+}

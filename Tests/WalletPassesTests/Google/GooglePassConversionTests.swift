@@ -123,6 +123,7 @@ struct GooglePassConversionTests {
 
     @Test("serials that differ only in characters Google refuses get different objects; plain ones stay readable")
     func objectIdentifiers() throws {
+        let pass = LintSample.eventTicket.pass
         func objectID(_ serial: String, generation: Int = 0) -> String {
             var pass = LintSample.eventTicket.pass
             pass.serialNumber = serial
@@ -137,6 +138,34 @@ struct GooglePassConversionTests {
         #expect(objectID("A_1", generation: 1) != ids[1], "a replaced object has an identifier of its own")
         #expect(objectID("A_1", generation: 1) != objectID("A_1", generation: 2))
         #expect(objectID(String(repeating: "x", count: 400)).utf8.count < 120, "long serials are cut and digested")
+        let digested = objectID("A/1")
+        let squatter = String(digested.dropFirst("3388000000012345678.".count + pass.passTypeIdentifier.count + 1))
+        #expect(
+            squatter.hasPrefix("A_1-") && objectID(squatter) != digested, "a serial that looks digested is digested")
+    }
+
+    @Test("a class is named by what it is, not what it holds: a new start keeps it; another client has its own")
+    func classIdentity() throws {
+        var pass = LintSample.posterEventTicket.pass
+        let files = LintSample.posterEventTicket.files
+        let before = GooglePassConversion(pass, files: files, options: Self.options).walletClass
+        pass.semantics?.json["eventStartDate"] = .string("2026-06-05T21:00:00+02:00")
+        pass.semantics?.venueName = "Hall B"
+        pass.serialNumber = "another ticket"
+        let moved = GooglePassConversion(pass, files: files, options: Self.options).walletClass
+        #expect(moved.id == before.id && moved != before, "the same class, holding the new start and venue")
+        var scoped = Self.options
+        scoped.classScope = "another client"
+        #expect(GooglePassConversion(pass, files: files, options: scoped).walletClass.id != before.id)
+        pass.semantics?.eventName = "Another concert"
+        #expect(GooglePassConversion(pass, files: files, options: Self.options).walletClass.id != before.id)
+        pass.groupingIdentifier = "final-2026"
+        let grouped = GooglePassConversion(pass, files: files, options: Self.options).walletClass.id
+        pass.semantics?.eventName = "Renamed"
+        #expect(
+            GooglePassConversion(pass, files: files, options: Self.options).walletClass.id == grouped,
+            "the grouping identifier names the event")
+        #expect(grouped.utf8.count <= 256 && grouped.suffix(32).allSatisfy(\.isHexDigit))
     }
 
     @Test("a kind whose required data the pass lacks falls back, with a finding")

@@ -41,11 +41,10 @@ struct GoogleWalletClientTests {
     func insertsThenReplaces() async throws {
         try await withClient { standIn, client, account in
             let first = try Self.conversion()
-            #expect(await client.save(first.walletClass, first.walletObject, classKnown: false, as: account) == .done)
+            #expect(await client.save(first.walletClass, first.walletObject, classExists: false, as: account) == .done)
             let changed = try Self.conversion(title: "Moved to Hall B")
             #expect(changed.walletClass.id == first.walletClass.id)
-            #expect(
-                await client.save(changed.walletClass, changed.walletObject, classKnown: true, as: account) == .done)
+            #expect(await client.saveObject(changed.walletObject, as: account) == .done)
 
             let calls = standIn.received.map { "\($0.method) \($0.path) \($0.status)" }
             #expect(
@@ -54,7 +53,7 @@ struct GoogleWalletClientTests {
                     "PUT /walletobjects/v1/genericObject/\(first.walletObject.id) 404",
                     "POST /walletobjects/v1/genericObject 200",
                     "PUT /walletobjects/v1/genericObject/\(first.walletObject.id) 200",
-                ], "a class known to exist is not sent again")
+                ])
             let stored = try #require(standIn.resource(first.walletObject.id))
             #expect(stored["header"]?.jsonText.contains("Moved to Hall B") == true)
         }
@@ -65,11 +64,11 @@ struct GoogleWalletClientTests {
         try await withClient { standIn, client, account in
             let conversion = try Self.conversion()
             #expect(
-                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                await client.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
                     == .done)
             let second = GoogleWalletClient(configuration: standIn.configuration)
             #expect(
-                await second.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                await second.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
                     == .done)
             try await second.shutdown()
             let classPath = "/walletobjects/v1/genericClass/\(conversion.walletClass.id)"
@@ -80,11 +79,11 @@ struct GoogleWalletClientTests {
             var planted = conversion.walletClass
             planted.callbackOptions = GoogleWallet.CallbackOptions(url: "https://attacker.example/callbacks")
             let other = GoogleWalletClient(configuration: standIn.configuration)
-            #expect(await other.save(planted, conversion.walletObject, classKnown: false, as: account) == .done)
+            #expect(await other.save(planted, conversion.walletObject, classExists: false, as: account) == .done)
             try await other.shutdown()
             let fresh = GoogleWalletClient(configuration: standIn.configuration)
             #expect(
-                await fresh.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                await fresh.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
                     == .done)
             try await fresh.shutdown()
             #expect(standIn.received.contains { $0.method == "PUT" && $0.path == classPath }, "another: replaced")
@@ -97,29 +96,36 @@ struct GoogleWalletClientTests {
         try await withClient { standIn, client, account in
             let conversion = try Self.conversion()
             #expect(
-                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                await client.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
                     == .done)
             standIn.expireTokens()
             #expect(
-                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                await client.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
                     == .done)
             #expect(standIn.received.filter { $0.path == "/token" }.count == 2)
             #expect(standIn.received.filter { $0.status == 401 }.count == 1)
         }
     }
 
-    @Test("429 and 5xx are worth retrying, after Google's Retry-After; other refusals say why")
+    @Test("429, a quota's 403 and 5xx are worth retrying, after Google's Retry-After; other refusals say why")
     func failures() async throws {
         try await withClient { standIn, client, account in
             let conversion = try Self.conversion()
-            standIn.script([.tooManyRequests(retryAfter: "30")], forPathsStartingWith: "/walletobjects/v1/genericClass")
+            standIn.script([.tooManyRequests(retryAfter: "2")], forPathsStartingWith: "/walletobjects/v1/genericClass")
             #expect(
-                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
-                    == .retry(after: 30, reason: "Google answered 429 rateLimitExceeded"))
+                await client.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
+                    == .retry(after: 2, reason: "Google answered 429 rateLimitExceeded"))
+            standIn.script(
+                [GoogleWalletStandIn.Answer(status: 403, errorName: "quotaExceeded", retryAfter: "1")],
+                forPathsStartingWith: "/walletobjects/v1/genericClass")
+            #expect(
+                await client.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
+                    == .retry(after: 1, reason: "Google answered 403 quotaExceeded"),
+                "a quota's 403 is a 429 by another status")
             standIn.script([.unavailable], forPathsStartingWith: "/walletobjects/v1/genericClass")
             guard
                 case .retry = await client.save(
-                    conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    conversion.walletClass, conversion.walletObject, classExists: false, as: account)
             else {
                 Issue.record("a 503 is retried")
                 return
@@ -129,7 +135,7 @@ struct GoogleWalletClientTests {
             defer { Task { try? await fresh.shutdown() } }
             guard
                 case .retry = await fresh.save(
-                    conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                    conversion.walletClass, conversion.walletObject, classExists: false, as: account)
             else {
                 Issue.record("a token endpoint's 500 is retried")
                 return
@@ -147,7 +153,7 @@ struct GoogleWalletClientTests {
             let conversion = try Self.conversion()
             guard
                 case .refused(401, "invalid_grant", _) = await client.save(
-                    conversion.walletClass, conversion.walletObject, classKnown: false, as: replaced)
+                    conversion.walletClass, conversion.walletObject, classExists: false, as: replaced)
             else {
                 Issue.record("a key Google no longer knows is refused at sign-in")
                 return
@@ -155,7 +161,7 @@ struct GoogleWalletClientTests {
             let otherIssuer = try Self.conversion(issuerID: "42")
             guard
                 case .refused(403, "permissionDenied", _) = await client.save(
-                    otherIssuer.walletClass, otherIssuer.walletObject, classKnown: false, as: account)
+                    otherIssuer.walletClass, otherIssuer.walletObject, classExists: false, as: account)
             else {
                 Issue.record("another issuer's class is refused")
                 return
@@ -171,13 +177,13 @@ struct GoogleWalletClientTests {
             object.messages = (0..<11).map { GoogleWallet.Message(id: "m\($0)", header: "h", body: "b") }
             guard
                 case .refused(400, "invalid", _) = await client.save(
-                    conversion.walletClass, object, classKnown: false, as: account)
+                    conversion.walletClass, object, classExists: false, as: account)
             else {
                 Issue.record("Google refuses an 11th message")
                 return
             }
             object.messages = Array(object.messages!.suffix(10))
-            #expect(await client.save(conversion.walletClass, object, classKnown: false, as: account) == .done)
+            #expect(await client.saveObject(object, as: account) == .done)
             let id = object.id
             let replaced = GoogleWallet.Message(id: "r", header: "Replaced", body: "b", messageType: "TEXT")
             #expect(await client.retire(id, of: .generic, messages: [replaced], as: account) == .done)
@@ -193,19 +199,30 @@ struct GoogleWalletClientTests {
         try await withClient { standIn, client, account in
             let conversion = try Self.conversion()
             #expect(
-                await client.save(conversion.walletClass, conversion.walletObject, classKnown: false, as: account)
+                await client.save(conversion.walletClass, conversion.walletObject, classExists: false, as: account)
                     == .done)
             await withTaskGroup(of: GoogleWalletOutcome.self) { group in
                 for _ in 0..<30 {
                     group.addTask {
-                        await client.save(
-                            conversion.walletClass, conversion.walletObject, classKnown: true, as: account)
+                        await client.saveObject(conversion.walletObject, as: account)
                     }
                 }
                 for await outcome in group { #expect(outcome == .done) }
             }
             #expect(!standIn.received.contains { $0.status == 429 })
         }
+    }
+}
+
+extension GoogleWalletClient {
+    /// Writes the class (inserted first unless `classExists`), then the object, as the writer does.
+    func save(
+        _ walletClass: GoogleWalletClass, _ object: GoogleWalletObject, classExists: Bool,
+        as account: GoogleServiceAccount
+    ) async -> GoogleWalletOutcome {
+        let saved = await saveClass(walletClass, exists: classExists, as: account)
+        guard saved == .done else { return saved }
+        return await saveObject(object, as: account)
     }
 }
 

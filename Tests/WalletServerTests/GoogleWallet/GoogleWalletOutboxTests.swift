@@ -55,6 +55,38 @@ struct GoogleWalletOutboxTests {
                 .filter { $0.method == "PUT" || $0.method == "POST" }
         }
 
+        /// Drains `dispatcher` until nothing is due, moving the clock past each retry's backoff; how many it sent.
+        func drainAll(_ dispatcher: DeliveryDispatcher) async throws -> Int {
+            var sent = 0
+            for _ in 0..<20 {
+                let drained = try await dispatcher.drain()
+                guard drained > 0 else { break }
+                sent += drained
+                world.clock.advance(by: 5)
+            }
+            return sent
+        }
+
+        /// Makes a pass of the client `clientID` (the world's by default) for its user `userID`, with the serial
+        /// number `serial` and otherwise `template`'s content.
+        func makePass(serial: String, like template: StoredPass, clientID: UUID? = nil, userID: UUID? = nil)
+            async throws -> UUID
+        {
+            let tag = ClientTag(
+                clientID: clientID ?? world.tag.clientID, userID: userID ?? world.tag.userID, referenceID: serial,
+                prontoTagID: serial)
+            try await world.repository.createTag(tag)
+            var package = try PassPackage(archive: template.passContent)
+            var pass = try package.pass
+            pass.serialNumber = serial
+            try package.setPass(pass)
+            let stored = StoredPass(
+                tagID: tag.id, passTypeID: template.passTypeID, serialNumber: serial,
+                passContent: try package.archived())
+            try await world.repository.createPass(stored)
+            return stored.id
+        }
+
         /// The pass's trace events of `kind`.
         func events(_ kind: PassEvent.Kind) async throws -> [PassEvent] {
             await world.service.trace.flush()
@@ -174,27 +206,87 @@ struct GoogleWalletOutboxTests {
             let repository = google.world.repository
             let template = try #require(try await repository.pass(id: google.passID))
             var ids: [UUID] = []
-            for serial in ["A/1", "A_1"] {
-                let tag = ClientTag(
-                    clientID: google.world.tag.clientID, userID: google.world.tag.userID, referenceID: serial,
-                    prontoTagID: serial)
-                try await repository.createTag(tag)
-                var package = try PassPackage(archive: template.passContent)
-                var pass = try package.pass
-                pass.serialNumber = serial
-                try package.setPass(pass)
-                let stored = StoredPass(
-                    tagID: tag.id, passTypeID: template.passTypeID, serialNumber: serial,
-                    passContent: try package.archived())
-                try await repository.createPass(stored)
-                ids.append(stored.id)
-            }
+            for serial in ["A/1", "A_1"] { ids.append(try await google.makePass(serial: serial, like: template)) }
             google.world.clock.advance(by: Date().timeIntervalSince(google.world.clock.now) + 1)
             #expect(try await google.dispatcher().drain() == 2)
             var objects: [String?] = []
             for id in ids { objects.append(try await repository.googleObject(passID: id)?.objectID) }
             #expect(objects.allSatisfy { $0 != nil } && Set(objects).count == 2)
             #expect(try await !repository.reserveGoogleObject(passID: ids[0], objectID: objects[1]!))
+        }
+    }
+
+    @Test(
+        "a change to what every pass of an event shares is one class write, with one message, and no object write",
+        arguments: Engine.available)
+    func eventWideChange(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let repository = google.world.repository
+            let template = try #require(try await repository.pass(id: google.passID))
+            var passIDs = [google.passID]
+            for index in 1...5 { passIDs.append(try await google.makePass(serial: "EVENT-\(index)", like: template)) }
+            #expect(try await repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
+            google.world.clock.advance(by: Date().timeIntervalSince(google.world.clock.now) + 1)
+            let dispatcher = google.dispatcher()
+            #expect(try await google.drainAll(dispatcher) == 6)
+            let classWrites = { google.standIn.received.filter { $0.path.contains("eventTicketClass") } }
+            #expect(classWrites().map(\.method) == ["POST"], "one class for the event")
+            let objectsBefore = google.objectWrites.count
+
+            // The kick-off moves: every ticket's start, with a change message.
+            let notice = try #require(
+                PassChangeNotice(
+                    field: PassField(key: "start", value: .text("21:00"), label: "Kick-off", changeMessage: "Now at %@")
+                ))
+            for passID in passIDs {
+                _ = try await repository.applyChange(passID: passID, now: google.world.clock.now) { content in
+                    var package = try PassPackage(archive: content)
+                    var pass = try package.pass
+                    var semantics = pass.semantics ?? PassSemantics()
+                    semantics.json["eventStartDate"] = .string("2026-06-05T21:00:00+02:00")
+                    pass.semantics = semantics
+                    try package.setPass(pass)
+                    return PassRewrite(
+                        content: try package.archived(),
+                        notices: [notice])
+                }
+            }
+            google.world.clock.advance(by: 1)
+            #expect(try await google.drainAll(dispatcher) == 6)
+            #expect(classWrites().map(\.method) == ["POST", "PUT"], "one class write for every ticket")
+            #expect(google.objectWrites.count == objectsBefore, "no ticket's own object changed")
+            let record = try #require(try await repository.googleObject(passID: google.passID))
+            let eventClassID = try #require(record.classID)
+            let walletClass = try #require(google.standIn.resource(eventClassID))
+            #expect(walletClass["dateTime"]?.jsonText.contains("2026-06-05T21:00:00+02:00") == true)
+            guard case .array(let messages)? = walletClass["messages"] else {
+                Issue.record("the class carries the change's message")
+                return
+            }
+            #expect(messages.count == 1 && messages[0].jsonText.contains("TEXT_AND_NOTIFY"))
+            let written = try await google.events(.googleWritten).suffix(1)
+            #expect(written.first?.details["content_written"] == .bool(false))
+        }
+    }
+
+    @Test(
+        "another client sharing the pass type gets classes of its own: its passes never change this client's",
+        arguments: Engine.available)
+    func classesPerClient(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let repository = google.world.repository
+            let template = try #require(try await repository.pass(id: google.passID))
+            let other = try await repository.createClient(name: "Other")
+            try await repository.grantPassType(passTypeID: template.passTypeID, clientID: other.id, now: Date())
+            let user = try await repository.createUser(clientID: other.id, externalReference: nil)
+            let theirs = try await google.makePass(
+                serial: "OTHER-1", like: template, clientID: other.id, userID: user.id)
+            #expect(try await repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
+            google.world.clock.advance(by: Date().timeIntervalSince(google.world.clock.now) + 1)
+            #expect(try await google.drainAll(google.dispatcher()) == 2)
+            let mine = try #require(try await repository.googleObject(passID: google.passID)?.classID)
+            let their = try #require(try await repository.googleObject(passID: theirs)?.classID)
+            #expect(mine != their, "the same event name, two clients, two classes")
         }
     }
 
@@ -340,23 +432,12 @@ struct GoogleWalletOutboxTests {
         try await withGoogle(engine) { google in
             let repository = google.world.repository
             let template = try #require(try await repository.pass(id: google.passID))
-            func makePass(client: UUID, user: UUID, reference: String) async throws -> UUID {
-                let tag = ClientTag(clientID: client, userID: user, referenceID: reference, prontoTagID: reference)
-                try await repository.createTag(tag)
-                let pass = StoredPass(
-                    tagID: tag.id, passTypeID: template.passTypeID, serialNumber: reference,
-                    passContent: template.passContent)
-                try await repository.createPass(pass)
-                return pass.id
-            }
-            for index in 0..<10 {
-                _ = try await makePass(
-                    client: google.world.tag.clientID, user: google.world.tag.userID, reference: "BURST-\(index)")
-            }
+            for index in 0..<10 { _ = try await google.makePass(serial: "BURST-\(index)", like: template) }
             let other = try await repository.createClient(name: "Other")
             try await repository.grantPassType(passTypeID: template.passTypeID, clientID: other.id, now: Date())
             let user = try await repository.createUser(clientID: other.id, externalReference: "sam@example.com")
-            let quiet = try await makePass(client: other.id, user: user.id, reference: "QUIET-1")
+            let quiet = try await google.makePass(
+                serial: "QUIET-1", like: template, clientID: other.id, userID: user.id)
 
             // The production caps: the pass type's cap is shared by both clients.
             let (perClient, perPassType) = (

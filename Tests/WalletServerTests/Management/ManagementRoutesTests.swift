@@ -210,7 +210,7 @@ struct ManagementRoutesTests {
     }
 
     @Test(
-        "PATCH changes fields, dates and voided through the updater; void and expire are shorthands",
+        "PATCH changes fields, semantic tags, dates and voided through the updater; void and expire are shorthands",
         arguments: Engine.available)
     func changes(_ engine: Engine) async throws {
         try await W.run(engine) { client, world in
@@ -227,6 +227,23 @@ struct ManagementRoutesTests {
             #expect(second.relevantDate == ISO8601.date("2026-12-24T18:00:00Z"))
             #expect(Int64(second.updateTag)! > Int64(first.updateTag)!)
             #expect(second.serialNumber == first.serialNumber)
+
+            let moved = try await W.send(
+                client, .patch, "/api/v2/passes/T-7", token: world.token,
+                body: #"{"semantics":{"eventStartDate":"2026-06-05T21:00:00+02:00","venueName":"Hall B"}}"#)
+            #expect(moved.status == .ok, "\(String(decoding: moved.body, as: UTF8.self))")
+            let movedPass = try PassPackage(
+                archive: try #require(try await world.world.repository.pass(tagID: first.tag.id)).passContent
+            ).pass
+            #expect(movedPass.semantics?.json["eventStartDate"] == .string("2026-06-05T21:00:00+02:00"))
+            #expect(movedPass.semantics?.venueName == "Hall B")
+            for body in [
+                #"{"semantics":{"kickOff":"21:00"}}"#, #"{"semantics":{}}"#, #"{"semantics":"x"}"#,
+                #"{"semantics":{"eventStartDate":5}}"#,
+            ] {
+                let refused = try await W.send(client, .patch, "/api/v2/passes/T-7", token: world.token, body: body)
+                #expect(refused.status == .badRequest, "\(body)")
+            }
 
             let voided = try await W.send(client, .post, "/api/v2/passes/T-7/void", token: world.token)
             #expect(voided.status == .ok)
