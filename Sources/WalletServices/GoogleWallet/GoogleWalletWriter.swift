@@ -101,14 +101,14 @@ package struct GoogleWalletWriter: Sendable {
             // What only the class holds changed: its message is the class's, added once for every holder.
             let classMessage = !objectChanged && message != nil
 
-            let classOutcome = try await writeClass(
-                conversion, of: stored, message: classMessage ? message : nil, account: account)
-            guard case .success(let classWritten, let classNotified) = classOutcome else {
-                if case .failure(let outcome) = classOutcome { return .failed(outcome) }
-                return .failed(.retry(after: nil, reason: "the class was not written"))
+            let classWritten: Bool
+            var notified: Bool
+            switch try await writeClass(conversion, of: stored, message: classMessage ? message : nil, account: account)
+            {
+            case .success(let written, let classNotified): (classWritten, notified) = (written, classNotified)
+            case .failure(let outcome): return .failed(outcome)
             }
 
-            var notified = classNotified
             var messages = kept
             if var message, !classMessage {
                 message.id = "coffer-\(write.id.uuidString.lowercased())"

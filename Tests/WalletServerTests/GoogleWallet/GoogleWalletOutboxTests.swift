@@ -67,6 +67,18 @@ struct GoogleWalletOutboxTests {
             return sent
         }
 
+        /// How many of the passes `passIDs` have their object written at their current update tag.
+        func written(_ passIDs: [UUID]) async throws -> Int {
+            var count = 0
+            for passID in passIDs {
+                let tag = try await world.repository.pass(id: passID)?.updateTag
+                if let tag, try await world.repository.googleObject(passID: passID)?.writtenUpdateTag == tag {
+                    count += 1
+                }
+            }
+            return count
+        }
+
         /// Makes a pass of the client `clientID` (the world's by default) for its user `userID`, with the serial
         /// number `serial` and otherwise `template`'s content.
         func makePass(serial: String, like template: StoredPass, clientID: UUID? = nil, userID: UUID? = nil)
@@ -228,7 +240,9 @@ struct GoogleWalletOutboxTests {
             #expect(try await repository.queueGoogleWrite(passID: google.passID, now: google.world.clock.now))
             google.world.clock.advance(by: Date().timeIntervalSince(google.world.clock.now) + 1)
             let dispatcher = google.dispatcher()
-            #expect(try await google.drainAll(dispatcher) == 6)
+            // A writer that meets the class not yet inserted by another is retried: count passes, not deliveries.
+            #expect(try await google.drainAll(dispatcher) >= 6)
+            #expect(try await google.written(passIDs) == 6)
             let classWrites = { google.standIn.received.filter { $0.path.contains("eventTicketClass") } }
             #expect(classWrites().map(\.method) == ["POST"], "one class for the event")
             let objectsBefore = google.objectWrites.count
@@ -252,7 +266,8 @@ struct GoogleWalletOutboxTests {
                 }
             }
             google.world.clock.advance(by: 1)
-            #expect(try await google.drainAll(dispatcher) == 6)
+            #expect(try await google.drainAll(dispatcher) >= 6)
+            #expect(try await google.written(passIDs) == 6)
             #expect(classWrites().map(\.method) == ["POST", "PUT"], "one class write for every ticket")
             #expect(google.objectWrites.count == objectsBefore, "no ticket's own object changed")
             let record = try #require(try await repository.googleObject(passID: google.passID))
