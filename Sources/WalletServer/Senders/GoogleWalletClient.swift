@@ -50,7 +50,7 @@ package final class GoogleWalletClient: GoogleWalletAPI {
         self.clock = clock
         tokens = GoogleAccessTokens(clock: clock)
         pace = RateLimiter(
-            limit: RateLimit(perMinute: configuration.requestsPerSecond * 60, burst: 1), clock: realTime,
+            limit: RateLimit(perMinute: configuration.requestsPerSecond * 60_000 / 1_050, burst: 1), clock: realTime,
             shared: rateBuckets.map { (name: "google-pace", store: $0) })
     }
 

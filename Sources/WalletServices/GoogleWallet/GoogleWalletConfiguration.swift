@@ -16,8 +16,9 @@ public struct GoogleWalletConfiguration: Sendable, Hashable {
     public var requestTimeout: TimeInterval
     /// How many objects are written at once, on each replica.
     public var maximumInFlight: Int
-    /// How many calls each service account makes a second, on every replica together: Google allows 20
-    /// ([FAQ](https://developers.google.com/wallet/generic/resources/faq)).
+    /// How many calls each service account may make a second, on every replica together: Google allows 20
+    /// ([FAQ](https://developers.google.com/wallet/generic/resources/faq)). Calls are spaced as if a second lasted
+    /// 1.05 s, so that one arriving up to 50 ms late never makes a second hold one call too many.
     public var requestsPerSecond: Int
 
     /// Google's endpoints, 15 s a call, 8 writes at once and 20 calls a second per account, unless given.

@@ -102,3 +102,30 @@ extension SchemaMigrator {
             .run()
     }
 }
+
+extension SchemaMigrator {
+    /// Migration 19: Google Wallet writes claimed by lane, so that a claim reads a few writes of each lane however
+    /// long the backlog.
+    ///
+    /// - `push_outbox.client_id`: the client of a Google write's pass (its tag's), filled in for the writes waiting.
+    /// - `push_outbox_google_lane`: the writes not given up of each lane (pass type and client), in the order they
+    ///   are claimed.
+    /// - `push_outbox_kind_lease`: the rows of a kind by lease, so that the leases held are counted without a scan.
+    static func laneGoogleWrites(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "push_outbox").column("client_id", type: .text).run()
+        try await db.raw(
+            """
+            UPDATE push_outbox SET client_id = (SELECT t.client_id FROM apple_passes p JOIN tags t ON t.id = p.tag_id \
+            WHERE p.id = push_outbox.pass_id) WHERE kind = 'google'
+            """
+        ).run()
+        try await db.raw(
+            """
+            CREATE INDEX push_outbox_google_lane ON push_outbox \
+            (kind, pass_type_id, client_id, next_attempt_at, created_at, id) WHERE failed_at IS NULL
+            """
+        ).run()
+        try await db.create(index: "push_outbox_kind_lease").on("push_outbox").column("kind").column("leased_until")
+            .run()
+    }
+}

@@ -45,12 +45,15 @@ public final class WalletDatabase: Sendable {
             return makeSQLite(storage: .file(path: path), logger: logger)
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            let configuration: SQLPostgresConfiguration
+            var configuration: SQLPostgresConfiguration
             do {
                 configuration = try SQLPostgresConfiguration(url: requiringTLSForRemoteHosts(url))
             } catch {
                 throw WalletServerError.invalidDatabaseURL("not a postgres://user:password@host:port/database URL")
             }
+            // Coffer's statements are short, and the claims' cost estimates can start a JIT compilation that takes
+            // longer than the statement: https://www.postgresql.org/docs/current/jit-decision.html
+            configuration.coreConfiguration.options.additionalStartupParameters.append(("jit", "off"))
             let pool = SharedPool(
                 readers: EventLoopGroupConnectionPool(
                     source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,

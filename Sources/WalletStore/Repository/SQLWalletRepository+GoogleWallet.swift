@@ -15,20 +15,40 @@ extension SQLWalletRepository {
         guard limit > 0, perClient > 0, perPassType > 0 else { return [] }
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
+        // No lane (pass type and client) can give a claim more than `perLane` writes, so the turns are taken among
+        // each lane's first few, read in order from `push_outbox_google_lane`, however long the backlog: the lanes
+        // are found by skipping through that index (the next client of the pass type, else the next pass type), and
+        // a lane's writes are read until `perLane` are due, each the first of its pass and none of its pass leased.
+        let perLane = min(limit, perClient, perPassType)
+        let laneWindow: SQLQueryString = """
+            FROM push_outbox r WHERE r.kind = 'google' AND r.pass_type_id = l.pass_type_id \
+            AND r.client_id = l.client_id AND r.failed_at IS NULL AND r.next_attempt_at <= \(bind: nowMS) \
+            AND (r.leased_until IS NULL OR r.leased_until < \(bind: nowMS)) \
+            AND r.id = (SELECT e.id FROM push_outbox e WHERE e.pass_id = r.pass_id AND e.kind = 'google' \
+            AND e.failed_at IS NULL \
+            ORDER BY CASE WHEN e.leased_until >= \(bind: nowMS) THEN 0 ELSE 1 END, e.created_at, e.id LIMIT 1) \
+            ORDER BY r.next_attempt_at, r.created_at, r.id LIMIT \(bind: perLane)
+            """
+        // PostgreSQL reads a lane's writes in a lateral join; SQLite, which has none, in a correlated `IN`.
+        let laneWrites: SQLQueryString =
+            database.engine == .postgres
+            ? "SELECT f.* FROM lanes l CROSS JOIN LATERAL (SELECT r.* \(laneWindow)) f"
+            : "SELECT f.* FROM lanes l JOIN push_outbox f ON f.id IN (SELECT r.id \(laneWindow))"
         return try await run {
-            // The leases held are counted once per pass type and per client (not once per due row), so a claim
-            // costs a sort of the due writes, however long the backlog.
             let candidates = try await sql.raw(
                 """
-                WITH due AS (SELECT q.id, q.pass_id, q.pass_type_id, q.payload, q.attempts, q.created_at, \
-                q.next_attempt_at, t.client_id FROM push_outbox q JOIN apple_passes p ON p.id = q.pass_id \
-                JOIN tags t ON t.id = p.tag_id WHERE q.kind = 'google' AND q.failed_at IS NULL \
-                AND q.next_attempt_at <= \(bind: nowMS) AND (q.leased_until IS NULL OR q.leased_until < \(bind: nowMS)) \
-                AND NOT EXISTS (SELECT 1 FROM push_outbox r WHERE r.pass_id = q.pass_id AND r.kind = 'google' \
-                AND r.failed_at IS NULL AND (r.leased_until >= \(bind: nowMS) OR r.created_at < q.created_at \
-                OR (r.created_at = q.created_at AND r.id < q.id)))), \
-                held AS (SELECT l.pass_type_id, t.client_id FROM push_outbox l JOIN apple_passes p ON p.id = l.pass_id \
-                JOIN tags t ON t.id = p.tag_id WHERE l.kind = 'google' AND l.leased_until >= \(bind: nowMS)), \
+                WITH RECURSIVE lanes (pass_type_id, client_id) AS (SELECT f.pass_type_id, f.client_id \
+                FROM push_outbox f WHERE f.id = (SELECT r.id FROM push_outbox r WHERE r.kind = 'google' \
+                AND r.failed_at IS NULL AND r.client_id IS NOT NULL ORDER BY r.kind, r.pass_type_id, r.client_id \
+                LIMIT 1) UNION ALL SELECT n.pass_type_id, n.client_id FROM lanes l JOIN push_outbox n \
+                ON n.id = COALESCE((SELECT r.id FROM push_outbox r WHERE r.kind = 'google' AND r.failed_at IS NULL \
+                AND r.pass_type_id = l.pass_type_id AND r.client_id > l.client_id \
+                ORDER BY r.kind, r.pass_type_id, r.client_id LIMIT 1), (SELECT r.id FROM push_outbox r \
+                WHERE r.kind = 'google' AND r.failed_at IS NULL AND r.pass_type_id > l.pass_type_id \
+                AND r.client_id IS NOT NULL ORDER BY r.kind, r.pass_type_id, r.client_id LIMIT 1))), \
+                due AS (\(laneWrites)), \
+                held AS (SELECT pass_type_id, client_id FROM push_outbox \
+                WHERE kind = 'google' AND leased_until >= \(bind: nowMS)), \
                 held_types AS (SELECT pass_type_id, COUNT(*) AS n FROM held GROUP BY pass_type_id), \
                 held_clients AS (SELECT client_id, COUNT(*) AS n FROM held GROUP BY client_id), \
                 own AS (SELECT d.*, ROW_NUMBER() OVER (PARTITION BY d.pass_type_id, d.client_id \
@@ -91,10 +111,10 @@ extension SQLWalletRepository {
         let payload = try notices.isEmpty ? nil : String(decoding: JSONEncoder().encode(notices), as: UTF8.self)
         let inserted = try await db.raw(
             """
-            INSERT INTO push_outbox (id, pass_id, pass_type_id, device_library_identifier, attempts, next_attempt_at, \
-            created_at, kind, payload) SELECT \(bind: UUID().uuidString), p.id, p.pass_type_id, '', 0, \
-            \(bind: nowMS), \(bind: nowMS), 'google', \(bind: payload) FROM apple_passes p \
-            JOIN pass_types t ON t.id = p.pass_type_id \
+            INSERT INTO push_outbox (id, pass_id, pass_type_id, client_id, device_library_identifier, attempts, \
+            next_attempt_at, created_at, kind, payload) SELECT \(bind: UUID().uuidString), p.id, p.pass_type_id, \
+            g.client_id, '', 0, \(bind: nowMS), \(bind: nowMS), 'google', \(bind: payload) FROM apple_passes p \
+            JOIN pass_types t ON t.id = p.pass_type_id JOIN tags g ON g.id = p.tag_id \
             WHERE p.id = \(bind: passID.uuidString) AND t.google_issuer_id IS NOT NULL RETURNING id
             """
         ).all()
@@ -107,8 +127,9 @@ extension SQLWalletRepository {
         guard !passIDs.isEmpty else { return }
         let issued = try await db.raw(
             """
-            SELECT p.id, p.pass_type_id FROM apple_passes p JOIN pass_types t ON t.id = p.pass_type_id \
-            WHERE p.id IN \(SQLBind.group(passIDs.map(\.uuidString))) AND t.google_issuer_id IS NOT NULL
+            SELECT p.id, p.pass_type_id, g.client_id FROM apple_passes p JOIN pass_types t ON t.id = p.pass_type_id \
+            JOIN tags g ON g.id = p.tag_id WHERE p.id IN \(SQLBind.group(passIDs.map(\.uuidString))) \
+            AND t.google_issuer_id IS NOT NULL
             """
         ).all()
         guard !issued.isEmpty else { return }
@@ -116,7 +137,8 @@ extension SQLWalletRepository {
             try issued.map {
                 DeliveryOutboxRow(
                     googleWriteOf: try $0.decode(column: "id", as: String.self),
-                    passTypeID: try $0.decode(column: "pass_type_id", as: String.self), now: now)
+                    passTypeID: try $0.decode(column: "pass_type_id", as: String.self),
+                    clientID: try $0.decode(column: "client_id", as: String.self), now: now)
             }
         ).run()
     }

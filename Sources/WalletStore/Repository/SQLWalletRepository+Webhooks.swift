@@ -191,7 +191,8 @@ extension SQLWalletRepository {
                 """
                 SELECT \(unsafeRaw: Self.webhookColumns) FROM (SELECT c.*, ROW_NUMBER() OVER \
                 (PARTITION BY c.client_id ORDER BY c.endpoint_turn, c.next_attempt_at, c.sequence) AS client_turn \
-                FROM (SELECT q.*, e.client_id, ROW_NUMBER() OVER \
+                FROM (SELECT q.id, q.pass_id, q.endpoint_id, q.event_id, q.event_type, q.payload, q.attempts, \
+                q.created_at, q.next_attempt_at, q.sequence, e.client_id, ROW_NUMBER() OVER \
                 (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.sequence) AS endpoint_turn \
                 FROM push_outbox q JOIN webhook_endpoints e ON e.id = q.endpoint_id \
                 WHERE q.kind = 'webhook' AND q.failed_at IS NULL \

@@ -96,20 +96,32 @@ struct SchemaUpgradeTests {
         }
     }
 
+    /// Makes a database as a server of `version` made it, lets `seed` write what that server wrote, then upgrades
+    /// it as a server does at its start (a new connection, before anything else reads) and hands it to `check`.
+    static func upgrade<Seeded>(
+        _ engine: Engine, from version: Int, seed: (WalletDatabase) async throws -> Seeded,
+        check: (WalletDatabase, Seeded) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let url = try await engine.makeDatabaseURL(in: directory)
+        let seeded = try await WalletDatabase.open(url: url).whileOpen { database in
+            try await migrate(database, to: version)
+            return try await seed(database)
+        }
+        try await WalletDatabase.open(url: url).whileOpen { database in
+            try await SchemaMigrator(database: database).migrate()
+            try await check(database, seeded)
+        }
+    }
+
     @Test(
         "a version-17 database's Google objects become one per pass: of two sharing an identifier, one keeps it",
         arguments: Engine.available)
     func fromVersion17(_ engine: Engine) async throws {
-        let directory = try TemporaryDirectory()
-        let url = try await engine.makeDatabaseURL(in: directory)
-        let database = try WalletDatabase.open(url: url)
-        var first = UUID()
         let second = UUID()
-        try await database.whileOpen { database in
-            try await Self.migrate(database, to: 17)
+        try await Self.upgrade(engine, from: 17) { database in
             let repository = SQLWalletRepository(database: database)
             let pass = try await Self.makeVersion2Pass(in: repository, database: database)
-            first = pass.id
             let firstTag = try #require(try await repository.tag(id: pass.tagID))
             let tag = ClientTag(clientID: firstTag.clientID, userID: firstTag.userID, referenceID: "T2")
             try await repository.createTag(tag)
@@ -120,7 +132,7 @@ struct SchemaUpgradeTests {
                     SQLBind("S/1"), SQLBind(Data()), SQLBind(Int64(0))
                 )
                 .run()
-            for passID in [first, second] {
+            for passID in [pass.id, second] {
                 try await database.sql.insert(into: "google_objects")
                     .columns("pass_id", "object_id", "class_id", "written_update_tag", "written_at", "messages")
                     .values(
@@ -129,20 +141,41 @@ struct SchemaUpgradeTests {
                     )
                     .run()
             }
-        }
-        // Upgraded as a server upgrades it: at its start, before anything else reads.
-        let upgraded = try WalletDatabase.open(url: url)
-        try await upgraded.whileOpen { database in
-            try await SchemaMigrator(database: database).migrate()
+            return pass.id
+        } check: { database, first in
             let repository = SQLWalletRepository(database: database)
-            let keeper = min(first.uuidString, second.uuidString)
+            let keeperID = try #require(UUID(uuidString: min(first.uuidString, second.uuidString)))
             let other = try #require(UUID(uuidString: max(first.uuidString, second.uuidString)))
-            let keeperID = try #require(UUID(uuidString: keeper))
             let kept = try #require(try await repository.googleObject(passID: keeperID))
             #expect(kept.objectID == "1.pass.com.example.S_1" && kept.writtenUpdateTag == 3 && kept.generation == 0)
             #expect(try await repository.googleObject(passID: other) == nil)
             #expect(try await !repository.reserveGoogleObject(passID: other, objectID: kept.objectID))
             #expect(try await repository.reserveGoogleObject(passID: other, objectID: "1.pass.com.example.S_1-00"))
+        }
+    }
+
+    @Test(
+        "a version-18 database's waiting Google writes join their client's lane and are claimed after the upgrade",
+        arguments: Engine.available)
+    func fromVersion18(_ engine: Engine) async throws {
+        try await Self.upgrade(engine, from: 18) { database in
+            let pass = try await Self.makeVersion2Pass(
+                in: SQLWalletRepository(database: database), database: database)
+            try await database.sql.insert(into: "push_outbox")
+                .columns(
+                    "id", "pass_id", "pass_type_id", "device_library_identifier", "attempts", "next_attempt_at",
+                    "created_at", "kind"
+                )
+                .values(
+                    SQLBind(UUID().uuidString), SQLBind(pass.id.uuidString), SQLBind(pass.passTypeID.uuidString),
+                    SQLBind(""), SQLBind(Int64(0)), SQLBind(Int64(0)), SQLBind(Int64(0)), SQLBind("google")
+                )
+                .run()
+            return pass.id
+        } check: { database, passID in
+            let claimed = try await SQLWalletRepository(database: database).claimDueGoogleWrites(
+                now: Date(), limit: 8, perClient: 8, perPassType: 8, leaseFor: 60)
+            #expect(claimed.map(\.passID) == [passID])
         }
     }
 

@@ -470,6 +470,71 @@ struct GoogleWalletOutboxTests {
         }
     }
 
+    @Test(
+        "a write waiting behind its pass's leased write does not hold its lane: the next pass's write is claimed",
+        arguments: Engine.available)
+    func blockedWriteKeepsLaneMoving(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let repository = google.world.repository
+            let template = try #require(try await repository.pass(id: google.passID))
+            let next = try await google.makePass(serial: "NEXT-1", like: template)
+            try await google.world.database.sql.raw("DELETE FROM push_outbox WHERE kind = 'google'").run()
+            let start = Date()
+            func claim(at seconds: TimeInterval, limit: Int) async throws -> [UUID] {
+                try await repository.claimDueGoogleWrites(
+                    now: start.addingTimeInterval(seconds), limit: limit, perClient: 8, perPassType: 8, leaseFor: 60
+                ).map(\.passID)
+            }
+
+            #expect(try await repository.queueGoogleWrite(passID: google.passID, now: start))
+            #expect(try await claim(at: 1, limit: 1) == [google.passID])
+            #expect(try await repository.queueGoogleWrite(passID: google.passID, now: start.addingTimeInterval(2)))
+            #expect(try await repository.queueGoogleWrite(passID: next, now: start.addingTimeInterval(3)))
+            #expect(
+                try await claim(at: 4, limit: 1) == [next],
+                "the older write of the leased pass waits; the lane's next write goes")
+            #expect(try await claim(at: 5, limit: 8).isEmpty, "the first pass's write waits for its lease")
+        }
+    }
+
+    @Test(
+        "every lane (pass type and client) is found behind another's long backlog; given-up writes are skipped",
+        arguments: Engine.available)
+    func everyLaneIsFound(_ engine: Engine) async throws {
+        try await withGoogle(engine) { google in
+            let sql = google.world.database.sql
+            try await sql.raw("DELETE FROM push_outbox WHERE kind = 'google'").run()
+            let (typeA, typeB, typeC) = (UUID(), UUID(), UUID())
+            let (first, second, third) = (UUID(), UUID(), UUID())
+            var lanes = [(typeA, first, failed: false)]
+            lanes += Array(repeating: (typeA, first, failed: false), count: 40)
+            lanes += [(typeA, second, false), (typeB, first, true), (typeB, third, false), (typeC, second, false)]
+            var passes: [UUID] = []
+            for (index, lane) in lanes.enumerated() {
+                passes.append(UUID())
+                try await sql.insert(into: "push_outbox")
+                    .columns(
+                        "id", "pass_id", "pass_type_id", "client_id", "device_library_identifier", "attempts",
+                        "next_attempt_at", "created_at", "kind", "failed_at"
+                    )
+                    .values(
+                        SQLBind(UUID().uuidString), SQLBind(passes[index].uuidString), SQLBind(lane.0.uuidString),
+                        SQLBind(lane.1.uuidString), SQLBind(""), SQLBind(Int64(0)), SQLBind(Int64(index)),
+                        SQLBind(Int64(index)), SQLBind("google"), SQLBind(lane.failed ? Int64(index) : nil)
+                    )
+                    .run()
+            }
+
+            let claimed = try await google.world.repository.claimDueGoogleWrites(
+                now: Date(), limit: 8, perClient: 4, perPassType: 4, leaseFor: 60)
+            #expect(claimed.filter { $0.passTypeID == typeA }.count == 4, "the backlog's pass type has its cap")
+            #expect(claimed.contains { $0.passID == passes[41] }, "the other client of the backlog's pass type")
+            #expect(claimed.filter { $0.passTypeID == typeB }.count == 1, "the given-up write is not claimed")
+            #expect(claimed.filter { $0.passTypeID == typeC }.count == 1)
+            #expect(claimed.count == 6)
+        }
+    }
+
     @Test("a pass type without a Google issuer queues no write", arguments: Engine.available)
     func noIssuer(_ engine: Engine) async throws {
         try await ProvisioningWorld.with(engine) { world in

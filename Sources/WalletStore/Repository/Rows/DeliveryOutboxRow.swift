@@ -25,6 +25,7 @@ struct DeliveryOutboxRow: TableRow {
         case failedAt = "failed_at"
         case lastError = "last_error"
         case passTypeID = "pass_type_id"
+        case clientID = "client_id"
     }
 
     /// ``kind`` of a push to a device (rows older than webhooks have `nil`).
@@ -68,6 +69,8 @@ struct DeliveryOutboxRow: TableRow {
     var lastError: String?
     /// The pass type a webhook is about, when it is about a pass type rather than a pass.
     var passTypeID: String?
+    /// The client of a Google Wallet write's pass: the lane it is claimed in with its pass type.
+    var clientID: String?
 
     /// A new, unleased row of `kind` about the pass `passID` (and the pass type `passTypeID`), due at `now`.
     private init(kind: String, passID: String?, passTypeID: String?, deviceLibraryIdentifier: String, now: Date) {
@@ -96,10 +99,11 @@ struct DeliveryOutboxRow: TableRow {
             deviceLibraryIdentifier: deviceLibraryIdentifier, now: now)
     }
 
-    /// A new, unleased, first write of the Google Wallet object of the pass `passID` (of the pass type `passTypeID`),
-    /// due at `now`.
-    init(googleWriteOf passID: String, passTypeID: String, now: Date) {
+    /// A new, unleased, first write of the Google Wallet object of the pass `passID` (of the pass type `passTypeID`
+    /// and the client `clientID`), due at `now`.
+    init(googleWriteOf passID: String, passTypeID: String, clientID: String, now: Date) {
         self.init(kind: Self.googleKind, passID: passID, passTypeID: passTypeID, deviceLibraryIdentifier: "", now: now)
+        self.clientID = clientID
     }
 
     /// A new, unleased delivery of the event `eventID` about the pass `passID` (or, without one, the pass type
