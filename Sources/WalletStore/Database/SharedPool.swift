@@ -65,7 +65,8 @@ final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
         }
         if writers !== readers { try await writers.shutdownAsync() }
         try await readers.shutdownAsync()
-        if closeEventLoopGroup { try await readers.eventLoopGroup.shutdownGracefully() }
+        // The threads first: work still queued on them is failed on its event loop, which must still run.
         try await threadPool?.shutdownGracefully()
+        if closeEventLoopGroup { try await readers.eventLoopGroup.shutdownGracefully() }
     }
 }
