@@ -116,8 +116,9 @@ struct WebFlowController: Sendable {
         guard let target = try await webLinks.landingTarget(token: token) else {
             return LandingPage.response(.notFound, LandingPage.notFound(nonce: nonce), nonce: nonce)
         }
-        // Android has no Apple Wallet: the same pass in Google Wallet, when its pass type has an issuer.
-        if SharedPassController.isAndroid(request), let googleLinks,
+        // Android has no Apple Wallet: the same pass in Google Wallet, when its pass type has an issuer and the link's
+        // client may still issue it (as the Apple session checks).
+        if SharedPassController.isAndroid(request), let googleLinks, try await webLinks.clientMayIssue(target),
             let link = (try? await googleLinks.link(passID: target.link.passID)) ?? nil
         {
             return LandingPage.response(

@@ -111,6 +111,14 @@ package struct WebLinkService: Sendable {
         return try await repository.landingTarget(tokenHash: SecretToken.hash(token), now: provisioning.clock.now)
     }
 
+    /// Whether the landing link's client may still issue its pass: its pass type was not taken from the client since
+    /// the link was made.
+    package func clientMayIssue(_ target: LandingTarget) async throws -> Bool {
+        try await repository.issuanceTarget(
+            clientID: target.link.clientID, attribute: target.tagAttribute, value: target.tagValue)?.clientMayIssue
+            ?? false
+    }
+
     /// A fresh web link for a landing link's pass: issuer data signed now, scoped to the link's client.
     package func webLink(for target: LandingTarget) async throws -> WebLink {
         // The link stands for the API user who made it: only its client's identifier is used (for scoping, and in

@@ -311,6 +311,16 @@ extension GoogleWalletRoutesTests {
             let iPhone = try await ShareLinkRoutesTests.open(
                 google.client, "/wallet/add/\(token)", agent: ShareLinkRoutesTests.iPhone)
             #expect(!iPhone.text.contains(GoogleSaveLink.prefix), "an iPhone gets the Apple web flow")
+
+            let repository = google.world.world.repository
+            let pass = try #require(try await repository.pass(tagID: google.world.world.tag.id))
+            #expect(
+                try await repository.revokePassType(
+                    passTypeID: pass.passTypeID, clientID: google.world.world.tag.clientID))
+            let revoked = try await ShareLinkRoutesTests.open(
+                google.client, "/wallet/add/\(token)", agent: Self.android)
+            #expect(
+                !revoked.text.contains(GoogleSaveLink.prefix), "a client cut off from the pass type gets no save link")
         }
     }
 }
