@@ -91,7 +91,7 @@ package struct OrderManagement: Sendable {
     package func update(clientID: UUID, orderTypeIdentifier: String, orderIdentifier: String, change: OrderChange)
         async throws -> ManagedOrderState
     {
-        let (order, orderType) = try await owned(clientID, orderTypeIdentifier, orderIdentifier)
+        let (order, orderType) = try await issuable(clientID, orderTypeIdentifier, orderIdentifier)
         let details = Locked<[String: JSONValue]>([:])
         let (changed, queued) = try await repository.changeOrder(
             id: order.id, now: clock.now, storageLimit: Self.storagePerClient
@@ -125,7 +125,7 @@ package struct OrderManagement: Sendable {
     package func signedOrder(clientID: UUID, orderTypeIdentifier: String, orderIdentifier: String) async throws
         -> Data
     {
-        let (order, orderType) = try await owned(clientID, orderTypeIdentifier, orderIdentifier)
+        let (order, orderType) = try await issuable(clientID, orderTypeIdentifier, orderIdentifier)
         return try await renderer.signedArchive(of: order, orderType: orderType, signingTime: clock.now)
     }
 
@@ -144,6 +144,20 @@ package struct OrderManagement: Sendable {
             found.order.clientID == clientID
         else { throw PassManagementFailure.notFound("an order '\(orderIdentifier)' of \(orderTypeIdentifier)") }
         return found
+    }
+
+    /// The client's order, with its type, while the type is still shared with the client: a client the type was
+    /// taken from reads its orders but never issues under the type's key again.
+    ///
+    /// - Throws: ``PassManagementFailure/forbidden(_:)`` when the order type is no longer shared with the client.
+    func issuable(_ clientID: UUID, _ orderTypeIdentifier: String, _ orderIdentifier: String) async throws
+        -> (StoredOrder, PassType)
+    {
+        let (order, orderType) = try await owned(clientID, orderTypeIdentifier, orderIdentifier)
+        guard try await repository.isPassTypeGranted(passTypeID: orderType.id, clientID: clientID) else {
+            throw PassManagementFailure.forbidden(ProvisioningService.notGranted(orderType.passTypeIdentifier))
+        }
+        return (order, orderType)
     }
 
     /// The archived package of `order` with `files`, once it lints clean.

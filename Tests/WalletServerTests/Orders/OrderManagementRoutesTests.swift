@@ -92,6 +92,31 @@ struct OrderManagementRoutesTests {
     }
 
     @Test(
+        "a client the order type was taken from reads its orders, but changing or signing one is 403",
+        arguments: Engine.available)
+    func unshared(_ engine: Engine) async throws {
+        try await withAPI(engine) { client, world, token, _ in
+            let created = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token, body: Self.body())
+            #expect(created.status == .created, "\(created.text)")
+            let orderType = try #require(try await world.repository.passTypes().first { $0.kind == .order })
+            #expect(
+                try await world.repository.revokePassType(passTypeID: orderType.id, clientID: world.apiUser.clientID))
+
+            let path = "/api/v2/orders/\(Self.orderType)/SHOP-1"
+            #expect(try await ManagementWorld.send(client, .get, path, token: token).status == .ok)
+            let changed = try await ManagementWorld.send(
+                client, .patch, path, token: token, body: #"{"status":"completed"}"#)
+            #expect(changed.status == .forbidden)
+            let replaced = try await ManagementWorld.send(client, .patch, path, token: token, body: Self.body())
+            #expect(replaced.status == .forbidden)
+            #expect(try await ManagementWorld.send(client, .get, path + "/order", token: token).status == .forbidden)
+            let state = try await ManagementWorld.send(client, .get, path, token: token)
+            #expect(state.object["order"].map { ($0 as? [String: Any])?["status"] as? String } == "open")
+        }
+    }
+
+    @Test(
         "a change merges a fulfilment by its identifier; one that would not lint changes nothing",
         arguments: Engine.available)
     func changes(_ engine: Engine) async throws {
