@@ -191,6 +191,12 @@ struct OrderManagementRoutesTests {
             }
             #expect(statuses.dropLast().allSatisfy { $0 == .ok })
             #expect(statuses.last == .tooManyRequests)
+            let yaml = try String(contentsOf: SourceTree.appending("docs/openapi.yaml"), encoding: .utf8)
+            let route = try #require(
+                yaml.components(separatedBy: "\n  /orders/v1/orders/{orderTypeIdentifier}/").dropFirst().first)
+            #expect(
+                route.components(separatedBy: "\n  /").first?.contains("\"429\"") == true,
+                "docs/openapi.yaml lists the fetch's 429")
             var conditional = auth
             conditional[.ifModifiedSince] = HTTPDate.format(Date().addingTimeInterval(60))
             for _ in 0..<30 {
