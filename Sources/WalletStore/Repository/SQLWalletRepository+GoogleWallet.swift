@@ -29,6 +29,13 @@ extension SQLWalletRepository {
             ORDER BY CASE WHEN e.leased_until >= \(bind: nowMS) THEN 0 ELSE 1 END, e.created_at, e.id LIMIT 1) \
             ORDER BY r.next_attempt_at, r.created_at, r.id LIMIT \(bind: perLane)
             """
+        // The first write not given up, in the index's order, of the lanes `condition` leaves.
+        func firstLaneWrite(_ condition: SQLQueryString) -> SQLQueryString {
+            """
+            (SELECT r.id FROM push_outbox r WHERE r.kind = 'google' AND r.failed_at IS NULL AND \(condition) \
+            ORDER BY r.kind, r.pass_type_id, r.client_id LIMIT 1)
+            """
+        }
         // PostgreSQL reads a lane's writes in a lateral join; SQLite, which has none, in a correlated `IN`.
         let laneWrites: SQLQueryString =
             database.engine == .postgres
@@ -38,14 +45,10 @@ extension SQLWalletRepository {
             let candidates = try await sql.raw(
                 """
                 WITH RECURSIVE lanes (pass_type_id, client_id) AS (SELECT f.pass_type_id, f.client_id \
-                FROM push_outbox f WHERE f.id = (SELECT r.id FROM push_outbox r WHERE r.kind = 'google' \
-                AND r.failed_at IS NULL AND r.client_id IS NOT NULL ORDER BY r.kind, r.pass_type_id, r.client_id \
-                LIMIT 1) UNION ALL SELECT n.pass_type_id, n.client_id FROM lanes l JOIN push_outbox n \
-                ON n.id = COALESCE((SELECT r.id FROM push_outbox r WHERE r.kind = 'google' AND r.failed_at IS NULL \
-                AND r.pass_type_id = l.pass_type_id AND r.client_id > l.client_id \
-                ORDER BY r.kind, r.pass_type_id, r.client_id LIMIT 1), (SELECT r.id FROM push_outbox r \
-                WHERE r.kind = 'google' AND r.failed_at IS NULL AND r.pass_type_id > l.pass_type_id \
-                AND r.client_id IS NOT NULL ORDER BY r.kind, r.pass_type_id, r.client_id LIMIT 1))), \
+                FROM push_outbox f WHERE f.id = \(firstLaneWrite("r.client_id IS NOT NULL")) \
+                UNION ALL SELECT n.pass_type_id, n.client_id FROM lanes l JOIN push_outbox n ON n.id = COALESCE(\
+                \(firstLaneWrite("r.pass_type_id = l.pass_type_id AND r.client_id > l.client_id")), \
+                \(firstLaneWrite("r.pass_type_id > l.pass_type_id AND r.client_id IS NOT NULL")))), \
                 due AS (\(laneWrites)), \
                 held AS (SELECT pass_type_id, client_id FROM push_outbox \
                 WHERE kind = 'google' AND leased_until >= \(bind: nowMS)), \
