@@ -1,3 +1,4 @@
+import CofferSupport
 import Foundation
 
 /// Checks JSON against the schemas Apple documents: each key's type, the required keys, enumerations, counts, URLs,
@@ -59,7 +60,9 @@ enum SchemaCheck {
                 }
             case .number(let number):
                 context.warning(
-                    "value.decimal-number", path, "is the number \(number); Apple documents amounts as text",
+                    "value.decimal-number", path,
+                    "is the number \(number); Apple documents amounts as strings "
+                        + "(https://developer.apple.com/documentation/walletorders/currencyamount)",
                     fix: "write it as the string \"\(number)\"")
             default: mistyped()
             }
@@ -77,6 +80,18 @@ enum SchemaCheck {
                 context.error(
                     "value.date", path,
                     "'\(text)' is not a W3C date with hours, minutes and a time zone, such as 2026-12-24T20:00+01:00")
+            }
+        case .dateTime:
+            guard case .string(let text) = value else { return mistyped() }
+            if RFC3339.date(text) == nil {
+                // A W3C date without seconds (16 characters to the minute) needs only ":00".
+                let withSeconds = RFC3339.date(text, secondsOptional: true).map { _ in
+                    "write it as \(text.prefix(16)):00\(text.dropFirst(16))"
+                }
+                context.error(
+                    "value.date", path,
+                    "'\(text)' is not an RFC 3339 date-time with seconds and a time zone, such as 2026-12-24T20:00:00Z",
+                    fix: withSeconds)
             }
         case .url(let secure):
             guard case .string(let text) = value else { return mistyped() }

@@ -61,6 +61,9 @@ public indirect enum PassValueKind: Sendable {
     case boolean
     /// A W3C date with a time and a time zone, e.g. `2026-12-24T20:00:00+01:00`.
     case date
+    /// An RFC 3339 date-time, seconds and time zone included, e.g. `2026-12-24T20:00:00+01:00`: an order's dates
+    /// ([Order](https://developer.apple.com/documentation/walletorders/order)).
+    case dateTime
     /// A URL; `https` only when `secure`.
     case url(secure: Bool)
     /// A color, `rgb(r, g, b)`.
@@ -90,6 +93,7 @@ public indirect enum PassValueKind: Sendable {
         case .integer: "a whole number"
         case .boolean: "true or false"
         case .date: "a W3C date with a time zone, such as 2026-12-24T20:00:00+01:00"
+        case .dateTime: "an RFC 3339 date-time with seconds and a time zone, such as 2026-12-24T20:00:00+01:00"
         case .url(let secure): secure ? "an https URL" : "a URL"
         case .color: "a color such as rgb(20, 30, 40)"
         case .enumeration(let values): "one of \(values.joined(separator: ", "))"
@@ -111,6 +115,7 @@ public indirect enum PassValueKind: Sendable {
         case .integer: "whole numbers"
         case .boolean: "booleans"
         case .date: "W3C dates"
+        case .dateTime: "RFC 3339 date-times"
         case .url: "URLs"
         case .color: "colors"
         case .enumeration(let values): "strings from \(values.joined(separator: ", "))"

@@ -22,24 +22,20 @@ package final class WebhookSender: WebhookPoster {
     package let allowsLoopback: Bool
     private let secrets: any SecretsDataStoring
     private let clock: any CofferClock
-    /// Where endpoints' host names are resolved: threads of the webhooks' own, so that a resolver that answers
-    /// slowly (an issuer's DNS) delays only webhook deliveries, never the thread pool the rest of the server uses.
-    /// One client's endpoints hold at most `DeliveryDispatcher/webhooksPerClient` of them.
-    private static let resolvers: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 16)
-        pool.start()
-        return pool
-    }()
+    /// Where endpoints' host names are resolved: a slow or silent name server (an issuer's DNS) delays only its own
+    /// client's deliveries, and never past an attempt's deadline.
+    private let resolver: WebhookHostResolver
 
     /// Creates a sender that reads endpoints' secrets from `secrets`; `allowsLoopback` lets deliveries reach this
     /// machine's own addresses.
     package init(
         secrets: any SecretsDataStoring, timeout: TimeInterval = 10, allowsLoopback: Bool = false,
-        clock: any CofferClock = SystemClock()
+        resolver: WebhookHostResolver = WebhookHostResolver(), clock: any CofferClock = SystemClock()
     ) {
         self.secrets = secrets
         self.timeout = timeout
         self.allowsLoopback = allowsLoopback
+        self.resolver = resolver
         self.clock = clock
     }
 
@@ -70,7 +66,7 @@ package final class WebhookSender: WebhookPoster {
         let deadline = OverallDeadline(seconds: timeout)
         do {
             return try await deadline.run { [self, request] in
-                try await post(request, to: delivery.url, deadline: deadline)
+                try await post(request, to: delivery.url, for: delivery.clientID, deadline: deadline)
             }
         } catch is OverallDeadline.Passed {
             return .failed("the endpoint did not answer in full within \(Int(timeout.rounded())) s")
@@ -83,9 +79,9 @@ package final class WebhookSender: WebhookPoster {
 
     /// Resolves `url`'s host, picks an address deliveries may go to, and posts `request` to that address alone (the
     /// host name still names the server to TLS and in `Host`), through a client made for this one attempt.
-    private func post(_ request: HTTPClientRequest, to url: String, deadline: OverallDeadline) async throws
-        -> WebhookOutcome
-    {
+    private func post(
+        _ request: HTTPClientRequest, to url: String, for client: UUID, deadline: OverallDeadline
+    ) async throws -> WebhookOutcome {
         // The host exactly as the HTTP client reads it from the URL, so that the address pinned below is the one it
         // connects to.
         guard let parsed = URL(string: url)?.host, !parsed.isEmpty else {
@@ -95,9 +91,11 @@ package final class WebhookSender: WebhookPoster {
         let host = isIPv6Literal ? String(parsed.dropFirst().dropLast()) : parsed
         let addresses: [IPAddress]
         do {
-            addresses = try await Self.resolvers.runIfActive { try IPAddress.resolve(host) }
+            addresses = try await resolver.addresses(of: host, for: client)
         } catch is IPAddress.ResolutionFailure {
             throw Refusal(reason: "the endpoint's host name does not resolve")
+        } catch is WebhookHostResolver.Busy {
+            throw Refusal(reason: "earlier lookups of this client's endpoint host names have not finished")
         }
         guard let address = addresses.first(where: isAllowed) else {
             throw Refusal(

@@ -60,8 +60,11 @@ public struct PassTemplate: Sendable {
     /// whoever knows a serial number can personalize the pass first.
     ///
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` when the caller insists on a serial number
-    ///   (`chosen`) for a personalizable template.
+    ///   (`chosen`) for a personalizable template, or on one Wallet cannot put in a web service path.
     public func serialNumber(preferring preferred: String, chosen: String? = nil) throws -> String {
+        if let chosen, let problem = WebServiceIdentifier.problem(chosen) {
+            throw WalletServerError.invalidArgument("the serial number \(problem)")
+        }
         guard isPersonalizable else { return chosen ?? preferred }
         guard chosen == nil else {
             throw WalletServerError.invalidArgument(

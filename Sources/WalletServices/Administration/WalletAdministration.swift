@@ -370,6 +370,9 @@ public struct WalletAdministration: Sendable {
     }
 
     /// Creates the pass of a tag from `template`, signed later for `passTypeID` (the default pass type when `nil`).
+    ///
+    /// The serial number is `serialNumber`, else the tag's first identifier that a web service path carries as it
+    /// is (its reference, Pronto tag or subscription), else the tag's UUID.
     public func createPass(
         tagID: UUID, passTypeID: UUID? = nil, template: PassTemplate? = nil, serialNumber: String? = nil
     ) async throws -> StoredPass {
@@ -388,9 +391,10 @@ public struct WalletAdministration: Sendable {
         }
         try await requireShared(passType, with: tag.clientID)
         let template = try template ?? PassTemplate.demoTicket()
-        let serial = try template.serialNumber(
-            preferring: tag.referenceID ?? tag.prontoTagID ?? tag.subscriptionID ?? tag.id.uuidString,
-            chosen: serialNumber)
+        // The tag's first own identifier that Wallet can carry in a web service path.
+        let preferred = [tag.referenceID, tag.prontoTagID, tag.subscriptionID].lazy.compactMap { $0 }
+            .first { WebServiceIdentifier.problem($0) == nil }
+        let serial = try template.serialNumber(preferring: preferred ?? tag.id.uuidString, chosen: serialNumber)
         let package = try template.package(for: passType, serialNumber: serial)
         let pass = StoredPass(
             tagID: tag.id, passTypeID: passType.id, serialNumber: serial, passContent: try package.archived())

@@ -339,10 +339,8 @@ package struct PassWebService: Sendable {
         try checkIdentifier(identifier, name: "deviceLibraryIdentifier")
     }
 
-    /// An identifier from the path: 1 to 256 printable ASCII characters.
+    /// An identifier from the path, as ``WebServiceIdentifier`` has it.
     static func checkIdentifier(_ value: String, name: String) throws {
-        guard (1...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw Failure.invalidRequest("\(name) must be 1 to 256 printable ASCII characters")
-        }
+        if let problem = WebServiceIdentifier.problem(value) { throw Failure.invalidRequest("\(name) \(problem)") }
     }
 }

@@ -9,6 +9,8 @@ package struct PendingWebhook: Sendable, Hashable, Identifiable {
     package var passID: UUID?
     /// The endpoint it goes to.
     package var endpointID: UUID
+    /// The client the endpoint belongs to.
+    package var clientID: UUID
     /// The endpoint's URL.
     package var url: String
     /// The event's identifier (`evt_…`), the same in every attempt: receivers de-duplicate by it.
@@ -37,12 +39,13 @@ package struct PendingWebhook: Sendable, Hashable, Identifiable {
 
     /// Creates a pending delivery.
     package init(
-        id: UUID, passID: UUID?, endpointID: UUID, url: String, eventID: String, eventType: WebhookEventType,
-        payload: Data, attempts: Int, createdAt: Date, leasedUntil: Date
+        id: UUID, passID: UUID?, endpointID: UUID, clientID: UUID, url: String, eventID: String,
+        eventType: WebhookEventType, payload: Data, attempts: Int, createdAt: Date, leasedUntil: Date
     ) {
         self.id = id
         self.passID = passID
         self.endpointID = endpointID
+        self.clientID = clientID
         self.url = url
         self.eventID = eventID
         self.eventType = eventType

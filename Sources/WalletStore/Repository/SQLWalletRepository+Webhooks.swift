@@ -268,7 +268,7 @@ extension SQLWalletRepository {
 
     /// The columns ``pendingWebhook(_:leasedUntil:)`` reads, of `push_outbox o` joined to `webhook_endpoints e`.
     private static let webhookColumns =
-        "o.id, o.pass_id, o.endpoint_id, o.event_id, o.event_type, o.payload, o.attempts, o.created_at, e.url"
+        "o.id, o.pass_id, o.endpoint_id, e.client_id, o.event_id, o.event_type, o.payload, o.attempts, o.created_at, e.url"
 
     /// The delivery a row of ``webhookColumns`` describes; an event type this server does not know means the record
     /// is corrupt.
@@ -282,6 +282,7 @@ extension SQLWalletRepository {
             id: try DeliveryOutboxRow.uuid(id, .id),
             passID: try row.decode(column: "pass_id", as: String?.self).map { try DeliveryOutboxRow.uuid($0, .passID) },
             endpointID: try DeliveryOutboxRow.uuid(try row.decode(column: "endpoint_id", as: String.self), .endpointID),
+            clientID: try DeliveryOutboxRow.uuid(try row.decode(column: "client_id", as: String.self), .clientID),
             url: try row.decode(column: "url", as: String.self),
             eventID: try row.decode(column: "event_id", as: String.self), eventType: type,
             payload: Data(try row.decode(column: "payload", as: String.self).utf8),

@@ -234,6 +234,10 @@ struct PassLintTests {
         LintCase("web-service.token", .error, at: "authenticationToken") { pass, _ in
             pass.authenticationToken = "short"
         },
+        LintCase("web-service.identifier", .error, at: "serialNumber") { pass, _ in pass.serialNumber = "réf-été" },
+        LintCase("web-service.identifier", .error, at: "passTypeIdentifier") { pass, _ in
+            pass.passTypeIdentifier = "pass.example/tickets"
+        },
         LintCase("app.launch-url", .warning, at: "appLaunchURL") { pass, _ in pass.appLaunchURL = "example://t/1" },
         LintCase("nfc.message", .error, at: "nfc.message", in: .posterEventTicket) { pass, _ in
             pass.nfc!.message = String(repeating: "x", count: 65)

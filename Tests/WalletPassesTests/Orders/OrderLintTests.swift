@@ -69,11 +69,41 @@ struct OrderLintTests {
         #expect(codes(order)["web-service.token authenticationToken"] == .error)
     }
 
-    @Test("an identifier a web service path cannot carry is an error", arguments: ["a/b", "a b", "a?b", "50%"])
+    @Test(
+        "an identifier a web service path cannot carry is an error",
+        arguments: ["a/b", "a b", "a?b", "50%", "a#b", "commande-été", String(repeating: "x", count: 257)])
     func identifiers(_ identifier: String) {
         var order = OrderFixtures.order()
         order.orderIdentifier = identifier
-        #expect(codes(order)["order.identifier orderIdentifier"] == .error)
+        order.orderTypeIdentifier = "order.\(identifier)"
+        let found = codes(order)
+        #expect(found["order.identifier orderIdentifier"] == .error)
+        #expect(found["order.identifier orderTypeIdentifier"] == .error)
+    }
+
+    @Test("a date without seconds is an error in an order, as RFC 3339 has it", arguments: ["createdAt", "updatedAt"])
+    func datesWithoutSeconds(_ key: String) {
+        var order = OrderFixtures.order()
+        order.json[key] = .string("2026-11-24T09:00Z")
+        let finding = order.lint(files: OrderFixtures.files()).findings.first { $0.code == "value.date" }
+        #expect(finding?.path == key)
+        #expect(finding?.severity == .error)
+        #expect(finding?.fix == "write it as 2026-11-24T09:00:00Z")
+        order.json[key] = .string("2026-11-24T09:00:00.5+01:00")
+        #expect(codes(order)["value.date \(key)"] == nil)
+    }
+
+    @Test(
+        "the payment keys Apple deprecates are warnings that name transactions",
+        arguments: ["paymentMethods", "applePayTransactionIdentifiers"])
+    func deprecatedPaymentKeys(_ key: String) throws {
+        var order = OrderFixtures.order()
+        order.payment?.json[key] = .array([.string("Visa 4242")])
+        let finding = try #require(
+            order.lint(files: OrderFixtures.files()).findings.first { $0.path == "payment.\(key)" })
+        #expect(finding.code == "key.deprecated")
+        #expect(finding.severity == .warning)
+        #expect(finding.message.contains("transactions"))
     }
 
     @Test("currency and country codes, coordinates and duplicate fulfilments are checked wherever they are")

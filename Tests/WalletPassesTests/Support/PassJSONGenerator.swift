@@ -49,6 +49,7 @@ enum PassJSONGenerator {
         case .integer: .number(Double(Int.random(in: 0...9_007_199_254_740_991, using: &rng)))
         case .boolean: .bool(Bool.random(using: &rng))
         case .date: .string(date(using: &rng))
+        case .dateTime: .string(date(withSeconds: true, using: &rng))
         case .url:
             .string(
                 ["https://example.com/a?b=c&d=%20", "https://ü.example/ä", "tel:+33100000000"].randomElement(
@@ -103,11 +104,11 @@ enum PassJSONGenerator {
         ].randomElement(using: &rng)!
     }
 
-    static func date(using rng: inout any SeededRandomNumberGenerator) -> String {
+    static func date(withSeconds: Bool = false, using rng: inout any SeededRandomNumberGenerator) -> String {
         let day = String(
             format: "2026-%02d-%02d", Int.random(in: 1...12, using: &rng), Int.random(in: 1...28, using: &rng))
         let time = String(format: "%02d:%02d", Int.random(in: 0...23, using: &rng), Int.random(in: 0...59, using: &rng))
-        let seconds = ["", ":00", ":59", ":30.5", ":07.123"].randomElement(using: &rng)!
+        let seconds = [withSeconds ? ":01" : "", ":00", ":59", ":30.5", ":07.123"].randomElement(using: &rng)!
         let zone = ["Z", "+01:00", "-07:00", "+05:30", "-00:00"].randomElement(using: &rng)!
         return "\(day)T\(time)\(seconds)\(zone)"
     }

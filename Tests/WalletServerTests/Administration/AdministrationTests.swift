@@ -280,6 +280,22 @@ struct AdministrationTests {
         }
     }
 
+    @Test(
+        "a serial number is one Wallet can put in a web service path: a reference that is not gives way to the tag's id",
+        arguments: Engine.available)
+    func serialNumbersFitPaths(_ engine: Engine) async throws {
+        try await withAdministration(engine) { administration, _ in
+            let client = try await administration.createClient(name: "Acme")
+            _ = try await administration.developmentPassType()
+            let accented = try await administration.createTag(clientID: client.id, referenceID: "réf-été")
+            #expect(try await administration.createPass(tagID: accented.id).serialNumber == accented.id.uuidString)
+            let other = try await administration.createTag(clientID: client.id, referenceID: "T-3")
+            await #expect(throws: WalletServerError.self) {
+                try await administration.createPass(tagID: other.id, serialNumber: "S 3")
+            }
+        }
+    }
+
     @Test("a pass folder can be the template: its content is kept, its identifiers become the pass type's")
     func folderTemplate() async throws {
         try await withAdministration(.sqliteFile) { administration, storage in

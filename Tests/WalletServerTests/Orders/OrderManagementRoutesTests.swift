@@ -62,6 +62,15 @@ struct OrderManagementRoutesTests {
                 body: Self.body(files: #","files":{"run.sh":"ZWNobw=="}"#))
             #expect(script.status == .badRequest)
             #expect(script.text.contains("is not a file an order holds"))
+            // The web service could never serve it: the rule is the one its paths keep.
+            let accented = try await ManagementWorld.send(
+                client, .post, "/api/v2/orders", token: token, body: Self.body("commande-été"))
+            #expect(accented.status == .badRequest)
+            #expect(accented.errorCode == "invalid_order")
+            #expect(accented.text.contains("orderIdentifier"))
+            let fetched = try await client.execute(
+                uri: "/orders/v1/orders/\(Self.orderType)/commande-%C3%A9t%C3%A9", method: .get)
+            #expect(fetched.status == .badRequest)
             let state = try await ManagementWorld.send(
                 client, .get, "/api/v2/orders/\(Self.orderType)/SHOP-1", token: token)
             #expect(state.status == .notFound)

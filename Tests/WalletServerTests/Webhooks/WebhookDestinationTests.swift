@@ -62,7 +62,8 @@ struct WebhookDestinationTests {
             try secrets.saveData(Data("whsec_test".utf8), account: WebhookEndpoint.secretPath(id: endpointID))
             receiver.expect(secret: "whsec_test")
             let delivery = PendingWebhook(
-                id: UUID(), passID: UUID(), endpointID: endpointID, url: "http://localhost:\(port)/hooks",
+                id: UUID(), passID: UUID(), endpointID: endpointID, clientID: UUID(),
+                url: "http://localhost:\(port)/hooks",
                 eventID: "evt_1", eventType: .passUpdated, payload: Data("{}".utf8), attempts: 0, createdAt: Date(),
                 leasedUntil: Date())
 
@@ -77,6 +78,59 @@ struct WebhookDestinationTests {
             #expect(await WebhookSender(secrets: secrets, allowsLoopback: true).send(delivery) == .delivered)
             #expect(receiver.deliveries.count == 1)
             #expect(receiver.deliveries.first?.signed == true)
+        }
+    }
+
+    @Test("a name server that never answers ends the attempt at its deadline, and holds up only its own client")
+    func silentNameServer() async throws {
+        try await WebhookReceiver.with { receiver, url in
+            let port = try #require(URLComponents(string: url)?.port)
+            let secrets = AggregateSecretsStore(backend: InMemoryBackend())
+            receiver.expect(secret: "whsec_test")
+            // The silent lookups return only once the test is over (or, should an attempt wait for its lookup, once
+            // the watchdog gives up on it): an attempt that ends before did so at its deadline.
+            let silence = DispatchSemaphore(value: 0)
+            let watchdogFired = Locked(false)
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(60))
+                watchdogFired.withLock { $0 = true }
+                for _ in 0..<8 { silence.signal() }
+            }
+            let lookups = Locked<[String]>([])
+            let resolver = WebhookHostResolver(perClient: 2) { host in
+                lookups.withLock { $0.append(host) }
+                if host == "silent.example" { silence.wait() }
+                return [try #require(IPAddress(numeric: "127.0.0.1"))]
+            }
+            defer {
+                watchdog.cancel()
+                for _ in 0..<2 { silence.signal() }
+            }
+            let sender = WebhookSender(secrets: secrets, timeout: 0.2, allowsLoopback: true, resolver: resolver)
+            func delivery(to url: String, for client: UUID) throws -> PendingWebhook {
+                let endpointID = UUID()
+                try secrets.saveData(Data("whsec_test".utf8), account: WebhookEndpoint.secretPath(id: endpointID))
+                return PendingWebhook(
+                    id: UUID(), passID: UUID(), endpointID: endpointID, clientID: client, url: url, eventID: "evt_1",
+                    eventType: .passUpdated, payload: Data("{}".utf8), attempts: 0, createdAt: Date(),
+                    leasedUntil: Date())
+            }
+            let silent = UUID()
+            for _ in 0..<2 {
+                let outcome = await sender.send(try delivery(to: "https://silent.example/hooks", for: silent))
+                guard case .failed(let reason) = outcome else { Issue.record("a silent host got a delivery"); continue }
+                #expect(reason.hasPrefix("the endpoint did not answer in full within"), "\(reason)")
+            }
+            let third = await sender.send(try delivery(to: "https://silent.example/hooks", for: silent))
+            #expect(third == .failed("earlier lookups of this client's endpoint host names have not finished"))
+            #expect(lookups.withLock { $0 } == ["silent.example", "silent.example"])
+            #expect(!watchdogFired.withLock { $0 }, "an attempt waited for its lookup past its deadline")
+
+            // Another client's endpoint, through the same resolver, with time enough for a real POST.
+            let patient = WebhookSender(secrets: secrets, allowsLoopback: true, resolver: resolver)
+            let other = await patient.send(try delivery(to: "http://hooks.test:\(port)/hooks", for: UUID()))
+            #expect(other == .delivered)
+            #expect(receiver.deliveries.count == 1)
         }
     }
 

@@ -33,8 +33,11 @@ enum OrderChecks {
             context.error("order.schema-version", "schemaVersion", "must be 1")
         }
         for key in ["orderTypeIdentifier", "orderIdentifier"] {
-            if case .string(let text)? = order.json[key], PassChecks.isBlank(text) {
+            guard case .string(let text)? = order.json[key] else { continue }
+            if PassChecks.isBlank(text) {
                 context.error("order.blank", key, "must not be empty")
+            } else if let problem = WebServiceIdentifier.problem(text) {
+                context.error("order.identifier", key, problem)
             }
         }
         for key in ["displayName", "merchantIdentifier"] {
@@ -48,27 +51,11 @@ enum OrderChecks {
                 "order.type-identifier", "orderTypeIdentifier",
                 "does not start with 'order.' as the Order Type IDs Apple issues do (order.com.example.shop)")
         }
-        if let reason = identifierProblem(order.orderIdentifier) {
-            context.error("order.identifier", "orderIdentifier", reason)
-        }
         let merchant = order.merchant.merchantIdentifier
         if !merchant.isEmpty, !merchant.hasPrefix("merchant.") {
             context.warning(
                 "merchant.identifier", "merchant.merchantIdentifier",
                 "is not an Apple Pay merchant identifier (merchant.com.example)")
-        }
-    }
-
-    /// Why `identifier` cannot name an order in the web service's paths, or `nil` when it can.
-    static func identifierProblem(_ identifier: String) -> String? {
-        if identifier.utf8.count > 255 { return "is longer than 255 bytes" }
-        let refused = identifier.unicodeScalars.first {
-            $0 == "/" || $0 == "?" || $0 == "#" || $0 == "%" || $0.properties.isWhitespace
-                || $0.properties.generalCategory == .control
-        }
-        return refused.map {
-            "contains '\($0.escaped(asASCII: true))', which a web service path cannot carry as it is; use letters, "
-                + "digits, '-', '_' and '.'"
         }
     }
 

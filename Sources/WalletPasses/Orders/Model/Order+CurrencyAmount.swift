@@ -14,7 +14,9 @@ extension Order {
             self.currency = currency
         }
 
-        /// The amount as decimal text; a JSON number, which some orders carry, reads as its text.
+        /// The amount as decimal text, the JSON string Apple documents
+        /// ([CurrencyAmount](https://developer.apple.com/documentation/walletorders/currencyamount)); a JSON number,
+        /// which some orders carry, reads as its text and the lint warns.
         public var amount: String {
             get {
                 switch json["amount"] {

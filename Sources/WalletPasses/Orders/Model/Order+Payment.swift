@@ -36,7 +36,8 @@ extension Order {
             get { self["total"] ?? CurrencyAmount(json: [:]) }
             set { self["total"] = newValue }
         }
-        /// Where the payment stands; `nil` when absent or unknown.
+        /// Where the payment stands; `nil` when absent or unknown. Apple marks it deprecated yet still required
+        /// ([Payment](https://developer.apple.com/documentation/walletorders/payment)), so the lint requires it.
         public var status: Status? {
             get { self["status"] }
             set { self["status"] = newValue }
@@ -51,18 +52,21 @@ extension Order {
             get { self["transactions"] }
             set { self["transactions"] = newValue }
         }
-        /// How the customer paid, e.g. `Visa 1234`.
+        /// How the customer paid, e.g. `Visa 1234`; Apple deprecates it for each transaction's `paymentMethod`.
+        @available(*, deprecated, message: "Apple deprecates it: give each transaction's paymentMethod")
         public var paymentMethods: [String]? {
             get { self["paymentMethods"] }
             set { self["paymentMethods"] = newValue }
         }
-        /// The Apple Pay transaction identifiers.
+        /// The Apple Pay transaction identifiers; Apple deprecates it for each transaction's own identifier.
+        @available(*, deprecated, message: "Apple deprecates it: give each transaction's applePayTransactionIdentifier")
         public var applePayTransactionIdentifiers: [String]? {
             get { self["applePayTransactionIdentifiers"] }
             set { self["applePayTransactionIdentifiers"] = newValue }
         }
 
-        /// The keys of a payment.
+        /// The keys of a payment, with the deprecations of
+        /// [Payment](https://developer.apple.com/documentation/walletorders/payment).
         public static let schema = PassSchema(
             "payment",
             [
@@ -70,8 +74,14 @@ extension Order {
                 .init("status", .enumeration(Status.allCases.map(\.rawValue)), required: true),
                 .init("summaryItems", .array(.dictionary(SummaryItem.self))),
                 .init("transactions", .array(.dictionary(Transaction.self))),
-                .init("paymentMethods", .array(.string)),
-                .init("applePayTransactionIdentifiers", .array(.string)),
+                .init(
+                    "paymentMethods", .array(.string),
+                    deprecated: "Apple retires it; give each payment in 'transactions' with its 'paymentMethod'"),
+                .init(
+                    "applePayTransactionIdentifiers", .array(.string),
+                    deprecated:
+                        "Apple retires it; give each payment in 'transactions' with its 'applePayTransactionIdentifier'"
+                ),
             ])
     }
 }

@@ -85,7 +85,7 @@ extension Order.Payment {
             "payment transaction",
             [
                 .init("amount", .dictionary(Order.CurrencyAmount.self), required: true),
-                .init("createdAt", .date, required: true),
+                .init("createdAt", .dateTime, required: true),
                 .init("paymentMethod", .dictionary(Method.self), required: true),
                 .init("status", .enumeration(Status.allCases.map(\.rawValue)), required: true),
                 .init("transactionType", .enumeration(TransactionType.allCases.map(\.rawValue)), required: true),

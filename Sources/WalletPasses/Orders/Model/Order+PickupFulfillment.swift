@@ -107,9 +107,9 @@ extension Order {
                 .init("address", .dictionary(Address.self)),
                 .init("location", .dictionary(Location.self)),
                 .init("barcode", .dictionary(Barcode.self)),
-                .init("pickupAt", .date),
+                .init("pickupAt", .dateTime),
                 .init("pickupWindowDuration", .duration),
-                .init("pickedUpAt", .date),
+                .init("pickedUpAt", .dateTime),
                 .init("lineItems", .array(.dictionary(LineItem.self))),
                 .init("notes", .string),
             ])

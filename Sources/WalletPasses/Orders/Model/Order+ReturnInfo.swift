@@ -48,7 +48,7 @@ extension Order {
             [
                 .init("returnPolicyURL", .url(secure: false), required: true),
                 .init("returnPolicyDescription", .string),
-                .init("returnDeadline", .date),
+                .init("returnDeadline", .dateTime),
                 .init("displayCountdown", .boolean),
                 .init("returnManagementURL", .url(secure: false)),
             ])
