@@ -10,12 +10,13 @@ package enum WebServiceIdentifier {
 
     /// Why `value` cannot go in a web service path, or `nil` when it can.
     package static func problem(_ value: String) -> String? {
-        let bytes = value.utf8
-        guard !bytes.isEmpty else { return "is empty" }
-        guard bytes.count <= maximumLength else { return "is longer than \(maximumLength) characters" }
-        guard let refused = value.unicodeScalars.first(where: { !isAllowed($0) }) else { return nil }
-        return "contains '\(refused.escaped(asASCII: true))'; a web service path takes printable ASCII other than "
-            + "'/', '?', '#' and '%' (letters, digits, '-', '_' and '.' are safe everywhere)"
+        guard !value.isEmpty else { return "is empty" }
+        if let refused = value.unicodeScalars.first(where: { !isAllowed($0) }) {
+            return "contains '\(refused.escaped(asASCII: true))'; a web service path takes printable ASCII other "
+                + "than '/', '?', '#' and '%' (letters, digits, '-', '_' and '.' are safe everywhere)"
+        }
+        // Every character is now one byte.
+        return value.utf8.count > maximumLength ? "is longer than \(maximumLength) characters" : nil
     }
 
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
