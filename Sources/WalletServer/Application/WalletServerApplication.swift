@@ -32,7 +32,7 @@ public enum WalletServerApplication {
         maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil,
         webhookSecrets: (any SecretsDataStoring)? = nil, allowsLoopbackWebhooks: Bool = false,
         changeLimit: RateLimit = .passChanges, rateBuckets: (any RateBucketStore)? = nil,
-        googleWallet: GoogleWalletRoutes? = nil
+        googleWallet: GoogleWalletRoutes? = nil, passChangeJobs: PassChangeJobs? = nil
     ) -> Router<WalletRequestContext> {
         let operations = OperationsController(
             metrics: metrics, exposesMetrics: exposesMetrics,
@@ -48,6 +48,7 @@ public enum WalletServerApplication {
             clientAddress: clientAddress, rateBuckets: rateBuckets)
         let updater = updater ?? PassUpdater(store: repository, logger: logger, trace: service.trace)
         let management = PassManagement(repository: repository, updater: updater)
+        let passChangeJobs = passChangeJobs ?? PassChangeJobs(store: repository, queued: updater.pushesQueued)
         let orderRenderer = OrderRenderer(
             identities: service.identities,
             tokens: service.renderer.webService?.tokens ?? PassAuthenticationTokens(key: SymmetricKey(size: .bits256)),
@@ -108,6 +109,9 @@ public enum WalletServerApplication {
                 changeLimiter: managementController.changeLimiter
             ).addRoutes(to: router.group(RouterPath(OrderManagementController.path)))
             managementController.addPassTypeRoutes(to: router.group(RouterPath(ManagementController.passTypesPath)))
+            PassChangeJobsController(
+                apiTokens: repository, jobs: passChangeJobs, changeLimiter: managementController.changeLimiter
+            ).addRoutes(to: router)
             webhookEndpoints.addRoutes(to: router.group(RouterPath(WebhookEndpointsController.path)))
             googleWalletController.addRoutes(to: router)
         }
@@ -232,6 +236,9 @@ public enum WalletServerApplication {
                 repository: storage.repository, secrets: storage.secrets, identities: storage.identities,
                 metrics: metrics, logger: logger))
         services.append(TraceFlusher(trace: trace))
+        let passChangeJobs = PassChangeJobs(
+            store: storage.repository, queued: outbox.ring, submitted: outbox.ringPassChangeJobs, logger: logger)
+        services.append(PassChangeJobRunner(jobs: passChangeJobs, wakeUp: outbox, logger: logger))
         // The dispatcher closes its APNs connections when it stops.
         services.append(
             DeliveryDispatcher(
@@ -253,7 +260,8 @@ public enum WalletServerApplication {
                 webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
                 rateBuckets: rateBuckets,
                 googleWallet: GoogleWalletRoutes(
-                    secrets: storage.secrets, configuration: configuration.googleWallet, queued: outbox.ring)),
+                    secrets: storage.secrets, configuration: configuration.googleWallet, queued: outbox.ring),
+                passChangeJobs: passChangeJobs),
             server: http1(idleTimeout: configuration.idleTimeout),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "coffer"),

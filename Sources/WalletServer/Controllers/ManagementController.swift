@@ -147,11 +147,7 @@ struct ManagementController: Sendable {
     /// The client of the request's API user; 401 without a valid token, and for a request that `costs` a signature
     /// or deliveries, 429 once the API user spent its change budget.
     private func authenticate(_ request: Request, costs: Bool = false) async throws -> UUID {
-        let apiUser = try await BasicCredentials.apiUser(of: request, in: apiTokens)
-        if costs, case .limited(let wait) = await changeLimiter.acquireAcrossReplicas(for: apiUser.id) {
-            throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
-        }
-        return apiUser.clientID
+        try await BasicCredentials.client(of: request, in: apiTokens, costs: costs, limiter: changeLimiter)
     }
 
     /// The authenticated client and the tag the path and `id_attribute` name; a request that `costs` counts against
@@ -193,6 +189,7 @@ struct ManagementController: Sendable {
         case .conflict: return APIError(.conflict, code: "conflict", message: failure.description)
         case .forbidden: return APIError(.forbidden, code: "forbidden", message: failure.description)
         case .unsupportedHere: return APIError(.conflict, code: "unsupported_here", message: failure.description)
+        case .limitReached: return APIError(.tooManyRequests, code: "limit_reached", message: failure.description)
         case .invalidPass(let findings):
             return APIError(.badRequest, code: "invalid_pass", message: failure.description, findings: findings)
         case .invalidOrder(let findings):

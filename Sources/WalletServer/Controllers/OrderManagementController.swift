@@ -104,10 +104,6 @@ struct OrderManagementController: Sendable {
     }
 
     private func authenticate(_ request: Request, costs: Bool = false) async throws -> UUID {
-        let apiUser = try await BasicCredentials.apiUser(of: request, in: apiTokens)
-        if costs, case .limited(let wait) = await changeLimiter.acquireAcrossReplicas(for: apiUser.id) {
-            throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
-        }
-        return apiUser.clientID
+        try await BasicCredentials.client(of: request, in: apiTokens, costs: costs, limiter: changeLimiter)
     }
 }

@@ -27,4 +27,19 @@ enum BasicCredentials {
         else { throw APIError.unauthorized }
         return apiUser
     }
+
+    /// The client of the request's API user; for a request that `costs` a signature or deliveries, counted against
+    /// the API user's change budget in `limiter` (`RateLimit/passChanges`).
+    ///
+    /// - Throws: ``APIError/unauthorized`` without a valid token; ``APIError/rateLimited(retryAfter:)`` once the API
+    ///   user spent its budget.
+    static func client(of request: Request, in repository: any APITokenStore, costs: Bool, limiter: RateLimiter<UUID>)
+        async throws -> UUID
+    {
+        let apiUser = try await apiUser(of: request, in: repository)
+        if costs, case .limited(let wait) = await limiter.acquireAcrossReplicas(for: apiUser.id) {
+            throw APIError.rateLimited(retryAfter: ProvisioningController.wholeSeconds(wait))
+        }
+        return apiUser.clientID
+    }
 }

@@ -14,4 +14,7 @@ package protocol ExpiringRecordStore: Sendable {
     func deleteFailedDeliveries(before cutoff: Date, limit: Int) async throws -> Int
     /// Deletes up to `limit` events that happened before `cutoff`; returns how many it deleted.
     func deletePassEvents(before cutoff: Date, limit: Int) async throws -> Int
+    /// Deletes up to `limit` items of bulk changes that finished before `cutoff`, and those jobs once they have none
+    /// left; returns how many rows it deleted.
+    func deleteFinishedPassChangeJobs(before cutoff: Date, limit: Int) async throws -> Int
 }

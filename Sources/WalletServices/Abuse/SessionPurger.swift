@@ -98,9 +98,13 @@ package struct SessionPurger: Service {
         if let buckets = repository as? any RateBucketStore {
             try await deleteInBatches { try await buckets.deleteFullRateBuckets(now: cutoff, limit: $0) }
         }
-        // Webhooks and Google Wallet writes kept as failed go with the trace events that show them.
+        // Webhooks and Google Wallet writes kept as failed go with the trace events that show them, and so do the
+        // bulk changes that made those events.
         try await deleteInBatches {
             try await repository.deleteFailedDeliveries(before: traceCutoff, limit: $0)
+        }
+        try await deleteInBatches {
+            try await repository.deleteFinishedPassChangeJobs(before: traceCutoff, limit: $0)
         }
         return total
     }

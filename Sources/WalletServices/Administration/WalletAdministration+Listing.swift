@@ -74,6 +74,12 @@ extension WalletAdministration {
             repository: repository, updater: PassUpdater(store: repository, logger: logger, trace: trace))
     }
 
+    /// Bulk changes of passes, done by whoever runs their batches (``PassChangeJobs/runBatch()``): the command, and
+    /// any running server.
+    package func passChangeJobs() -> PassChangeJobs {
+        PassChangeJobs(store: repository, logger: logger)
+    }
+
     /// The passes' traces, with `webServiceURL` the address their updates are fetched from.
     package func passTrace(webServiceURL: String?) -> PassTrace {
         PassTrace(repository: repository, webServiceURL: webServiceURL)

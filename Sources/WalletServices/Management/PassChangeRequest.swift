@@ -1,4 +1,5 @@
 import Foundation
+import CofferSupport
 import WalletPasses
 
 /// `PATCH /api/v2/passes/{tag_id}`: a JSON object with at least one of `fields`, `semantics`, `relevant_date`,
@@ -29,5 +30,31 @@ package struct PassChangeRequest: Decodable, Sendable {
                 "give at least one of 'fields', 'semantics', 'relevant_date', 'expiration_date' and 'voided'")
         }
         self.change = change
+    }
+
+    /// The body that asks for `change`: what the command line sends as a bulk change's `change`.
+    package static func body(of change: PassChange) -> [String: JSONValue] {
+        func json(_ text: PassFieldText) -> JSONValue {
+            switch text {
+            case .plain(.text(let value)): return .string(value)
+            case .plain(.number(let value)): return .number(value)
+            case .localized(let localized): return .object(localized.values.mapValues(JSONValue.string))
+            }
+        }
+        var fields = change.fields.mapValues { json(.plain($0)) }
+        for (key, slots) in change.texts {
+            fields[key] = .object(
+                Dictionary(
+                    uniqueKeysWithValues: slots.map { slot, text in
+                        (slot == .changeMessage ? "change_message" : slot.rawValue, json(text))
+                    }))
+        }
+        var body: [String: JSONValue] = [:]
+        if !fields.isEmpty { body["fields"] = .object(fields) }
+        if !change.semantics.isEmpty { body["semantics"] = .object(change.semantics) }
+        if let date = change.relevantDate { body["relevant_date"] = .string(RFC3339.milliseconds(date)) }
+        if let date = change.expirationDate { body["expiration_date"] = .string(RFC3339.milliseconds(date)) }
+        if let voided = change.voided { body["voided"] = .bool(voided) }
+        return body
     }
 }

@@ -158,7 +158,7 @@ package struct PassManagement: Sendable {
 
     /// Runs `body`, answering a change the pass cannot take as ``PassManagementFailure/invalidRequest(_:)``, and
     /// one that would make it invalid as ``PassManagementFailure/invalidPass(_:)``.
-    private static func refusingInvalid<R>(_ body: () throws -> R) throws -> R {
+    package static func refusingInvalid<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch WalletServerError.invalidArgument(let reason) {

@@ -19,6 +19,8 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
     case invalidPass([PassFinding])
     /// The order would have errors Wallet rejects (`OrderLint`); each finding names its key or file.
     case invalidOrder([PassFinding])
+    /// The client has as much under way as it may (bulk changes unfinished); it may ask again once some is done.
+    case limitReached(String)
 
     /// A sentence for people; never a token.
     package var description: String {
@@ -28,7 +30,7 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
         case .conflict(let what): return "\(what) already exists for this client"
         case .idempotencyKeyReused:
             return "this Idempotency-Key was used with a different request in the last 24 hours: use a new key"
-        case .forbidden(let reason), .unsupportedHere(let reason): return reason
+        case .forbidden(let reason), .unsupportedHere(let reason), .limitReached(let reason): return reason
         case .invalidPass(let findings):
             return "the pass would not be valid: "
                 + findings.map { "\($0.path): \($0.message)" }.joined(separator: "; ")

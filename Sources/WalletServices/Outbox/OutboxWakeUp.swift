@@ -4,6 +4,7 @@ public final class OutboxWakeUp: Sendable {
     let pushes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let webhooks = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let googleWrites = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let passChangeJobs = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     /// Creates a doorbell that no one has rung.
     public init() {}
@@ -13,5 +14,10 @@ public final class OutboxWakeUp: Sendable {
         pushes.continuation.yield()
         webhooks.continuation.yield()
         googleWrites.continuation.yield()
+    }
+
+    /// Asks the bulk change runner for a round now (after a job was made).
+    public func ringPassChangeJobs() {
+        passChangeJobs.continuation.yield()
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 package protocol WalletRepository:
     APITokenStore, ProvisioningStore, PassManagementStore, PassChangeStore, PassWebServiceStore, LandingLinkStore,
     ShareLinkStore, PassTraceStore, WebhookEndpointStore, ExpiringRecordStore, PassTypeIdentityStore,
-    GoogleWalletOutbox, OrderStore
+    GoogleWalletOutbox, OrderStore, PassChangeJobStore
 {
     /// Creates a client.
     func createClient(name: String) async throws -> Client

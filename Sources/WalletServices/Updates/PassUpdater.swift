@@ -63,7 +63,13 @@ public struct PassUpdater: Sendable {
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take,
     ///   `WalletPassesError/invalidPass(_:)` for one that would make it invalid.
     private static func applying(_ change: PassChange, to content: Data) throws -> (PassRewrite, [String: JSONValue]) {
-        let original = try PassPackage(archive: content)
+        try applying(change, to: try PassPackage(archive: content))
+    }
+
+    /// ``applying(_:to:)-(_,Data)`` to a package already read.
+    package static func applying(_ change: PassChange, to original: PassPackage) throws
+        -> (PassRewrite, [String: JSONValue])
+    {
         let before = try original.pass
         let package = try change.applied(to: original)
         let after = try package.pass

@@ -23,4 +23,6 @@ public enum WebhookEventType: String, Codable, Hashable, Sendable, CaseIterable 
     case orderRemoved = "order.removed"
     /// The order changed (its status, a fulfilment, a payment or a return).
     case orderUpdated = "order.updated"
+    /// A bulk change (`POST /api/v2/passes/changes`) finished: the event carries its counts.
+    case jobFinished = "job.finished"
 }

@@ -44,11 +44,12 @@ extension SQLWalletRepository {
         }
     }
 
-    /// Runs `make` (which stores a record and returns the body of its 201) in one transaction, claiming `claim` for
-    /// the client first and storing the answer with it: a claim of an earlier request answers what that request
-    /// answered and makes nothing, a claim of another request throws ``PassManagementFailure/idempotencyKeyReused``.
+    /// Runs `make` (which stores a record and returns the body of its answer, `status`) in one transaction, claiming
+    /// `claim` for the client first and storing the answer with it: a claim of an earlier request answers what that
+    /// request answered and makes nothing, a claim of another request throws
+    /// ``PassManagementFailure/idempotencyKeyReused``.
     func createIdempotently(
-        clientID: UUID, claim: IdempotencyClaim?, now: Date,
+        clientID: UUID, claim: IdempotencyClaim?, now: Date, status: Int = 201,
         make: @escaping @Sendable (any SQLDatabase) async throws -> Data
     ) async throws -> StoredResponse {
         let client = clientID.uuidString
@@ -72,11 +73,11 @@ extension SQLWalletRepository {
                 }
                 let body = try await make(db)
                 if let claim {
-                    try await db.update("idempotency_keys").set("response_status", to: Int64(201))
+                    try await db.update("idempotency_keys").set("response_status", to: Int64(status))
                         .set("response_body", to: body).where("client_id", .equal, client)
                         .where("idempotency_key", .equal, claim.key.value).run()
                 }
-                return .answered(StoredResponse(status: 201, body: body, replayed: false))
+                return .answered(StoredResponse(status: status, body: body, replayed: false))
             }
         }
         switch outcome {

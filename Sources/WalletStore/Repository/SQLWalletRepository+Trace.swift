@@ -14,28 +14,34 @@ extension SQLWalletRepository {
     /// deliveries; the events between such events in one statement each.
     static func commitPassEvents(_ batches: [[NewPassEvent]], to database: WalletDatabase) async throws -> [Void] {
         let events = batches.flatMap { $0 }
-        try await database.transaction { db in
-            var notified: [(id: Int64, event: NewPassEvent)] = []
-            var run: [NewPassEvent] = []
-            for event in events {
-                guard event.webhookType != nil else {
-                    run.append(event)
-                    continue
-                }
-                try await insertPassEvents(run, on: db)
-                run = []
-                guard
-                    let id = try await db.insert(into: PassEventRow.table)
-                        .columns(PassEventRow.insertedColumns.map(\.stringValue))
-                        .values(PassEventRow.values(of: event).map { SQLBind($0) })
-                        .returning("id").first(decodingColumn: "id", as: Int64.self)
-                else { throw WalletServerError.corruptRecord("a trace event inserted without an identifier") }
-                notified.append((id, event))
+        _ = try await database.transaction { db in try await storePassEvents(events, on: db) }
+        return batches.map { _ in () }
+    }
+
+    /// Inserts `events` in order on `db` (inside the caller's transaction) and queues the webhook deliveries they
+    /// make; whether they made any. An event that makes webhooks is inserted alone, for the identifier that orders
+    /// its deliveries; the events between such events in one statement each.
+    @discardableResult
+    static func storePassEvents(_ events: [NewPassEvent], on db: any SQLDatabase) async throws -> Bool {
+        var notified: [(id: Int64, event: NewPassEvent)] = []
+        var run: [NewPassEvent] = []
+        for event in events {
+            guard event.webhookType != nil else {
+                run.append(event)
+                continue
             }
             try await insertPassEvents(run, on: db)
-            try await queueWebhooks(notified, on: db)
+            run = []
+            guard
+                let id = try await db.insert(into: PassEventRow.table)
+                    .columns(PassEventRow.insertedColumns.map(\.stringValue))
+                    .values(PassEventRow.values(of: event).map { SQLBind($0) })
+                    .returning("id").first(decodingColumn: "id", as: Int64.self)
+            else { throw WalletServerError.corruptRecord("a trace event inserted without an identifier") }
+            notified.append((id, event))
         }
-        return batches.map { _ in () }
+        try await insertPassEvents(run, on: db)
+        return try await queueWebhooks(notified, on: db)
     }
 
     /// Inserts `events` in one statement on `db` (inside a caller's transaction, or alone).

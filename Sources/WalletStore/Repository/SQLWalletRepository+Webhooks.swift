@@ -60,8 +60,11 @@ extension SQLWalletRepository {
     // MARK: Deliveries
 
     /// Queues, on `db`, one delivery of each event in `events` (with its trace event's identifier) to every endpoint
-    /// of the pass's client that takes its type.
-    static func queueWebhooks(_ events: [(id: Int64, event: NewPassEvent)], on db: any SQLDatabase) async throws {
+    /// of the pass's client that takes its type; whether it queued any.
+    @discardableResult
+    static func queueWebhooks(_ events: [(id: Int64, event: NewPassEvent)], on db: any SQLDatabase) async throws
+        -> Bool
+    {
         var targets = try await webhookTargets(
             ofPasses: Set(events.filter { $0.event.subject == .pass }.map(\.event.passID.uuidString)), on: db)
         targets.merge(
@@ -88,6 +91,7 @@ extension SQLWalletRepository {
             }
         }
         if !deliveries.isEmpty { try await db.insert(deliveries).run() }
+        return !deliveries.isEmpty
     }
 
     /// The endpoints of each order's client, with what every webhook about the order carries (its type and

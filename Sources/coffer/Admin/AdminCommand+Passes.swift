@@ -254,22 +254,38 @@ extension AdminCommand {
         }
     }
 
-    /// `coffer admin pass update`: what `PATCH /api/v2/passes/{tag_id}` does, from the shell.
+    /// `coffer admin pass update`: what `PATCH /api/v2/passes/{tag_id}` does for one pass, and
+    /// `POST /api/v2/passes/changes` for many, from the shell.
     struct PassUpdate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "update",
-            abstract: "Change a pass's fields, dates or voided flag; re-sign it and push it to its devices.",
+            abstract: "Change passes' fields, dates or voided flag; re-sign them and push them to their devices.",
             discussion: """
-                The same service as the management API's PATCH /api/v2/passes/{tag_id}: the pass is rewritten, its \
-                update tag moves forward, and every device registered for it is sent a push (by the running server's \
-                push dispatcher, within 30 seconds). Only fields the pass's pass.json has can be set. A key with a \
-                language (gate:de=Tor 5) sets that language's text, written to its pass.strings: give each \
-                language the same way (gate:en=Gate 5). Prints the pass's new state as JSON.
+                The same services as the management API: with --tag, PATCH /api/v2/passes/{tag_id}; with --where, \
+                --all, --csv or --jsonl, a bulk change (POST /api/v2/passes/changes), which this command works on \
+                itself (beside any running server) with a progress bar on standard error. Each pass is rewritten, \
+                its update tag moves forward, and every device registered for it is sent a push (by the running \
+                server's push dispatcher, within 30 seconds). Only fields the pass's pass.json has can be set. A key \
+                with a language (gate:de=Tor 5) sets that language's text, written to its pass.strings: give each \
+                language the same way (gate:en=Gate 5). A CSV's first column names the tag (reference_id, \
+                pronto_tag_id or subscription_id) and its others are field keys, or relevant_date, expiration_date \
+                and voided; a JSON lines file has a PATCH body per line, with the tag's identifier among its keys. \
+                Prints the pass's new state, or the finished job, as JSON; exits 1 when some passes failed.
                 """)
         @Option(help: "The client's identifier.") var client: String
-        @Option(help: "The tag, by the identifier --id-attribute names (default: its reference_id).") var tag: String
+        @Option(help: "One pass: its tag, by the identifier --id-attribute names (default: its reference_id).")
+        var tag: String?
         @Option(help: "Which identifier --tag is: reference_id, pronto_tag_id or subscription_id.")
         var idAttribute = TagIDAttribute.referenceID.rawValue
+        @Option(
+            name: .customLong("where"),
+            help: "key=value: every pass of the client whose field has this text (repeat: all must hold).")
+        var matches: [String] = []
+        @Flag(help: "Every pass of the client (of --pass-type, when given).") var all = false
+        @Option(help: "With --where or --all: only passes of this pass type (its identifier or UUID).")
+        var passType: String?
+        @Option(help: "A CSV file of changes, one pass per line.") var csv: String?
+        @Option(help: "A JSON lines file of changes, one pass per line.") var jsonl: String?
         @Option(
             name: .customLong("field"),
             help: "key=value or key:language=value: a field's new text (repeat for several fields or languages).")
@@ -288,29 +304,93 @@ extension AdminCommand {
         @Flag(help: "Make a voided pass valid again.") var unvoid = false
         @OptionGroup var server: ServerOptions
 
+        func validate() throws {
+            let modes = [tag != nil, !matches.isEmpty || all, csv != nil, jsonl != nil].filter { $0 }.count
+            guard modes == 1 else {
+                throw ValidationError("give one of --tag, --where (or --all), --csv and --jsonl")
+            }
+            guard passType == nil || !matches.isEmpty || all else {
+                throw ValidationError("--pass-type goes with --where or --all")
+            }
+        }
+
         func run() async throws {
             let clientID = try identifier(client, of: "client")
+            guard let tag else { return try await runJob(clientID: clientID) }
             guard let attribute = TagIDAttribute(rawValue: idAttribute) else {
                 throw CommandFailure(
                     "--id-attribute must be reference_id, pronto_tag_id or subscription_id", status: .usage)
             }
             let change = try makeChange()
             let state = try await withAdministration(server) { administration in
-                let management = administration.passManagement()
-                do {
-                    return try await management.update(
+                try await CommandFailure.mapping {
+                    try await administration.passManagement().update(
                         clientID: clientID, attribute: attribute, value: tag, change: change)
-                } catch let failure as PassManagementFailure {
-                    switch failure {
-                    case .notFound: throw CommandFailure(failure.description, status: .notFound)
-                    case .invalidRequest, .idempotencyKeyReused, .invalidPass, .invalidOrder:
-                        throw CommandFailure(failure.description, status: .usage)
-                    case .conflict, .forbidden, .unsupportedHere:
-                        throw CommandFailure(failure.description, status: .failure)
-                    }
                 }
             }
             Output.write(try state.encoded(), endingLine: true)
+        }
+
+        /// Makes the bulk change the options ask for and works on it until it is finished.
+        private func runJob(clientID: UUID) async throws {
+            let job = try await withAdministration(server) { administration in
+                try await CommandFailure.mapping {
+                    let jobs = administration.passChangeJobs()
+                    let stored = try await jobs.submit(
+                        try await request(administration), clientID: clientID, idempotencyKey: nil)
+                    var job = try JSONDecoder().decode(PassChangeJob.self, from: stored.body)
+                    let progress = Output.ProgressBar(title: "bulk change")
+                    while job.state == .running {
+                        if try await jobs.runBatch() == nil {
+                            // Another process holds the items left: wait for it.
+                            try await Task.sleep(for: .milliseconds(250))
+                        }
+                        job = try await jobs.job(id: job.id, clientID: clientID)
+                        progress.show(done: job.done, of: job.total, detail: "\(job.failed) failed")
+                    }
+                    progress.finish()
+                    return job
+                }
+            }
+            Output.write(try job.encoded(), endingLine: true)
+            guard job.failed == 0 else {
+                throw CommandFailure(
+                    "\(job.failed) of \(job.total) passes were not changed: the job's failures say why",
+                    status: .failure)
+            }
+        }
+
+        /// The bulk change the options ask for.
+        private func request(_ administration: WalletAdministration) async throws -> PassChangeJobRequest {
+            if let file = csv ?? jsonl {
+                let data = try Self.read(file, limit: PassChangeJobRequest.maximumBodySize)
+                return csv != nil ? try PassChangeJobRequest(csv: data) : try PassChangeJobRequest(jsonLines: data)
+            }
+            var fields: [String: PassField.Value] = [:]
+            for pair in matches {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw CommandFailure("--where takes key=value, not '\(pair)'", status: .usage)
+                }
+                fields[String(pair[..<equals])] = .text(String(pair[pair.index(after: equals)...]))
+            }
+            var passTypeID: UUID?
+            if let passType { passTypeID = try await administration.passType(named: passType).id }
+            return try PassChangeJobRequest(
+                match: PassChangeMatch(passTypeID: passTypeID, fields: fields), change: try makeChange())
+        }
+
+        /// The file at `path`, at most `limit` bytes.
+        private static func read(_ path: String, limit: Int) throws -> Data {
+            let url = URL(fileURLWithPath: path)
+            let size = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+            guard size <= limit else {
+                throw CommandFailure("\(path) is larger than \(limit / 1_048_576) MiB: split it", status: .usage)
+            }
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw CommandFailure("\(path) cannot be read", status: .usage)
+            }
         }
 
         /// The change the options ask for.

@@ -54,6 +54,18 @@ struct CommandFailure: Error {
         }
     }
 
+    /// Maps a management API refusal to its exit status: what is not there is 1, what the request got wrong 2, the
+    /// rest 4.
+    init(_ failure: PassManagementFailure) {
+        switch failure {
+        case .notFound: self.init(failure.description, status: .notFound)
+        case .invalidRequest, .idempotencyKeyReused, .invalidPass, .invalidOrder:
+            self.init(failure.description, status: .usage)
+        case .conflict, .forbidden, .unsupportedHere, .limitReached:
+            self.init(failure.description, status: .failure)
+        }
+    }
+
     /// Maps a server error to its exit status: missing records are 1, bad input 2, the rest 4.
     init(_ error: WalletServerError) {
         switch error {
@@ -91,6 +103,7 @@ struct CommandFailure: Error {
         case let error as SecretsAuditError: return CommandFailure(error)
         case let error as WalletPassesError: return CommandFailure(error)
         case let error as WalletServerError: return CommandFailure(error)
+        case let failure as PassManagementFailure: return CommandFailure(failure)
         default: return error
         }
     }

@@ -19,6 +19,8 @@ struct ManagementWorld {
     let otherClientID: UUID
     let management: PassManagement
     let updater: PassUpdater
+    /// Bulk changes, in batches of three, done only when a test runs them.
+    let jobs: PassChangeJobs
 
     init(engine: Engine, clock: any CofferClock = SystemClock()) async throws {
         world = try await ProvisioningWorld(engine: engine)
@@ -29,6 +31,15 @@ struct ManagementWorld {
         otherClientID = other.id
         updater = PassUpdater(store: repository, clock: clock, trace: world.service.trace)
         management = PassManagement(repository: repository, updater: updater, clock: clock)
+        jobs = PassChangeJobs(store: repository, batchSize: 3, clock: clock)
+    }
+
+    /// Runs bulk change batches until none is left; returns how many it ran.
+    @discardableResult
+    func runJobs() async throws -> Int {
+        var batches = 0
+        while try await jobs.runBatch() != nil { batches += 1 }
+        return batches
     }
 
     var clientID: UUID { world.apiUser.clientID }
@@ -41,7 +52,7 @@ struct ManagementWorld {
         try await with(engine, clock: clock) { world in
             let router = WalletServerApplication.makeRouter(
                 repository: world.world.repository, service: world.world.service, logger: Logger(label: "test"),
-                updater: world.updater)
+                updater: world.updater, passChangeJobs: world.jobs)
             try await Application(router: router).test(.router) { client in try await body(client, world) }
         }
     }

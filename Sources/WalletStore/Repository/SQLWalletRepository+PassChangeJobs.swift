@@ -1,0 +1,494 @@
+import Foundation
+import SQLKit
+import WalletPasses
+import WalletServices
+
+extension SQLWalletRepository {
+    /// Makes the job with its items in the idempotency key's transaction: the client's row is locked while its
+    /// unfinished jobs are counted (PostgreSQL; SQLite runs one write transaction at a time), a match's passes are
+    /// copied into items by one `INSERT … SELECT`, and a list's lines in statements of ``itemsPerInsert``.
+    package func createPassChangeJob(
+        _ job: NewPassChangeJob, claim: IdempotencyClaim?, now: Date,
+        encode: @escaping @Sendable (PassChangeJob) throws -> Data
+    ) async throws -> StoredResponse {
+        try await createIdempotently(clientID: job.clientID, claim: claim, now: now, status: 202) { db in
+            let client = job.clientID.uuidString
+            if db.dialect.name == "postgresql" {
+                _ = try await db.select().column("id").from(ClientRow.table).where("id", .equal, client)
+                    .for(.update).first()
+            }
+            let unfinished = try await Self.unfinishedPassChangeJobs(clientID: job.clientID, on: db)
+            guard unfinished < NewPassChangeJob.maximumUnfinished else {
+                throw PassManagementFailure.limitReached(
+                    "this client has \(unfinished) bulk changes under way, as many as it may: wait for one to finish")
+            }
+            let row = try PassChangeJobRow(job, now: now)
+            try await db.insert([row]).run()
+            let total: Int
+            switch job.work {
+            case .match(let match, _):
+                total = try await Self.copyMatchedPasses(of: job, match: match, on: db)
+            case .list(let lines):
+                for (start, chunk) in lines.chunked(into: Self.itemsPerInsert) {
+                    var insert = db.insert(into: PassChangeItemRow.table).columns(PassChangeItemRow.listColumns)
+                    for (offset, line) in chunk.enumerated() {
+                        insert = insert.values(
+                            PassChangeItemRow.values(of: line, jobID: row.id, seq: start + offset + 1))
+                    }
+                    try await insert.run()
+                }
+                total = lines.count
+            }
+            var update = db.update(PassChangeJobRow.table).set("total", to: Int64(total))
+            if total == 0 { update = update.set("finished_at", to: Self.ms(now)) }
+            try await update.where("id", .equal, row.id).run()
+            guard let made = try await Self.passChangeJob(id: job.id, clientID: job.clientID, failures: 0, on: db)
+            else { throw WalletServerError.corruptRecord("the job just made") }
+            if total == 0 { try await Self.queueJobFinished(made, clientID: job.clientID, now: now, on: db) }
+            return try encode(made)
+        }
+    }
+
+    /// How many list lines one statement inserts: 6 parameters each, under either engine's limit.
+    static let itemsPerInsert = 1000
+
+    /// Copies the client's passes the match names (by pass type; fields are compared when each is changed) into the
+    /// job's items, in one statement; returns how many.
+    private static func copyMatchedPasses(of job: NewPassChangeJob, match: PassChangeMatch, on db: any SQLDatabase)
+        async throws -> Int
+    {
+        let client = job.clientID.uuidString
+        let type = match.passTypeID?.uuidString
+        let count =
+            try await db.raw(
+                """
+                SELECT COUNT(*) AS count FROM apple_passes p JOIN tags t ON t.id = p.tag_id \
+                WHERE t.client_id = \(bind: client) AND (\(bind: type) IS NULL OR p.pass_type_id = \(bind: type))
+                """
+            ).first(decodingColumn: "count", as: Int64.self) ?? 0
+        guard count <= PassChangeJobRequest.maximumItems else {
+            throw PassManagementFailure.invalidRequest(
+                "the match finds \(count) passes, and a job changes at most \(PassChangeJobRequest.maximumItems): "
+                    + "name a pass type, or split the change into lists")
+        }
+        try await db.raw(
+            """
+            INSERT INTO pass_change_items (job_id, seq, pass_id, state) \
+            SELECT \(bind: job.id.uuidString), ROW_NUMBER() OVER (ORDER BY p.id), p.id, 'pending' \
+            FROM apple_passes p JOIN tags t ON t.id = p.tag_id \
+            WHERE t.client_id = \(bind: client) AND (\(bind: type) IS NULL OR p.pass_type_id = \(bind: type))
+            """
+        ).run()
+        return Int(count)
+    }
+
+    package func unfinishedPassChangeJobs(clientID: UUID) async throws -> Int {
+        try await run { try await Self.unfinishedPassChangeJobs(clientID: clientID, on: sql) }
+    }
+
+    /// How many of the client's jobs are unfinished, read on `db`.
+    private static func unfinishedPassChangeJobs(clientID: UUID, on db: any SQLDatabase) async throws -> Int {
+        Int(
+            try await db.raw(
+                """
+                SELECT COUNT(*) AS count FROM pass_change_jobs WHERE client_id = \(bind: clientID.uuidString) \
+                AND finished_at IS NULL
+                """
+            ).first(decodingColumn: "count", as: Int64.self) ?? 0)
+    }
+
+    /// Deletes up to `limit` items of the oldest job finished before `cutoff` that has some; when none has, up to
+    /// `limit` such jobs.
+    package func deleteFinishedPassChangeJobs(before cutoff: Date, limit: Int) async throws -> Int {
+        guard limit > 0 else { return 0 }
+        let cutoff = Self.ms(cutoff)
+        return try await run {
+            if let job = try await sql.raw(
+                """
+                SELECT j.id FROM pass_change_jobs j WHERE j.finished_at < \(bind: cutoff) \
+                AND EXISTS (SELECT 1 FROM pass_change_items i WHERE i.job_id = j.id) ORDER BY j.finished_at LIMIT 1
+                """
+            ).first(decodingColumn: "id", as: String.self) {
+                return try await sql.raw(
+                    """
+                    DELETE FROM pass_change_items WHERE job_id = \(bind: job) AND seq IN (SELECT seq \
+                    FROM pass_change_items WHERE job_id = \(bind: job) ORDER BY seq LIMIT \(bind: limit)) RETURNING seq
+                    """
+                ).all().count
+            }
+            return try await sql.raw(
+                """
+                DELETE FROM pass_change_jobs WHERE id IN (SELECT id FROM pass_change_jobs \
+                WHERE finished_at < \(bind: cutoff) LIMIT \(bind: limit)) RETURNING id
+                """
+            ).all().count
+        }
+    }
+
+    package func passChangeJob(id: UUID, clientID: UUID, failures: Int) async throws -> PassChangeJob? {
+        try await run { try await Self.passChangeJob(id: id, clientID: clientID, failures: failures, on: sql) }
+    }
+
+    /// The client's job `id` with its first `failures` failures, read on `db`.
+    static func passChangeJob(id: UUID, clientID: UUID, failures: Int, on db: any SQLDatabase) async throws
+        -> PassChangeJob?
+    {
+        guard
+            let row = try await db.select().columns(PassChangeJobRow.columns).from(PassChangeJobRow.table)
+                .where("id", .equal, id.uuidString).where("client_id", .equal, clientID.uuidString)
+                .first(decoding: PassChangeJobRow.self)
+        else { return nil }
+        var job = try row.model()
+        if failures > 0, job.failed > 0 {
+            job.failures = try await db.raw(
+                """
+                SELECT seq, target_attribute, target_value, error FROM pass_change_items \
+                WHERE job_id = \(bind: id.uuidString) AND state = 'failed' ORDER BY seq LIMIT \(bind: failures)
+                """
+            ).all(decoding: PassChangeItemRow.Failure.self).map(\.model)
+        }
+        return job
+    }
+
+    /// Leases items of the unfinished jobs in turn (the one worked on longest ago first), marking each job worked
+    /// on now so that the next claim, here or on another replica, takes the next job. On PostgreSQL, rows another
+    /// replica is leasing are skipped rather than waited for.
+    package func claimPassChangeBatch(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> PassChangeBatch? {
+        let nowMS = Self.ms(now)
+        let until = Self.ms(now.addingTimeInterval(leaseFor))
+        let isPostgres = database.engine == .postgres
+        return try await run {
+            let jobs = try await sql.select().columns(PassChangeJobRow.columns).from(PassChangeJobRow.table)
+                .where("finished_at", .is, SQLLiteral.null).orderBy("worked_at").orderBy("id").limit(4)
+                .all(decoding: PassChangeJobRow.self)
+            for job in jobs {
+                try await sql.update(PassChangeJobRow.table).set("worked_at", to: nowMS).where("id", .equal, job.id)
+                    .run()
+                let pending: SQLQueryString = """
+                    SELECT seq FROM pass_change_items WHERE job_id = \(bind: job.id) AND state = 'pending' \
+                    AND (leased_until IS NULL OR leased_until < \(bind: nowMS)) ORDER BY seq LIMIT \(bind: limit)
+                    """
+                let lease: SQLQueryString = """
+                    UPDATE pass_change_items SET leased_until = \(bind: until) WHERE job_id = \(bind: job.id) AND seq IN
+                    """
+                let returning: SQLQueryString = "RETURNING seq, pass_id, target_attribute, target_value, change"
+                // PostgreSQL runs a locking subquery once only as a materialized CTE, and skips rows another replica
+                // is leasing; SQLite writes one transaction at a time.
+                let items = try await sql.raw(
+                    isPostgres
+                        ? """
+                        WITH picked AS MATERIALIZED (\(pending) FOR UPDATE SKIP LOCKED) \
+                        \(lease) (SELECT seq FROM picked) \(returning)
+                        """
+                        : "\(lease) (\(pending)) \(returning)"
+                ).all(decoding: PassChangeItemRow.Claimed.self).sorted { $0.seq < $1.seq }
+                guard !items.isEmpty else { continue }
+                return try await batch(of: job, items: items, leasedUntil: Self.date(until))
+            }
+            return nil
+        }
+    }
+
+    /// The batch of `items` of `job`, with their passes as stored: a match's by identifier, a list's by its tags.
+    private func batch(of job: PassChangeJobRow, items: [PassChangeItemRow.Claimed], leasedUntil: Date)
+        async throws -> PassChangeBatch
+    {
+        let model = try job.model()
+        let jobChange = Data((job.change ?? "").utf8)
+        var found: [String: (pass: PassChangeBatch.ClaimedPass, target: String)] = [:]
+        let byID = items.compactMap(\.passID)
+        if !byID.isEmpty {
+            let rows = try await sql.raw(
+                """
+                SELECT id, pass_content, COALESCE(update_tag, 0) AS update_tag, serial_number AS label FROM apple_passes \
+                WHERE id IN \(SQLBind.group(byID))
+                """
+            ).all(decoding: PassChangeItemRow.StoredPass.self)
+            for row in rows { found[row.id] = (try row.claimed(), "serial_number \(row.label)") }
+        }
+        for attribute in TagIDAttribute.allCases {
+            let values = items.filter { $0.targetAttribute == attribute.rawValue }.compactMap(\.targetValue)
+            guard !values.isEmpty else { continue }
+            let rows = try await sql.raw(
+                """
+                SELECT p.id, p.pass_content, COALESCE(p.update_tag, 0) AS update_tag, \
+                t.\(unsafeRaw: attribute.rawValue) AS label FROM tags t JOIN apple_passes p ON p.tag_id = t.id \
+                WHERE t.client_id = \(bind: job.clientID) AND t.\(unsafeRaw: attribute.rawValue) IN \
+                \(SQLBind.group(Array(Set(values))))
+                """
+            ).all(decoding: PassChangeItemRow.StoredPass.self)
+            // Keyed by the tag as the line names it.
+            for row in rows { found["\(attribute.rawValue) \(row.label)"] = (try row.claimed(), "") }
+        }
+        return PassChangeBatch(
+            jobID: model.id, clientID: try PassChangeJobRow.uuid(job.clientID, .clientID),
+            match: try job.match(), leasedUntil: leasedUntil,
+            items: items.map { item in
+                if let passID = item.passID {
+                    let pass = found[passID]
+                    return PassChangeBatch.Item(
+                        seq: item.seq, target: pass?.target ?? "pass \(passID)", pass: pass?.pass, change: jobChange)
+                }
+                let target = "\(item.targetAttribute ?? "") \(item.targetValue ?? "")"
+                return PassChangeBatch.Item(
+                    seq: item.seq, target: target, pass: found[target]?.pass, change: Data((item.change ?? "").utf8))
+            })
+    }
+
+    package func commitPassChangeBatch(
+        _ batch: PassChangeBatch, outcomes: [PassChangeOutcome], now: Date,
+        redo: @escaping @Sendable (PassChangeBatch.Item, Data) -> PassChangeOutcome
+    ) async throws -> PassChangeBatchResult {
+        try await run {
+            try await database.transaction { db in
+                try await Self.commit(batch, outcomes: outcomes, now: now, redo: redo, on: db)
+            }
+        }
+    }
+}
+
+extension SQLWalletRepository {
+    /// A pass the batch changes, in the order of its items.
+    private struct PassChangeWrite {
+        var item: PassChangeBatch.Item
+        var passID: UUID
+        var rewrite: PassRewrite
+        var details: [String: JSONValue]
+    }
+
+    /// ``commitPassChangeBatch(_:outcomes:now:redo:)`` on `db`, inside its transaction.
+    private static func commit(
+        _ batch: PassChangeBatch, outcomes: [PassChangeOutcome], now: Date,
+        redo: @Sendable (PassChangeBatch.Item, Data) -> PassChangeOutcome, on db: any SQLDatabase
+    ) async throws -> PassChangeBatchResult {
+        let nothing = PassChangeBatchResult(committed: 0, pushes: 0, queuedDeliveries: false, finishedJob: false)
+        let job = batch.jobID.uuidString
+        let isPostgres = db.dialect.name == "postgresql"
+        // The job's row first: it orders the batches of one job, so that the one that does its last item sees the
+        // others' items done.
+        let open = try await db.raw(
+            """
+            UPDATE pass_change_jobs SET worked_at = worked_at WHERE id = \(bind: job) AND finished_at IS NULL \
+            RETURNING id
+            """
+        ).all()
+        guard !open.isEmpty else { return nothing }
+        let held = Set(
+            try await db.raw(
+                """
+                SELECT seq FROM pass_change_items WHERE job_id = \(bind: job) \
+                AND seq IN \(SQLBind.group(batch.items.map(\.seq))) AND state = 'pending' \
+                AND leased_until = \(bind: ms(batch.leasedUntil))\(unsafeRaw: isPostgres ? " FOR UPDATE" : "")
+                """
+            ).all(decodingColumn: "seq", as: Int64.self))
+        let items = zip(batch.items, outcomes).filter { held.contains($0.0.seq) }
+        guard !items.isEmpty else { return nothing }
+
+        // The passes as stored now, locked in one order (every batch locks its passes before the update tag).
+        let passIDs = Set(items.compactMap { $0.0.pass?.id.uuidString }).sorted()
+        var stored: [UUID: PassChangeItemRow.LockedPass] = [:]
+        if !passIDs.isEmpty {
+            for row in try await db.raw(
+                """
+                SELECT id, pass_content, COALESCE(update_tag, 0) AS update_tag, modified_at, updated_at \
+                FROM apple_passes WHERE id IN \(SQLBind.group(passIDs)) ORDER BY id\
+                \(unsafeRaw: isPostgres ? " FOR UPDATE" : "")
+                """
+            ).all(decoding: PassChangeItemRow.LockedPass.self) {
+                stored[try PassRow.uuid(row.id, .id)] = row
+            }
+        }
+        var outcomesHeld: [(item: PassChangeBatch.Item, outcome: PassChangeOutcome)] = []
+        var writes: [PassChangeWrite] = []
+        var rewritten: Set<UUID> = []
+        for (item, claimedOutcome) in items {
+            guard let pass = item.pass else {
+                outcomesHeld.append((item, claimedOutcome))
+                continue
+            }
+            guard var current = stored[pass.id] else {
+                outcomesHeld.append((item, .failed("the pass was deleted")))
+                continue
+            }
+            var outcome = claimedOutcome
+            // Changed since the claim, by another writer or an earlier line of this batch: done again on it.
+            if current.updateTag != pass.updateTag || rewritten.contains(pass.id) {
+                outcome = redo(item, current.passContent)
+            }
+            if case .changed(let rewrite, let details) = outcome {
+                current.passContent = rewrite.content
+                stored[pass.id] = current
+                rewritten.insert(pass.id)
+                writes.append(PassChangeWrite(item: item, passID: pass.id, rewrite: rewrite, details: details))
+            }
+            outcomesHeld.append((item, outcome))
+        }
+
+        var pushes = 0
+        var queuedDeliveries = false
+        if !writes.isEmpty {
+            (pushes, queuedDeliveries) = try await store(writes, passes: &stored, now: now, on: db)
+        }
+
+        var counts = (matched: 0, changed: 0, skipped: 0, failed: 0)
+        var settled: [String: [Int64]] = ["changed": [], "skipped": []]
+        for (item, outcome) in outcomesHeld {
+            switch outcome {
+            case .changed:
+                counts.matched += 1
+                counts.changed += 1
+                settled["changed", default: []].append(item.seq)
+            case .skipped:
+                counts.skipped += 1
+                settled["skipped", default: []].append(item.seq)
+            case .failed(let reason):
+                if item.pass != nil { counts.matched += 1 }
+                counts.failed += 1
+                let parts = item.target.split(separator: " ", maxSplits: 1).map(String.init)
+                try await db.update(PassChangeItemRow.table).set("state", to: "failed")
+                    .set("error", to: String(reason.prefix(maximumErrorLength)))
+                    .set("target_attribute", to: parts.first ?? "")
+                    .set("target_value", to: parts.count > 1 ? parts[1] : "")
+                    .set("leased_until", to: SQLLiteral.null)
+                    .where("job_id", .equal, job).where("seq", .equal, item.seq).run()
+            }
+        }
+        for (state, seqs) in settled where !seqs.isEmpty {
+            try await db.update(PassChangeItemRow.table).set("state", to: state)
+                .set("leased_until", to: SQLLiteral.null)
+                .where("job_id", .equal, job).where("seq", .in, seqs).run()
+        }
+        try await db.raw(
+            """
+            UPDATE pass_change_jobs SET matched = matched + \(bind: counts.matched), \
+            changed = changed + \(bind: counts.changed), skipped = skipped + \(bind: counts.skipped), \
+            failed = failed + \(bind: counts.failed), pushes = pushes + \(bind: pushes) WHERE id = \(bind: job)
+            """
+        ).run()
+        let pending = try await db.raw(
+            "SELECT seq FROM pass_change_items WHERE job_id = \(bind: job) AND state = 'pending' LIMIT 1"
+        ).all()
+        var finished = false
+        if pending.isEmpty {
+            try await db.update(PassChangeJobRow.table).set("finished_at", to: ms(now)).where("id", .equal, job).run()
+            if let view = try await passChangeJob(id: batch.jobID, clientID: batch.clientID, failures: 0, on: db) {
+                queuedDeliveries =
+                    try await queueJobFinished(view, clientID: batch.clientID, now: now, on: db)
+                    || queuedDeliveries
+            }
+            finished = true
+        }
+        return PassChangeBatchResult(
+            committed: outcomesHeld.count, pushes: pushes, queuedDeliveries: queuedDeliveries, finishedJob: finished)
+    }
+
+    /// Stores the batch's changed passes (each with the next update tag, its signed archive dropped) and queues
+    /// their pushes, Google Wallet writes and trace events with their webhooks; returns the pushes queued and
+    /// whether other deliveries were.
+    private static func store(
+        _ writes: [PassChangeWrite], passes: inout [UUID: PassChangeItemRow.LockedPass], now: Date,
+        on db: any SQLDatabase
+    ) async throws -> (pushes: Int, otherDeliveries: Bool) {
+        let nowMS = ms(now)
+        // One step of the counter for the whole batch: its lock is held from here to the commit.
+        guard
+            let last = try await db.raw(
+                """
+                UPDATE coffer_counters SET value = value + \(bind: Int64(writes.count)) WHERE name = 'update_tag' \
+                RETURNING value
+                """
+            ).first(decodingColumn: "value", as: Int64.self)
+        else { throw WalletServerError.corruptRecord("the update tag counter") }
+        var tags: [UUID: Int64] = [:]
+        for (offset, write) in writes.enumerated() {
+            let tag = last - Int64(writes.count) + 1 + Int64(offset)
+            tags[write.passID] = tag
+            guard var pass = passes[write.passID] else { continue }
+            let modified = nextModified(after: date(pass.modifiedAt ?? pass.updatedAt), now: now)
+            pass.modifiedAt = modified
+            passes[write.passID] = pass
+            try await db.update(PassRow.table)
+                .set("pass_content", to: write.rewrite.content).set("modified_at", to: modified)
+                .set("update_tag", to: tag).set("updated_at", to: max(nowMS, pass.updatedAt))
+                .where("id", .equal, write.passID.uuidString).run()
+        }
+        let changed = Set(writes.map(\.passID.uuidString)).sorted()
+        try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .in, changed).run()
+
+        // A device with a push waiting that no dispatcher has taken yet will fetch this change too.
+        let registrations = try await db.raw(
+            """
+            SELECT r.pass_id, r.device_library_identifier FROM pass_registrations r \
+            WHERE r.pass_id IN \(SQLBind.group(changed)) AND NOT EXISTS (SELECT 1 FROM push_outbox o \
+            WHERE o.pass_id = r.pass_id AND o.device_library_identifier = r.device_library_identifier \
+            AND (o.leased_until IS NULL OR o.leased_until < \(bind: nowMS)))
+            """
+        ).all(decoding: PassChangeItemRow.Registration.self)
+        var devices: [UUID: Int] = [:]
+        for chunk in registrations.chunked(into: itemsPerInsert).map(\.1) {
+            let rows = try chunk.map { registration in
+                let passID = try PassRow.uuid(registration.passID, .id)
+                devices[passID, default: 0] += 1
+                return DeliveryOutboxRow(
+                    passID: passID, deviceLibraryIdentifier: registration.deviceLibraryIdentifier, now: now)
+            }
+            try await db.insert(rows).run()
+        }
+
+        let google = Set(
+            try await db.raw(
+                """
+                SELECT p.id FROM apple_passes p JOIN pass_types t ON t.id = p.pass_type_id \
+                WHERE p.id IN \(SQLBind.group(changed)) AND t.google_issuer_id IS NOT NULL
+                """
+            ).all(decodingColumn: "id", as: String.self))
+        for write in writes where google.contains(write.passID.uuidString) {
+            try await queueGoogleWrite(passID: write.passID, notices: write.rewrite.notices, now: now, on: db)
+        }
+
+        var events: [NewPassEvent] = []
+        var announced: Set<UUID> = []
+        for write in writes {
+            var details = write.details
+            details["update_tag"] = .number(Double(tags[write.passID] ?? 0))
+            details["via"] = .string("bulk_change")
+            events.append(NewPassEvent(passID: write.passID, occurredAt: now, kind: .changed, details: details))
+            if let count = devices[write.passID], announced.insert(write.passID).inserted {
+                events.append(
+                    NewPassEvent(
+                        passID: write.passID, occurredAt: now, kind: .pushQueued,
+                        details: ["devices": .number(Double(count))]))
+            }
+        }
+        let webhooks = try await storePassEvents(events, on: db)
+        return (registrations.count, !google.isEmpty || webhooks)
+    }
+
+    /// Queues a `job.finished` delivery of `job` to every endpoint of the client that takes it; whether any was.
+    @discardableResult
+    static func queueJobFinished(_ job: PassChangeJob, clientID: UUID, now: Date, on db: any SQLDatabase)
+        async throws -> Bool
+    {
+        let type = WebhookEventType.jobFinished
+        let endpoints = try await db.select().columns(of: WebhookEndpointRow.self).from(WebhookEndpointRow.table)
+            .where(WebhookEndpointRow.column(.clientID), .equal, SQLBind(clientID.uuidString))
+            .all(decoding: WebhookEndpointRow.self).map { try $0.model() }.filter { $0.eventTypes.contains(type) }
+        guard !endpoints.isEmpty else { return false }
+        let data = try JSONDecoder().decode([String: JSONValue].self, from: try job.encoded())
+        let deliveries = endpoints.map { endpoint in
+            let body = webhookBody(type: type, occurredAt: now, data: ["job": .object(data)])
+            return DeliveryOutboxRow(
+                passID: nil, endpointID: endpoint.id, eventID: body.eventID, eventType: type, payload: body.payload,
+                sequence: ms(now), now: now)
+        }
+        try await db.insert(deliveries).run()
+        return true
+    }
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements, each with the index it starts at.
+    func chunked(into size: Int) -> [(Int, ArraySlice<Element>)] {
+        stride(from: 0, to: count, by: size).map { ($0, self[$0..<Swift.min($0 + size, count)]) }
+    }
+}
