@@ -89,4 +89,52 @@ struct AdminPassUpdateTests {
         let unchanged = try state(try world.admin("pass", "update", "--client", client, "--tag", tag, "--unvoid"))
         #expect((unchanged["fields"] as? [String: Any])?["seat"] as? String == "General admission")
     }
+
+    @Test("--where, --csv and --jsonl run a bulk change to the end, print the job and exit 4 when items failed")
+    func bulk() throws {
+        let seeded = try #require(
+            try JSONSerialization.jsonObject(
+                with: try world.admin("seed-demo", "--tags", "5", "--json").standardOutput) as? [String: Any])
+        let client = try #require(seeded["client_id"] as? String)
+        let tags = try #require(seeded["tag_ids"] as? [String])
+
+        let matched = try world.admin(
+            "pass", "update", "--client", client, "--where", "seat=General admission", "--field", "seat=Moved")
+        let job = try state(matched)
+        #expect(job["state"] as? String == "finished")
+        #expect(job["changed"] as? Int == 5)
+        #expect(matched.errorOutput.contains("bulk change: 5/5"), "the progress on stderr: \(matched.errorOutput)")
+        let none = try state(
+            try world.admin("pass", "update", "--client", client, "--where", "seat=General admission", "--void"))
+        #expect(none["skipped"] as? Int == 5)
+        #expect(none["changed"] as? Int == 0)
+
+        let directory = try TemporaryDirectory()
+        let csv = directory.appending("changes.csv")
+        try Data("reference_id,seat\n\(tags[0]),A1\nNOPE,B2\n".utf8).write(to: csv)
+        let listed = try ChildProcess.run(
+            world.coffer,
+            ["admin", "pass", "update", "--client", client, "--csv", csv.path, "--data-dir", world.dataDirectory])
+        #expect(listed.status == 4, "\(listed.errorOutput)")
+        #expect(listed.errorOutput.contains("1 of 2 passes were not changed"))
+        let failed = try #require(try JSONSerialization.jsonObject(with: listed.standardOutput) as? [String: Any])
+        let failures = try #require(failed["failures"] as? [[String: Any]])
+        #expect(failures.first?["target"] as? String == "reference_id NOPE")
+
+        let lines = directory.appending("changes.jsonl")
+        try Data(#"{"reference_id":"\#(tags[1])","fields":{"seat":"C3"}}"#.utf8).write(to: lines)
+        let fromLines = try state(try world.admin("pass", "update", "--client", client, "--jsonl", lines.path))
+        #expect(fromLines["changed"] as? Int == 1)
+        let read = try state(try world.admin("pass", "update", "--client", client, "--tag", tags[1], "--unvoid"))
+        #expect((read["fields"] as? [String: Any])?["seat"] as? String == "C3")
+
+        let both = try ChildProcess.run(
+            world.coffer,
+            [
+                "admin", "pass", "update", "--client", client, "--tag", tags[0], "--all", "--void", "--data-dir",
+                world.dataDirectory,
+            ])
+        #expect(both.status == 2)
+        #expect(both.errorOutput.contains("give one of --tag"))
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import SQLKit
 import Secrets
 import Testing
+import WalletPasses
 import WalletServer
 import WalletServices
 import WalletStore
@@ -340,6 +341,94 @@ struct ReplicaTests {
         }
         #expect(stored == sessions.count, "every issuer data the client received has its session row")
         #expect(try await a.stop() == 0)
+    }
+
+    @Test("kill -9 of the replica doing a bulk change: the other finishes it, each pass changed and pushed once")
+    func killedReplicaMidJob() async throws {
+        let (a, baseA) = try await startReplica("a")
+        let (b, _) = try await startReplica("b", ["--no-development-identity"])
+        let passes = 3000
+        let seeded = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try await admin("seed-demo", "--tags", "\(passes)", "--json").utf8)) as? [String: Any])
+        let token = try #require(seeded["api_token"] as? String)
+        // A device registered for each pass.
+        try await withDatabase { database in
+            try await database.sql.raw(
+                """
+                INSERT INTO pass_registrations (device_library_identifier, pass_id, push_token, created_at, \
+                updated_at, last_seen_at) SELECT 'device-' || id, id, repeat('a', 64), 0, 0, 0 FROM apple_passes
+                """
+            ).run()
+        }
+        let root = baseA.replacingOccurrences(of: "/api/v2/in_app_provisioning", with: "")
+        let (made, status) = try await curl([
+            "-u", "\(token):", "-H", "content-type: application/json",
+            "-d", #"{"match":{},"change":{"fields":{"seat":"Moved"}}}"#, "\(root)/api/v2/passes/changes",
+        ])
+        try #require(status == 202, "\(String(decoding: made, as: UTF8.self))")
+        let job = try #require(try JSONSerialization.jsonObject(with: made) as? [String: Any])
+        let jobID = try #require(job["id"] as? String)
+        #expect(job["total"] as? Int == passes)
+
+        /// The job's items done so far, and whether it finished.
+        func progress() async throws -> (done: Int, finished: Bool) {
+            try await withDatabase { database in
+                let row = try await database.sql.raw(
+                    """
+                    SELECT changed + skipped + failed AS done, finished_at FROM pass_change_jobs \
+                    WHERE id = \(bind: jobID.uppercased())
+                    """
+                ).first()
+                return (
+                    try row?.decode(column: "done", as: Int.self) ?? 0,
+                    try row?.decode(column: "finished_at", as: Int64?.self) != nil
+                )
+            }
+        }
+        // A is killed once the job is under way, with most of it left.
+        var killedAt = 0
+        while true {
+            let (done, finished) = try await progress()
+            try #require(!finished, "the job finished before A could be killed")
+            if done >= 200 {
+                try await a.stop(signal: SIGKILL)
+                killedAt = done
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await eventually(within: .seconds(120)) { try await progress().finished })
+        #expect(killedAt < passes)
+
+        let (changes, pushesQueued, seats, outboxDuplicates) = try await withDatabase { database in
+            let changes = try await database.sql.raw(
+                """
+                SELECT pass_id, COUNT(*) AS n FROM pass_events WHERE kind = 'changed' GROUP BY pass_id
+                """
+            ).all().map { try $0.decode(column: "n", as: Int.self) }
+            let pushes = try await database.sql.raw(
+                "SELECT pass_id, COUNT(*) AS n FROM pass_events WHERE kind = 'push_queued' GROUP BY pass_id"
+            ).all().map { try $0.decode(column: "n", as: Int.self) }
+            let contents = try await database.sql.raw("SELECT pass_content FROM apple_passes").all()
+                .map { try $0.decode(column: "pass_content", as: Data.self) }
+            let duplicates = try await database.sql.raw(
+                """
+                SELECT COUNT(*) AS n FROM (SELECT pass_id, device_library_identifier FROM push_outbox \
+                WHERE kind = 'apns' GROUP BY pass_id, device_library_identifier HAVING COUNT(*) > 1) d
+                """
+            ).first()?.decode(column: "n", as: Int.self)
+            return (changes, pushes, contents, duplicates)
+        }
+        #expect(changes.count == passes, "every pass changed")
+        #expect(changes.allSatisfy { $0 == 1 }, "no pass changed twice")
+        #expect(pushesQueued.count == passes && pushesQueued.allSatisfy { $0 == 1 }, "each device pushed once")
+        #expect(outboxDuplicates == 0)
+        let moved = try seats.filter {
+            try PassPackage(archive: $0).pass.fields.value(forKey: "seat") == .text("Moved")
+        }
+        #expect(moved.count == passes, "every pass holds the change")
+        #expect(try await b.stop() == 0)
     }
 
     @Test("a replica on PostgreSQL without COFFER_PASSPHRASE or COFFER_KEY_FILE refuses to start, naming them")

@@ -270,7 +270,7 @@ extension AdminCommand {
                 language the same way (gate:en=Gate 5). A CSV's first column names the tag (reference_id, \
                 pronto_tag_id or subscription_id) and its others are field keys, or relevant_date, expiration_date \
                 and voided; a JSON lines file has a PATCH body per line, with the tag's identifier among its keys. \
-                Prints the pass's new state, or the finished job, as JSON; exits 1 when some passes failed.
+                Prints the pass's new state, or the finished job, as JSON; exits 4 when some passes failed.
                 """)
         @Option(help: "The client's identifier.") var client: String
         @Option(help: "One pass: its tag, by the identifier --id-attribute names (default: its reference_id).")
@@ -338,7 +338,7 @@ extension AdminCommand {
                     let jobs = administration.passChangeJobs()
                     let stored = try await jobs.submit(
                         try await request(administration), clientID: clientID, idempotencyKey: nil)
-                    var job = try JSONDecoder().decode(PassChangeJob.self, from: stored.body)
+                    var job = try ManagedPassState.makeDecoder().decode(PassChangeJob.self, from: stored.body)
                     let progress = Output.ProgressBar(title: "bulk change")
                     while job.state == .running {
                         if try await jobs.runBatch() == nil {
