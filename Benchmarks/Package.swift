@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -123,6 +125,24 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
             path: "Sources/pass-fanout"
+        ),
+        // Issue 57's devices: an APNs stand-in and a device per pass that fetches its pass on its push.
+        .executableTarget(
+            name: "bulk-change",
+            dependencies: [
+                .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletPasses", package: "Coffer"),
+                .product(name: "WalletServer", package: "Coffer"),
+                .product(name: "WalletServerTesting", package: "Coffer"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Sources/bulk-change"
         ),
         // Issue 55's Google Wallet figures: an event-wide change and per-pass changes of 10,000 tickets, paced.
         .executableTarget(

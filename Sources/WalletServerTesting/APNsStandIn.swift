@@ -90,16 +90,21 @@ public final class APNsStandIn: Sendable {
     private let keyID: String?
     private let teamID: String?
     private let now: @Sendable () -> Date
+    /// Told of each push it accepted, as a device would be: after its answer is decided.
+    private let delivered: (@Sendable (Received) -> Void)?
 
     /// The gateway URL to give the client.
     public var url: URL { URL(string: "https://localhost:\(port)")! }
 
     /// Starts a stand-in that accepts provider tokens signed by `tokenKey` for `keyID` and `teamID` (none when nil),
-    /// and client certificates issued by `clientCertificateAuthority` (none asked for when nil).
+    /// and client certificates issued by `clientCertificateAuthority` (none asked for when nil); `delivered` hears of
+    /// each push it answers 200, as the device it is for would.
     public init(
         tokenKey: P256.Signing.PublicKey? = nil, keyID: String? = nil, teamID: String? = nil,
-        clientCertificateAuthority: Certificate? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        clientCertificateAuthority: Certificate? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        delivered: (@Sendable (Received) -> Void)? = nil
     ) async throws {
+        self.delivered = delivered
         self.tokenKey = tokenKey
         self.keyID = keyID
         self.teamID = teamID
@@ -186,18 +191,19 @@ public final class APNsStandIn: Sendable {
         for (name, value) in head.headers { headers[name.lowercased()] = value }
         let bearer = headers["authorization"].flatMap { $0.hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
         let pushToken = head.uri.hasPrefix("/3/device/") ? String(head.uri.dropFirst("/3/device/".count)) : ""
-        let answer: Answer = state.withLock { state in
+        let (answer, received): (Answer, Received) = state.withLock { state in
             let answer =
                 check(
                     head: head, pushToken: pushToken, headers: headers, body: body, bearer: bearer,
                     clientCertificateSubject: clientCertificateSubject)
                 ?? (state.scripts[pushToken]?.isEmpty == false ? state.scripts[pushToken]!.removeFirst() : .ok)
-            state.received.append(
-                Received(
-                    path: head.uri, headers: headers, body: body, clientCertificateSubject: clientCertificateSubject,
-                    bearer: bearer, status: answer.status))
-            return answer
+            let received = Received(
+                path: head.uri, headers: headers, body: body, clientCertificateSubject: clientCertificateSubject,
+                bearer: bearer, status: answer.status)
+            state.received.append(received)
+            return (answer, received)
         }
+        if answer.status == 200 { delivered?(received) }
         return answer
     }
 

@@ -258,7 +258,7 @@ public enum WalletServerApplication {
                 clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies, logger: logger),
                 maximumDevicesPerPass: configuration.maximumDevicesPerPass, operationsToken: operationsToken,
                 webhookSecrets: storage.secrets, allowsLoopbackWebhooks: configuration.allowsLoopbackWebhooks,
-                rateBuckets: rateBuckets,
+                changeLimit: configuration.changeRateLimit, rateBuckets: rateBuckets,
                 googleWallet: GoogleWalletRoutes(
                     secrets: storage.secrets, configuration: configuration.googleWallet, queued: outbox.ring),
                 passChangeJobs: passChangeJobs),

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import Secrets
 
 extension WalletServerConfiguration.Variable {
@@ -11,6 +12,11 @@ extension WalletServerConfiguration.Variable {
     public static let apnsTeamID = "COFFER_APNS_TEAM_ID"
     /// `production` (the default) or `sandbox`: the APNs gateway pushes go to.
     public static let apnsEnvironment = "COFFER_APNS_ENVIRONMENT"
+    /// A stand-in for APNs (`https://localhost:<port>`, WalletServerTesting's `APNsStandIn`), with
+    /// ``apnsStandInRoot``: benchmarks and tests only.
+    public static let apnsStandIn = "COFFER_APNS_STAND_IN"
+    /// The PEM file of the certificate that issued the stand-in's TLS certificate, trusted beside the system's roots.
+    public static let apnsStandInRoot = "COFFER_APNS_STAND_IN_ROOT"
 }
 
 extension WalletServerConfiguration {
@@ -47,11 +53,27 @@ extension WalletServerConfiguration {
         return apns
     }
 
-    /// ``apns(keyFile:keyID:teamID:environment:names:)`` from `environment`'s `COFFER_APNS_*` variables.
+    /// ``apns(keyFile:keyID:teamID:environment:names:)`` from `environment`'s `COFFER_APNS_*` variables, and the
+    /// stand-in they may name.
     static func apns(environment: [String: String]) throws -> APNsConfiguration {
         func value(_ name: String) -> String? { EnvironmentValue.named(name, in: environment) }
-        return try apns(
+        var apns = try apns(
             keyFile: value(Variable.apnsKeyFile), keyID: value(Variable.apnsKeyID), teamID: value(Variable.apnsTeamID),
             environment: value(Variable.apnsEnvironment))
+        if let standIn = value(Variable.apnsStandIn) {
+            guard let url = URL(string: standIn), url.scheme?.lowercased() == "https", url.host != nil,
+                let root = value(Variable.apnsStandInRoot)
+            else {
+                throw WalletServerError.invalidConfiguration(
+                    "\(Variable.apnsStandIn) must be an https URL, with \(Variable.apnsStandInRoot) naming its root")
+            }
+            apns.gateway = .custom(url)
+            do {
+                apns.additionalTrustRoots = try NIOSSLCertificate.fromPEMFile(root)
+            } catch {
+                throw WalletServerError.invalidConfiguration("\(Variable.apnsStandInRoot) is not a PEM certificate")
+            }
+        }
+        return apns
     }
 }

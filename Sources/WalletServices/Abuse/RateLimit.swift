@@ -32,18 +32,24 @@ public struct RateLimit: Hashable, Sendable {
     /// Checks that the limit is usable: ``perMinute`` is not negative, and a limit that is on has a ``burst`` of at
     /// least 1.
     ///
-    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the setting (`--issuance-rate-limit`,
-    ///   `COFFER_ISSUANCE_RATE_LIMIT`, or `--issuance-burst`, `COFFER_ISSUANCE_BURST`).
-    public func validate() throws {
+    /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the setting as `rate` or `burst` name it (by
+    ///   default the issuance limit's option and variable).
+    public func validate(
+        rate: String = "--issuance-rate-limit (\(WalletServerConfiguration.Variable.issuanceRateLimit))",
+        burst: String = "--issuance-burst (\(WalletServerConfiguration.Variable.issuanceBurst))"
+    ) throws {
         guard perMinute >= 0 else {
-            throw WalletServerError.invalidConfiguration(
-                "--issuance-rate-limit (\(WalletServerConfiguration.Variable.issuanceRateLimit)) must be 0 (no "
-                    + "limit) or a number of issuances a minute")
+            throw WalletServerError.invalidConfiguration("\(rate) must be 0 (no limit) or a number a minute")
         }
-        guard isUnlimited || burst >= 1 else {
-            throw WalletServerError.invalidConfiguration(
-                "--issuance-burst (\(WalletServerConfiguration.Variable.issuanceBurst)) must be at least 1 when "
-                    + "issuances are limited")
+        guard isUnlimited || self.burst >= 1 else {
+            throw WalletServerError.invalidConfiguration("\(burst) must be at least 1 when \(rate) limits")
         }
+    }
+
+    /// ``validate(rate:burst:)`` naming the change budget's option and variables.
+    public func validateAsChangeLimit() throws {
+        try validate(
+            rate: "--change-rate-limit (\(WalletServerConfiguration.Variable.changeRateLimit))",
+            burst: "--change-burst (\(WalletServerConfiguration.Variable.changeBurst))")
     }
 }

@@ -44,6 +44,11 @@ public struct WalletServerConfiguration: Sendable {
         public static let issuanceRateLimit = "COFFER_ISSUANCE_RATE_LIMIT"
         /// The issuer-data requests each API token may make at once after a quiet spell (default `20`).
         public static let issuanceBurst = "COFFER_ISSUANCE_BURST"
+        /// The management requests that change or hand out passes each API token may make a minute; `0` turns the
+        /// limit off (default `600`).
+        public static let changeRateLimit = "COFFER_CHANGE_RATE_LIMIT"
+        /// The management requests that change or hand out passes each API token may make at once (default `100`).
+        public static let changeBurst = "COFFER_CHANGE_BURST"
         /// Seconds after which a connection that sends nothing is closed; `0` keeps idle connections open
         /// (default `30`).
         public static let idleTimeout = "COFFER_IDLE_TIMEOUT"
@@ -98,6 +103,9 @@ public struct WalletServerConfiguration: Sendable {
     /// How many issuer-data requests each API token may make (``RateLimit/default``: 60 a minute, 20 at
     /// once); more are answered `429` with `Retry-After`.
     public var issuanceRateLimit: RateLimit
+    /// How many management requests that change or hand out passes each API token may make
+    /// (``RateLimit/passChanges``: 600 a minute, 100 at once); more are answered `429` with `Retry-After`.
+    public var changeRateLimit: RateLimit = .passChanges
     /// Seconds after which a connection that has sent nothing (no request, or an unfinished one) is closed; `nil`
     /// keeps idle connections open.
     public var idleTimeout: TimeInterval?
@@ -185,6 +193,13 @@ public struct WalletServerConfiguration: Sendable {
             issuanceRateLimit.burst = try Self.count(burst, from: Variable.issuanceBurst)
         }
         try issuanceRateLimit.validate()
+        if let limit = value(Variable.changeRateLimit) {
+            changeRateLimit.perMinute = try Self.count(limit, from: Variable.changeRateLimit)
+        }
+        if let burst = value(Variable.changeBurst) {
+            changeRateLimit.burst = try Self.count(burst, from: Variable.changeBurst)
+        }
+        try changeRateLimit.validateAsChangeLimit()
         if let timeout = value(Variable.idleTimeout) {
             idleTimeout = try Self.seconds(timeout, from: Variable.idleTimeout)
         }
@@ -323,6 +338,7 @@ public struct WalletServerConfiguration: Sendable {
     /// - Throws: ``WalletServerError/invalidConfiguration(_:)`` naming the setting.
     public func validateLimits() throws {
         try issuanceRateLimit.validate()
+        try changeRateLimit.validateAsChangeLimit()
         guard maximumDevicesPerPass >= 1 else {
             throw WalletServerError.invalidConfiguration(
                 "\(Variable.maximumDevicesPerPass) (--max-devices-per-pass) must be at least 1")
@@ -408,7 +424,8 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
             + "publicURL: \(publicURL?.absoluteString ?? "nil"), secretStoreKey: \(secretStoreKey), "
             + "createsDevelopmentIdentity: \(createsDevelopmentIdentity), sessionLifetime: \(sessionLifetime), "
             + "allowsInsecurePublicURL: \(allowsInsecurePublicURL), issuanceRateLimit: \(issuanceRateLimit.perMinute)/min "
-            + "burst \(issuanceRateLimit.burst), idleTimeout: \(idleTimeout.map { "\($0)" } ?? "nil"), "
+            + "burst \(issuanceRateLimit.burst), changeRateLimit: \(changeRateLimit.perMinute)/min "
+            + "burst \(changeRateLimit.burst), idleTimeout: \(idleTimeout.map { "\($0)" } ?? "nil"), "
             + "sessionPurgeInterval: \(sessionPurgeInterval.map { "\($0)" } ?? "nil"), "
             + "exposesMetrics: \(exposesMetrics), secretsAuditFile: \(secretsAuditFile?.path ?? "nil"), "
             + "trustedProxies: \(trustedProxies.sorted()), maximumDevicesPerPass: \(maximumDevicesPerPass), "
@@ -427,7 +444,8 @@ extension WalletServerConfiguration: CustomStringConvertible, CustomDebugStringC
                 "databaseURL": databaseURL.map(Self.redactingPassword) as Any, "publicURL": publicURL as Any,
                 "secretStoreKey": secretStoreKey, "createsDevelopmentIdentity": createsDevelopmentIdentity,
                 "sessionLifetime": sessionLifetime, "allowsInsecurePublicURL": allowsInsecurePublicURL,
-                "issuanceRateLimit": issuanceRateLimit, "idleTimeout": idleTimeout as Any,
+                "issuanceRateLimit": issuanceRateLimit, "changeRateLimit": changeRateLimit,
+                "idleTimeout": idleTimeout as Any,
                 "sessionPurgeInterval": sessionPurgeInterval as Any, "exposesMetrics": exposesMetrics,
                 "secretsAuditFile": secretsAuditFile as Any, "trustedProxies": trustedProxies.sorted(),
                 "maximumDevicesPerPass": maximumDevicesPerPass, "operationsTokenFile": operationsTokenFile as Any,

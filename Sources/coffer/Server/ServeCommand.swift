@@ -51,6 +51,14 @@ struct ServeCommand: AsyncParsableCommand {
     var issuanceBurst: Int?
     @Option(
         help: """
+            Management requests that change or hand out passes each API token may make a minute; 0 turns the limit \
+            off (default: $COFFER_CHANGE_RATE_LIMIT, else 600).
+            """)
+    var changeRateLimit: Int?
+    @Option(help: "Such requests each API token may make at once (default: $COFFER_CHANGE_BURST, else 100).")
+    var changeBurst: Int?
+    @Option(
+        help: """
             Seconds after which a connection that sends nothing is closed; 0 keeps idle connections open \
             (default: $COFFER_IDLE_TIMEOUT, else 30).
             """)
@@ -150,6 +158,14 @@ struct ServeCommand: AsyncParsableCommand {
             if let issuanceBurst {
                 configuration.issuanceRateLimit.burst = try WalletServerConfiguration.count(
                     String(issuanceBurst), from: "--issuance-burst")
+            }
+            if let changeRateLimit {
+                configuration.changeRateLimit.perMinute = try WalletServerConfiguration.count(
+                    String(changeRateLimit), from: "--change-rate-limit")
+            }
+            if let changeBurst {
+                configuration.changeRateLimit.burst = try WalletServerConfiguration.count(
+                    String(changeBurst), from: "--change-burst")
             }
             if let idleTimeout {
                 configuration.idleTimeout = try WalletServerConfiguration.seconds(idleTimeout, from: "--idle-timeout")

@@ -54,16 +54,19 @@ struct ServerConfigurationTests {
     func abuseControls() throws {
         let set = try WalletServerConfiguration(environment: [
             "COFFER_ISSUANCE_RATE_LIMIT": "10", "COFFER_ISSUANCE_BURST": "2", "COFFER_IDLE_TIMEOUT": "2.5",
-            "COFFER_SESSION_PURGE_INTERVAL": "600",
+            "COFFER_SESSION_PURGE_INTERVAL": "600", "COFFER_CHANGE_RATE_LIMIT": "120", "COFFER_CHANGE_BURST": "5",
         ])
         #expect(set.issuanceRateLimit == RateLimit(perMinute: 10, burst: 2))
+        #expect(set.changeRateLimit == RateLimit(perMinute: 120, burst: 5))
+        #expect(try WalletServerConfiguration(environment: [:]).changeRateLimit == .passChanges)
         #expect(set.idleTimeout == 2.5)
         #expect(set.sessionPurgeInterval == 600)
         let off = try WalletServerConfiguration(environment: [
             "COFFER_ISSUANCE_RATE_LIMIT": "0", "COFFER_ISSUANCE_BURST": "0", "COFFER_IDLE_TIMEOUT": "0",
-            "COFFER_SESSION_PURGE_INTERVAL": "0",
+            "COFFER_SESSION_PURGE_INTERVAL": "0", "COFFER_CHANGE_RATE_LIMIT": "0",
         ])
         #expect(off.issuanceRateLimit.isUnlimited)
+        #expect(off.changeRateLimit.isUnlimited)
         #expect(off.idleTimeout == nil)
         #expect(off.sessionPurgeInterval == nil)
         #expect(throws: Never.self) { try off.validateLimits() }
@@ -130,7 +133,9 @@ struct ServerConfigurationTests {
             ("COFFER_PUBLIC_URL", "https://"), ("COFFER_ISSUANCE_RATE_LIMIT", "-1"),
             ("COFFER_ISSUANCE_RATE_LIMIT", "ten"), ("COFFER_ISSUANCE_BURST", "0"), ("COFFER_ISSUANCE_BURST", "1.5"),
             ("COFFER_IDLE_TIMEOUT", "-1"), ("COFFER_IDLE_TIMEOUT", "nan"), ("COFFER_IDLE_TIMEOUT", "90000"),
-            ("COFFER_SESSION_PURGE_INTERVAL", "soon"),
+            ("COFFER_SESSION_PURGE_INTERVAL", "soon"), ("COFFER_CHANGE_RATE_LIMIT", "many"),
+            ("COFFER_CHANGE_BURST", "0"), ("COFFER_APNS_STAND_IN", "https://localhost:9"),
+            ("COFFER_APNS_STAND_IN", "http://localhost:9"),
         ])
     func refusals(_ variable: String, _ value: String) throws {
         #expect {
