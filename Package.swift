@@ -64,8 +64,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        // Bulk changes: the lists issuers export from spreadsheets (RFC 4180 CSV).
-        .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
         // APNs: pass update pushes over HTTP/2 (the client), and the tests' HTTP/2 TLS stand-in for Apple's gateway.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
@@ -165,7 +163,6 @@ let package = Package(
                 .target(name: "SecretsAudit", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
-                .product(name: "SwiftCSV", package: "SwiftCSV", condition: .when(traits: ["Server"])),
             ]
         ),
         // The server's store: the database, its migrations and rows, the SQL repository and the secret store in

@@ -52,7 +52,11 @@ struct PassChangeJobsController: Sendable {
                 .tooManyRequests, code: "limit_reached",
                 message: "this client has as many bulk changes under way as it may: wait for one to finish")
         }
-        let body = try await JSONBody.bytes(of: request, limit: PassChangeJobRequest.maximumBodySize)
+        // A match is one change; only a list may be long.
+        let body = try await JSONBody.bytes(
+            of: request,
+            limit: mediaType == "application/json"
+                ? PassChangeJobRequest.maximumChangeSize : PassChangeJobRequest.maximumBodySize)
         let stored = try await ManagementController.answering {
             let job: PassChangeJobRequest
             switch mediaType {
@@ -80,7 +84,7 @@ struct PassChangeJobsController: Sendable {
     }
 
     /// The media types a bulk change may be sent as.
-    static let mediaTypes: Set<String> = ["application/json", "application/x-ndjson", "application/jsonl", "text/csv"]
+    static let mediaTypes: Set<String> = ["application/json", "application/x-ndjson", "text/csv"]
 
     /// The media type of the request's body, lowercased, without its parameters.
     static func mediaType(of request: Request) -> String {

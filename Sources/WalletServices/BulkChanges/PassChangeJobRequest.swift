@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import SwiftCSV
 import WalletPasses
 
 /// `POST /api/v2/passes/changes`: one change of every pass of the client that matches (JSON), or a list of changes
@@ -21,8 +20,10 @@ package struct PassChangeJobRequest: Hashable, Sendable {
 
     /// The most lines a list, or passes a match, may have: a stadium and then some.
     package static let maximumItems = 100_000
-    /// The largest body a job may have: 100,000 lines of a few fields each.
+    /// The largest list a job may have: 100,000 lines of a few fields each.
     package static let maximumBodySize = 16 * 1024 * 1024
+    /// The largest change a job applies, or line of a list (a `PATCH` body's own limit).
+    package static let maximumChangeSize = 64 * 1024
     /// The names of the columns and keys that name a line's tag.
     package static let targetKeys = TagIDAttribute.allCases.map(\.rawValue)
     /// The names of a CSV's columns that are not field keys: the change's dates and voiding.
@@ -63,11 +64,18 @@ package struct PassChangeJobRequest: Hashable, Sendable {
     package init(jsonLines body: Data) throws(PassManagementFailure) {
         var lines: [PassChangeLine] = []
         var number = 0
-        for raw in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var start = body.startIndex
+        while start < body.endIndex {
             number += 1
-            let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            guard number <= Self.maximumItems else { throw Self.tooMany }
+            let end = body[start...].firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex
+            var line = body[start..<end]
+            start = end < body.endIndex ? body.index(after: end) : end
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
-            guard lines.count < Self.maximumItems else { throw Self.tooMany }
+            guard line.count <= Self.maximumChangeSize else {
+                throw .invalidRequest("line \(number) is longer than \(Self.maximumChangeSize / 1024) KiB")
+            }
             guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(line)) else {
                 throw .invalidRequest("line \(number) is not a JSON object")
             }
@@ -81,7 +89,7 @@ package struct PassChangeJobRequest: Hashable, Sendable {
             }
             lines.append(
                 PassChangeLine(
-                    attribute: attribute, value: try Self.checkedTarget(value, line: number),
+                    line: number, attribute: attribute, value: try Self.checkedTarget(value, line: number),
                     change: try Self.checkedChange(change, at: "line \(number)")))
         }
         try self.init(list: lines)
@@ -90,13 +98,9 @@ package struct PassChangeJobRequest: Hashable, Sendable {
     /// The list of a CSV body: a header whose first column is one of ``targetKeys`` and whose others are field keys
     /// (a cell is the field's new text; an empty cell leaves it) or ``reservedColumns``.
     package init(csv body: Data) throws(PassManagementFailure) {
-        guard let text = String(data: body, encoding: .utf8) else { throw .invalidRequest("the CSV is not UTF-8") }
-        let table: EnumeratedCSV
-        do {
-            table = try EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false)
-        } catch {
-            throw .invalidRequest("the CSV cannot be read: \(error)")
-        }
+        let table = try CSVTable(
+            body, maximumColumns: 1 + PassChange.maximumFields + Self.reservedColumns.count,
+            maximumRows: Self.maximumItems)
         let header = table.header.map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = header.first, let attribute = TagIDAttribute(rawValue: first) else {
             throw .invalidRequest(
@@ -107,11 +111,8 @@ package struct PassChangeJobRequest: Hashable, Sendable {
         if let repeated = Dictionary(grouping: columns, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw .invalidRequest("the CSV has the column '\(repeated)' twice")
         }
-        guard table.rows.count <= Self.maximumItems else { throw Self.tooMany }
         var lines: [PassChangeLine] = []
-        for (index, row) in table.rows.enumerated() {
-            // The header is line 1.
-            let number = index + 2
+        for (number, row) in table.rows {
             guard row.count == header.count else {
                 throw .invalidRequest("line \(number) has \(row.count) cells, the header \(header.count)")
             }
@@ -132,7 +133,7 @@ package struct PassChangeJobRequest: Hashable, Sendable {
             guard !change.isEmpty else { throw .invalidRequest("line \(number) changes nothing") }
             lines.append(
                 PassChangeLine(
-                    attribute: attribute, value: try Self.checkedTarget(row[0], line: number),
+                    line: number, attribute: attribute, value: try Self.checkedTarget(row[0], line: number),
                     change: try Self.checkedChange(change, at: "line \(number)")))
         }
         try self.init(list: lines)
@@ -140,6 +141,15 @@ package struct PassChangeJobRequest: Hashable, Sendable {
 
     private init(list lines: [PassChangeLine]) throws(PassManagementFailure) {
         guard !lines.isEmpty else { throw .invalidRequest("the list has no line") }
+        // Lines run in batches side by side: two lines of one tag could land in either order.
+        var seen: [String: Int] = [:]
+        for line in lines {
+            let tag = "\(line.attribute.rawValue) \(line.value)"
+            if let earlier = seen.updateValue(line.line, forKey: tag) {
+                throw .invalidRequest(
+                    "line \(line.line) names the tag of line \(earlier) again: give each tag one line")
+            }
+        }
         work = .list(lines)
     }
 
@@ -163,6 +173,9 @@ package struct PassChangeJobRequest: Hashable, Sendable {
         let data: Data
         do {
             data = try canonicalEncoder.encode(change)
+            guard data.count <= maximumChangeSize else {
+                throw PassManagementFailure.invalidRequest("the change is larger than \(maximumChangeSize / 1024) KiB")
+            }
             _ = try JSONDecoder().decode(PassChangeRequest.self, from: data)
         } catch let failure as PassManagementFailure {
             throw .invalidRequest("\(place): \(failure.description)")
@@ -260,6 +273,8 @@ package struct PassChangeMatch: Hashable, Sendable {
 
 /// One line of a bulk change's list: the tag it names and the change of its pass.
 package struct PassChangeLine: Hashable, Sendable {
+    /// Its line in the body (a CSV's header is line 1): its place in the job, and what a failure names.
+    package var line: Int
     /// Which of the tag's identifiers ``value`` is.
     package var attribute: TagIDAttribute
     /// The tag's identifier.
@@ -268,7 +283,7 @@ package struct PassChangeLine: Hashable, Sendable {
     package var change: Data
 
     /// Creates a line.
-    package init(attribute: TagIDAttribute, value: String, change: Data) {
-        (self.attribute, self.value, self.change) = (attribute, value, change)
+    package init(line: Int, attribute: TagIDAttribute, value: String, change: Data) {
+        (self.line, self.attribute, self.value, self.change) = (line, attribute, value, change)
     }
 }

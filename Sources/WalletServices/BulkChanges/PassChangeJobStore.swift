@@ -22,9 +22,15 @@ package protocol PassChangeJobStore: Sendable {
     /// The client's job `id` with its first `failures` failures, or `nil` when it has none with that identifier.
     func passChangeJob(id: UUID, clientID: UUID, failures: Int) async throws -> PassChangeJob?
 
-    /// Leases up to `limit` pending items of the unfinished job whose turn it is (the one worked on longest ago),
-    /// with their passes as stored; `nil` when no job has items free.
-    func claimPassChangeBatch(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> PassChangeBatch?
+    /// Leases up to `limit` pending items (one, when the first has been claimed before) of the unfinished job whose
+    /// turn it is (the one worked on longest ago; only `jobID`, when given), counting an attempt of each, with their
+    /// passes as stored; `nil` when no job has items free.
+    func claimPassChangeBatch(now: Date, limit: Int, leaseFor: TimeInterval, jobID: UUID?) async throws
+        -> PassChangeBatch?
+
+    /// Moves the lease of the batch's items to `until`, if the batch still holds them all; the new lease, or `nil`
+    /// when another runner took them.
+    func renewPassChangeLease(_ batch: PassChangeBatch, until: Date) async throws -> Date?
 
     /// In one transaction: for each item of `batch` this claim still holds, stores its outcome (redoing a change
     /// with `redo` on the pass as stored when the pass changed since it was claimed, or an earlier item of the batch
@@ -66,10 +72,12 @@ package struct PassChangeBatch: Sendable {
         package var pass: ClaimedPass?
         /// The change (a `PATCH` body): the line's, or the job's.
         package var change: Data
+        /// How many times it has been claimed, this claim included.
+        package var attempts: Int
 
         /// Creates an item.
-        package init(seq: Int64, target: String, pass: ClaimedPass?, change: Data) {
-            (self.seq, self.target, self.pass, self.change) = (seq, target, pass, change)
+        package init(seq: Int64, target: String, pass: ClaimedPass?, change: Data, attempts: Int = 1) {
+            (self.seq, self.target, self.pass, self.change, self.attempts) = (seq, target, pass, change, attempts)
         }
     }
 

@@ -49,9 +49,7 @@ package struct PassChangeJobs: Sendable {
         async throws -> StoredResponse
     {
         if case .match(let match, _) = request.work, let passTypeID = match.passTypeID {
-            guard let type = try await store.passType(id: passTypeID), type.kind == .pass else {
-                throw PassManagementFailure.notFound("a pass type \(passTypeID)")
-            }
+            _ = try await store.sharedType(passTypeID, kind: .pass, clientID: clientID, parameter: "match.pass_type_id")
         }
         let job = NewPassChangeJob(clientID: clientID, work: request.work)
         let stored = try await store.createPassChangeJob(
@@ -72,20 +70,43 @@ package struct PassChangeJobs: Sendable {
         return job
     }
 
-    /// Does one batch of the job whose turn it is; `nil` when no job has items free.
-    package func runBatch() async throws -> PassChangeBatchResult? {
+    /// How many times an item is claimed before it is failed unchanged: a pass whose batch keeps failing (the
+    /// server's log says why) must not hold its job, and the client's slot, for ever. From its second claim an item is
+    /// claimed alone, so that one such pass fails no other.
+    package static let maximumAttempts = 3
+
+    /// Does one batch of the job whose turn it is (only of `jobID`, when given); `nil` when no job has items free.
+    /// The items' lease is renewed while the batch is worked out, so that a slow batch is never taken from under it.
+    package func runBatch(jobID: UUID? = nil) async throws -> PassChangeBatchResult? {
         guard
-            let batch = try await store.claimPassChangeBatch(
-                now: clock.now, limit: batchSize, leaseFor: Self.lease)
+            var batch = try await store.claimPassChangeBatch(
+                now: clock.now, limit: batchSize, leaseFor: Self.lease, jobID: jobID)
         else { return nil }
         var changes = ChangeCache()
         var outcomes: [PassChangeOutcome] = []
+        var renewed = ContinuousClock.now
         for item in batch.items {
+            if ContinuousClock.now - renewed > .seconds(Self.lease / 3) {
+                guard
+                    let until = try await store.renewPassChangeLease(
+                        batch, until: clock.now.addingTimeInterval(Self.lease))
+                else {
+                    return PassChangeBatchResult(committed: 0, pushes: 0, queuedDeliveries: false, finishedJob: false)
+                }
+                batch.leasedUntil = until
+                renewed = .now
+            }
+            guard item.attempts <= Self.maximumAttempts else {
+                outcomes.append(.failed("the server could not change this pass in \(Self.maximumAttempts) attempts"))
+                continue
+            }
             guard let pass = item.pass else {
                 outcomes.append(.failed("no such tag with a pass"))
                 continue
             }
             outcomes.append(Self.outcome(of: item, content: pass.content, match: batch.match, changes: &changes))
+            // Lets requests on this replica's threads go on between the passes.
+            await Task.yield()
         }
         let match = batch.match
         let result = try await store.commitPassChangeBatch(batch, outcomes: outcomes, now: clock.now) { item, content in

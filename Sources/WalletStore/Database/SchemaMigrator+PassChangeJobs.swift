@@ -9,7 +9,7 @@ extension SchemaMigrator {
     ///   between.
     /// - `pass_change_items`: the job's work, one row per pass of a match (`pass_id`) or line of a list (`target_*`,
     ///   `change`), `pending` until the transaction that changes its pass marks it `changed`, `skipped` or `failed`
-    ///   (with `error`); a runner holds the rows it works on under `leased_until`.
+    ///   (with `error`); a runner holds the rows it works on under `leased_until`, and `attempts` counts its claims.
     /// - `pass_change_items_pending` and `_failed`: the items still to do, and those that failed, of each job, in
     ///   order, however many others it has.
     static func createPassChangeJobs(_ db: any SQLDatabase) async throws {
@@ -35,6 +35,7 @@ extension SchemaMigrator {
         ).run()
         try await db.create(index: "pass_change_jobs_client").on("pass_change_jobs").column("client_id")
             .column("finished_at").run()
+        try await db.create(index: "pass_change_jobs_finished").on("pass_change_jobs").column("finished_at").run()
         try await db.create(table: "pass_change_items")
             .column("job_id", type: .text, .notNull, .references("pass_change_jobs", "id"))
             .column("seq", type: .bigint, .notNull)
@@ -45,6 +46,7 @@ extension SchemaMigrator {
             .column("state", type: .text, .notNull)
             .column("error", type: .text)
             .column("leased_until", type: .bigint)
+            .column("attempts", type: .bigint, .notNull, .default(SQLLiteral.numeric("0")))
             .primaryKey("job_id", "seq")
             .run()
         try await db.raw(

@@ -29,12 +29,9 @@ extension SQLWalletRepository {
             case .match(let match, _):
                 total = try await Self.copyMatchedPasses(of: job, match: match, on: db)
             case .list(let lines):
-                for (start, chunk) in lines.chunked(into: Self.itemsPerInsert) {
+                for (_, chunk) in lines.chunked(into: Self.itemsPerInsert) {
                     var insert = db.insert(into: PassChangeItemRow.table).columns(PassChangeItemRow.listColumns)
-                    for (offset, line) in chunk.enumerated() {
-                        insert = insert.values(
-                            PassChangeItemRow.values(of: line, jobID: row.id, seq: start + offset + 1))
-                    }
+                    for line in chunk { insert = insert.values(PassChangeItemRow.values(of: line, jobID: row.id)) }
                     try await insert.run()
                 }
                 total = lines.count
@@ -59,18 +56,6 @@ extension SQLWalletRepository {
     {
         let client = job.clientID.uuidString
         let type = match.passTypeID?.uuidString
-        let count =
-            try await db.raw(
-                """
-                SELECT COUNT(*) AS count FROM apple_passes p JOIN tags t ON t.id = p.tag_id \
-                WHERE t.client_id = \(bind: client) AND (\(bind: type) IS NULL OR p.pass_type_id = \(bind: type))
-                """
-            ).first(decodingColumn: "count", as: Int64.self) ?? 0
-        guard count <= PassChangeJobRequest.maximumItems else {
-            throw PassManagementFailure.invalidRequest(
-                "the match finds \(count) passes, and a job changes at most \(PassChangeJobRequest.maximumItems): "
-                    + "name a pass type, or split the change into lists")
-        }
         try await db.raw(
             """
             INSERT INTO pass_change_items (job_id, seq, pass_id, state) \
@@ -79,6 +64,16 @@ extension SQLWalletRepository {
             WHERE t.client_id = \(bind: client) AND (\(bind: type) IS NULL OR p.pass_type_id = \(bind: type))
             """
         ).run()
+        // Counted from what was copied: passes made meanwhile are in both or neither.
+        let count =
+            try await db.raw(
+                "SELECT COUNT(*) AS count FROM pass_change_items WHERE job_id = \(bind: job.id.uuidString)"
+            ).first(decodingColumn: "count", as: Int64.self) ?? 0
+        guard count <= PassChangeJobRequest.maximumItems else {
+            throw PassManagementFailure.invalidRequest(
+                "the match finds \(count) passes, and a job changes at most \(PassChangeJobRequest.maximumItems): "
+                    + "name a pass type, or split the change into lists")
+        }
         return Int(count)
     }
 
@@ -97,25 +92,20 @@ extension SQLWalletRepository {
             ).first(decodingColumn: "count", as: Int64.self) ?? 0)
     }
 
-    /// Deletes up to `limit` items of the oldest job finished before `cutoff` that has some; when none has, up to
-    /// `limit` such jobs.
+    /// Deletes up to `limit` items of jobs finished before `cutoff`, whichever jobs they are of; when none is left,
+    /// up to `limit` such jobs.
     package func deleteFinishedPassChangeJobs(before cutoff: Date, limit: Int) async throws -> Int {
         guard limit > 0 else { return 0 }
         let cutoff = Self.ms(cutoff)
         return try await run {
-            if let job = try await sql.raw(
+            let items = try await sql.raw(
                 """
-                SELECT j.id FROM pass_change_jobs j WHERE j.finished_at < \(bind: cutoff) \
-                AND EXISTS (SELECT 1 FROM pass_change_items i WHERE i.job_id = j.id) ORDER BY j.finished_at LIMIT 1
+                DELETE FROM pass_change_items WHERE (job_id, seq) IN (SELECT i.job_id, i.seq \
+                FROM pass_change_items i JOIN pass_change_jobs j ON j.id = i.job_id \
+                WHERE j.finished_at < \(bind: cutoff) LIMIT \(bind: limit)) RETURNING seq
                 """
-            ).first(decodingColumn: "id", as: String.self) {
-                return try await sql.raw(
-                    """
-                    DELETE FROM pass_change_items WHERE job_id = \(bind: job) AND seq IN (SELECT seq \
-                    FROM pass_change_items WHERE job_id = \(bind: job) ORDER BY seq LIMIT \(bind: limit)) RETURNING seq
-                    """
-                ).all().count
-            }
+            ).all().count
+            guard items == 0 else { return items }
             return try await sql.raw(
                 """
                 DELETE FROM pass_change_jobs WHERE id IN (SELECT id FROM pass_change_jobs \
@@ -153,25 +143,37 @@ extension SQLWalletRepository {
     /// Leases items of the unfinished jobs in turn (the one worked on longest ago first), marking each job worked
     /// on now so that the next claim, here or on another replica, takes the next job. On PostgreSQL, rows another
     /// replica is leasing are skipped rather than waited for.
-    package func claimPassChangeBatch(now: Date, limit: Int, leaseFor: TimeInterval) async throws -> PassChangeBatch? {
+    package func claimPassChangeBatch(now: Date, limit: Int, leaseFor: TimeInterval, jobID: UUID?) async throws
+        -> PassChangeBatch?
+    {
         let nowMS = Self.ms(now)
         let until = Self.ms(now.addingTimeInterval(leaseFor))
         let isPostgres = database.engine == .postgres
         return try await run {
-            let jobs = try await sql.select().columns(PassChangeJobRow.columns).from(PassChangeJobRow.table)
-                .where("finished_at", .is, SQLLiteral.null).orderBy("worked_at").orderBy("id").limit(4)
-                .all(decoding: PassChangeJobRow.self)
+            var query = sql.select().columns(PassChangeJobRow.columns).from(PassChangeJobRow.table)
+                .where("finished_at", .is, SQLLiteral.null)
+            if let jobID { query = query.where("id", .equal, jobID.uuidString) }
+            let jobs = try await query.orderBy("worked_at").orderBy("id").limit(4).all(decoding: PassChangeJobRow.self)
             for job in jobs {
                 try await sql.update(PassChangeJobRow.table).set("worked_at", to: nowMS).where("id", .equal, job.id)
                     .run()
-                let pending: SQLQueryString = """
+                let free: SQLQueryString = """
                     SELECT seq FROM pass_change_items WHERE job_id = \(bind: job.id) AND state = 'pending' \
-                    AND (leased_until IS NULL OR leased_until < \(bind: nowMS)) ORDER BY seq LIMIT \(bind: limit)
+                    AND (leased_until IS NULL OR leased_until < \(bind: nowMS)) ORDER BY seq
                     """
+                // An item claimed before whose batch did not commit goes alone, so that it fails no other.
+                let retried =
+                    try await sql.raw(
+                        "SELECT attempts FROM pass_change_items WHERE job_id = \(bind: job.id) AND seq = (\(free) LIMIT 1)"
+                    )
+                    .first(decodingColumn: "attempts", as: Int64.self) ?? 0
+                let pending: SQLQueryString = "\(free) LIMIT \(bind: retried > 0 ? 1 : limit)"
                 let lease: SQLQueryString = """
-                    UPDATE pass_change_items SET leased_until = \(bind: until) WHERE job_id = \(bind: job.id) AND seq IN
+                    UPDATE pass_change_items SET leased_until = \(bind: until), attempts = attempts + 1 \
+                    WHERE job_id = \(bind: job.id) AND seq IN
                     """
-                let returning: SQLQueryString = "RETURNING seq, pass_id, target_attribute, target_value, change"
+                let returning: SQLQueryString =
+                    "RETURNING seq, pass_id, target_attribute, target_value, change, attempts"
                 // PostgreSQL runs a locking subquery once only as a materialized CTE, and skips rows another replica
                 // is leasing; SQLite writes one transaction at a time.
                 let items = try await sql.raw(
@@ -187,6 +189,19 @@ extension SQLWalletRepository {
             }
             return nil
         }
+    }
+
+    package func renewPassChangeLease(_ batch: PassChangeBatch, until: Date) async throws -> Date? {
+        let renewed = try await run {
+            try await sql.raw(
+                """
+                UPDATE pass_change_items SET leased_until = \(bind: Self.ms(until)) \
+                WHERE job_id = \(bind: batch.jobID.uuidString) AND seq IN \(SQLBind.group(batch.items.map(\.seq))) \
+                AND state = 'pending' AND leased_until = \(bind: Self.ms(batch.leasedUntil)) RETURNING seq
+                """
+            ).all()
+        }
+        return renewed.count == batch.items.count ? until : nil
     }
 
     /// The batch of `items` of `job`, with their passes as stored: a match's by identifier, a list's by its tags.
@@ -227,11 +242,13 @@ extension SQLWalletRepository {
                 if let passID = item.passID {
                     let pass = found[passID]
                     return PassChangeBatch.Item(
-                        seq: item.seq, target: pass?.target ?? "pass \(passID)", pass: pass?.pass, change: jobChange)
+                        seq: item.seq, target: pass?.target ?? "pass \(passID)", pass: pass?.pass, change: jobChange,
+                        attempts: Int(item.attempts))
                 }
                 let target = "\(item.targetAttribute ?? "") \(item.targetValue ?? "")"
                 return PassChangeBatch.Item(
-                    seq: item.seq, target: target, pass: found[target]?.pass, change: Data((item.change ?? "").utf8))
+                    seq: item.seq, target: target, pass: found[target]?.pass, change: Data((item.change ?? "").utf8),
+                    attempts: Int(item.attempts))
             })
     }
 
@@ -324,11 +341,11 @@ extension SQLWalletRepository {
             outcomesHeld.append((item, outcome))
         }
 
-        var pushes = 0
-        var queuedDeliveries = false
-        if !writes.isEmpty {
-            (pushes, queuedDeliveries) = try await store(writes, passes: &stored, now: now, on: db)
-        }
+        // Everything but the passes' own rows first: the update tag's lock, taken last, is held only for those.
+        var deliveries = QueuedDeliveries()
+        if !writes.isEmpty { deliveries = try await queueDeliveries(of: writes, now: now, on: db) }
+        let pushes = deliveries.devices.values.reduce(0, +)
+        var queuedDeliveries = deliveries.others
 
         var counts = (matched: 0, changed: 0, skipped: 0, failed: 0)
         var settled: [String: [Int64]] = ["changed": [], "skipped": []]
@@ -378,40 +395,27 @@ extension SQLWalletRepository {
             }
             finished = true
         }
+        if !writes.isEmpty {
+            queuedDeliveries =
+                try await storeChanges(writes, passes: stored, devices: deliveries.devices, now: now, on: db)
+                || queuedDeliveries
+        }
         return PassChangeBatchResult(
             committed: outcomesHeld.count, pushes: pushes, queuedDeliveries: queuedDeliveries, finishedJob: finished)
     }
 
-    /// Stores the batch's changed passes (each with the next update tag, its signed archive dropped) and queues
-    /// their pushes, Google Wallet writes and trace events with their webhooks; returns the pushes queued and
-    /// whether other deliveries were.
-    private static func store(
-        _ writes: [PassChangeWrite], passes: inout [UUID: PassChangeItemRow.LockedPass], now: Date,
-        on db: any SQLDatabase
-    ) async throws -> (pushes: Int, otherDeliveries: Bool) {
+    /// What a batch queued before its passes were stored: the pushes by pass, and whether Google Wallet writes were.
+    private struct QueuedDeliveries {
+        var devices: [UUID: Int] = [:]
+        var others = false
+    }
+
+    /// Drops the changed passes' signed archives and queues their pushes (to each registered device without one
+    /// waiting) and Google Wallet writes.
+    private static func queueDeliveries(of writes: [PassChangeWrite], now: Date, on db: any SQLDatabase)
+        async throws -> QueuedDeliveries
+    {
         let nowMS = ms(now)
-        // One step of the counter for the whole batch: its lock is held from here to the commit.
-        guard
-            let last = try await db.raw(
-                """
-                UPDATE coffer_counters SET value = value + \(bind: Int64(writes.count)) WHERE name = 'update_tag' \
-                RETURNING value
-                """
-            ).first(decodingColumn: "value", as: Int64.self)
-        else { throw WalletServerError.corruptRecord("the update tag counter") }
-        var tags: [UUID: Int64] = [:]
-        for (offset, write) in writes.enumerated() {
-            let tag = last - Int64(writes.count) + 1 + Int64(offset)
-            tags[write.passID] = tag
-            guard var pass = passes[write.passID] else { continue }
-            let modified = nextModified(after: date(pass.modifiedAt ?? pass.updatedAt), now: now)
-            pass.modifiedAt = modified
-            passes[write.passID] = pass
-            try await db.update(PassRow.table)
-                .set("pass_content", to: write.rewrite.content).set("modified_at", to: modified)
-                .set("update_tag", to: tag).set("updated_at", to: max(nowMS, pass.updatedAt))
-                .where("id", .equal, write.passID.uuidString).run()
-        }
         let changed = Set(writes.map(\.passID.uuidString)).sorted()
         try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .in, changed).run()
 
@@ -424,11 +428,11 @@ extension SQLWalletRepository {
             AND (o.leased_until IS NULL OR o.leased_until < \(bind: nowMS)))
             """
         ).all(decoding: PassChangeItemRow.Registration.self)
-        var devices: [UUID: Int] = [:]
+        var queued = QueuedDeliveries()
         for chunk in registrations.chunked(into: itemsPerInsert).map(\.1) {
             let rows = try chunk.map { registration in
                 let passID = try PassRow.uuid(registration.passID, .id)
-                devices[passID, default: 0] += 1
+                queued.devices[passID, default: 0] += 1
                 return DeliveryOutboxRow(
                     passID: passID, deviceLibraryIdentifier: registration.deviceLibraryIdentifier, now: now)
             }
@@ -445,23 +449,49 @@ extension SQLWalletRepository {
         for write in writes where google.contains(write.passID.uuidString) {
             try await queueGoogleWrite(passID: write.passID, notices: write.rewrite.notices, now: now, on: db)
         }
+        queued.others = !google.isEmpty
+        return queued
+    }
 
+    /// Stores the changed passes, each with the next update tag, and their trace events with their webhooks; whether
+    /// webhooks were queued. The update tag counter is stepped once for the batch, and its lock held from here to the
+    /// commit, so that tags commit in the order they were given.
+    private static func storeChanges(
+        _ writes: [PassChangeWrite], passes: [UUID: PassChangeItemRow.LockedPass], devices: [UUID: Int], now: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
+        let nowMS = ms(now)
+        guard
+            let last = try await db.raw(
+                """
+                UPDATE coffer_counters SET value = value + \(bind: Int64(writes.count)) WHERE name = 'update_tag' \
+                RETURNING value
+                """
+            ).first(decodingColumn: "value", as: Int64.self)
+        else { throw WalletServerError.corruptRecord("the update tag counter") }
+        var passes = passes
         var events: [NewPassEvent] = []
-        var announced: Set<UUID> = []
-        for write in writes {
+        for (offset, write) in writes.enumerated() {
+            let tag = last - Int64(writes.count) + 1 + Int64(offset)
+            guard var pass = passes[write.passID] else { continue }
+            let modified = nextModified(after: date(pass.modifiedAt ?? pass.updatedAt), now: now)
+            pass.modifiedAt = modified
+            passes[write.passID] = pass
+            try await db.update(PassRow.table)
+                .set("pass_content", to: write.rewrite.content).set("modified_at", to: modified)
+                .set("update_tag", to: tag).set("updated_at", to: max(nowMS, pass.updatedAt))
+                .where("id", .equal, write.passID.uuidString).run()
             var details = write.details
-            details["update_tag"] = .number(Double(tags[write.passID] ?? 0))
+            details["update_tag"] = .number(Double(tag))
             details["via"] = .string("bulk_change")
             events.append(NewPassEvent(passID: write.passID, occurredAt: now, kind: .changed, details: details))
-            if let count = devices[write.passID], announced.insert(write.passID).inserted {
-                events.append(
-                    NewPassEvent(
-                        passID: write.passID, occurredAt: now, kind: .pushQueued,
-                        details: ["devices": .number(Double(count))]))
-            }
         }
-        let webhooks = try await storePassEvents(events, on: db)
-        return (registrations.count, !google.isEmpty || webhooks)
+        for (passID, count) in devices.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            events.append(
+                NewPassEvent(
+                    passID: passID, occurredAt: now, kind: .pushQueued, details: ["devices": .number(Double(count))]))
+        }
+        return try await storePassEvents(events, on: db)
     }
 
     /// Queues a `job.finished` delivery of `job` to every endpoint of the client that takes it; whether any was.

@@ -341,7 +341,7 @@ extension AdminCommand {
                     var job = try ManagedPassState.makeDecoder().decode(PassChangeJob.self, from: stored.body)
                     let progress = Output.ProgressBar(title: "bulk change")
                     while job.state == .running {
-                        if try await jobs.runBatch() == nil {
+                        if try await jobs.runBatch(jobID: job.id) == nil {
                             // Another process holds the items left: wait for it.
                             try await Task.sleep(for: .milliseconds(250))
                         }

@@ -21,18 +21,25 @@ struct PassChangeJobRunsTests {
         return try Routes.job(stored.body)
     }
 
-    @Test("a batch whose lease ran out and was taken by another runner stores nothing", arguments: Engine.available)
+    @Test(
+        "a batch whose lease ran out stores only the items no other runner took since",
+        arguments: Engine.available)
     func lostLease(_ engine: Engine) async throws {
         try await W.run(engine) { client, world in
             let passes = try await Routes.makePasses(2, client, world)
             let repository = world.world.repository
             let job = try await Self.submit(world, seat: "late")
             let now = Date()
-            let first = try #require(try await repository.claimPassChangeBatch(now: now, limit: 10, leaseFor: 1))
-            // The first runner stalls past its lease; a second takes the same items.
+            let first = try #require(
+                try await repository.claimPassChangeBatch(now: now, limit: 10, leaseFor: 1, jobID: nil))
+            #expect(first.items.map(\.attempts) == [1, 1, 1])
+            // The first runner stalls past its lease; a second takes the first item again, alone, as it was claimed
+            // before.
             let second = try #require(
-                try await repository.claimPassChangeBatch(now: now.addingTimeInterval(2), limit: 10, leaseFor: 30))
-            #expect(second.items.map(\.seq) == first.items.map(\.seq))
+                try await repository.claimPassChangeBatch(
+                    now: now.addingTimeInterval(2), limit: 10, leaseFor: 30, jobID: nil))
+            #expect(second.items.map(\.seq) == [first.items[0].seq])
+            #expect(second.items.map(\.attempts) == [2])
             let outcomes = { (batch: PassChangeBatch) in
                 batch.items.map { item -> PassChangeOutcome in
                     guard let pass = item.pass else { return .failed("none") }
@@ -45,11 +52,12 @@ struct PassChangeJobRunsTests {
             }
             let stale = try await repository.commitPassChangeBatch(
                 first, outcomes: outcomes(first), now: now.addingTimeInterval(3), redo: { _, _ in .skipped })
-            #expect(stale.committed == 0)
+            #expect(stale.committed == 2, "the items the second runner did not take")
             let fresh = try await repository.commitPassChangeBatch(
                 second, outcomes: outcomes(second), now: now.addingTimeInterval(3), redo: { _, _ in .skipped })
-            #expect(fresh.committed == 3)
+            #expect(fresh.committed == 1)
             #expect(fresh.finishedJob)
+            #expect(try await world.runJobs() == 0)
             // Each pass changed once: one `changed` event each.
             for passID in passes {
                 let changes = try await repository.latestPassEvents(passID: passID, limit: 20).filter {
@@ -59,7 +67,8 @@ struct PassChangeJobRunsTests {
             }
             let done = try #require(
                 try await repository.passChangeJob(id: job.id, clientID: world.clientID, failures: 0))
-            #expect(done.changed == 3)
+            #expect(done.state == .finished)
+            #expect(done.changed + done.failed == 3)
         }
     }
 
@@ -71,7 +80,8 @@ struct PassChangeJobRunsTests {
             let passes = try await Routes.makePasses(1, client, world)
             let repository = world.world.repository
             _ = try await Self.submit(world, seat: "from the job")
-            let batch = try #require(try await repository.claimPassChangeBatch(now: Date(), limit: 10, leaseFor: 30))
+            let batch = try #require(
+                try await repository.claimPassChangeBatch(now: Date(), limit: 10, leaseFor: 30, jobID: nil))
             let patched = try await W.send(
                 client, .patch, "/api/v2/passes/T-1", token: world.token, body: #"{"fields":{"event":"Moved"}}"#)
             #expect(patched.status == .ok)
@@ -130,6 +140,28 @@ struct PassChangeJobRunsTests {
                 try await repository.passChangeJob(id: theirs.id, clientID: world.otherClientID, failures: 0))
             #expect(finished.state == .finished)
             #expect(try await Routes.fields(of: patchedPass, in: world)["event"] == .text("Now"))
+        }
+    }
+
+    @Test("an item claimed more than three times without a commit fails, and its job finishes")
+    func poisonedItem() async throws {
+        try await W.run(.sqliteFile) { client, world in
+            _ = try await Routes.makePasses(1, client, world)
+            let repository = world.world.repository
+            let job = try await Self.submit(world, seat: "never")
+            // Three runners claim and die: each lease has run out long ago.
+            let past = Date().addingTimeInterval(-600)
+            for attempt in 0..<PassChangeJobs.maximumAttempts {
+                let batch = try await repository.claimPassChangeBatch(
+                    now: past.addingTimeInterval(Double(attempt) * 10), limit: 10, leaseFor: 1, jobID: nil)
+                #expect(batch?.items.count == (attempt == 0 ? 2 : 1))
+            }
+            try await world.runJobs()
+            let done = try #require(
+                try await repository.passChangeJob(id: job.id, clientID: world.clientID, failures: 10))
+            #expect(done.state == .finished)
+            #expect(done.failures.first?.reason.contains("3 attempts") == true)
+            #expect(done.failed >= 1)
         }
     }
 

@@ -10,10 +10,10 @@ enum PassChangeItemRow {
     /// The columns a list's line fills.
     static let listColumns = ["job_id", "seq", "target_attribute", "target_value", "change", "state"]
 
-    /// The values of ``listColumns`` for `line`, the `seq`th of the job `jobID`.
-    static func values(of line: PassChangeLine, jobID: String, seq: Int) -> [any SQLExpression] {
+    /// The values of ``listColumns`` for `line` of the job `jobID`: its place is its line.
+    static func values(of line: PassChangeLine, jobID: String) -> [any SQLExpression] {
         [
-            SQLBind(jobID), SQLBind(Int64(seq)), SQLBind(line.attribute.rawValue), SQLBind(line.value),
+            SQLBind(jobID), SQLBind(Int64(line.line)), SQLBind(line.attribute.rawValue), SQLBind(line.value),
             SQLBind(String(decoding: line.change, as: UTF8.self)), SQLBind("pending"),
         ]
     }
@@ -28,9 +28,11 @@ enum PassChangeItemRow {
         var targetValue: String?
         /// A line's change.
         var change: String?
+        /// How many times it was claimed, this claim included.
+        var attempts: Int64
 
         enum CodingKeys: String, CodingKey {
-            case seq
+            case seq, attempts
             case passID = "pass_id"
             case targetAttribute = "target_attribute"
             case targetValue = "target_value"
