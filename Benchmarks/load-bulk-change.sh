@@ -21,11 +21,6 @@ if ! command -v openssl >/dev/null || ! ls /usr/lib/postgresql/*/bin/postgres >/
 fi
 . Benchmarks/load-common.sh
 
-release_build() {
-    local log
-    log=$(mktemp /tmp/coffer-build-XXXXXX)
-    swift build -c release "$@" >"$log" 2>&1 || { grep -E "error:" "$log" | sort -u | head -20; exit 1; }
-}
 echo "building release binaries…"
 release_build --product coffer
 coffer=$(swift build -c release --show-bin-path)/coffer

@@ -1,9 +1,16 @@
-# Shared by the load scripts (sourced): the openssl ceiling and wrk's figures.
+# Shared by the load scripts (sourced): release builds, the openssl ceiling and wrk's figures.
 
 # Signatures per second of `openssl speed rsa2048`, with any further arguments (-multi N).
 openssl_signs() {
     openssl speed -seconds "${OPENSSL_SECONDS:-5}" "$@" rsa2048 2>/dev/null |
         awk '/^rsa +2048 bits/ { value = $(NF - 1) } END { print value }'
+}
+
+# Builds in release mode with any further arguments, showing the compiler's errors when it fails.
+release_build() {
+    local log
+    log=$(mktemp /tmp/coffer-build-XXXXXX)
+    swift build -c release "$@" >"$log" 2>&1 || { grep -E "error:" "$log" | sort -u | head -20; exit 1; }
 }
 
 # a / b with three decimals.

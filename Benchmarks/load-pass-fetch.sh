@@ -30,12 +30,6 @@ fi
 . Benchmarks/load-common.sh
 rsa_signs=$(openssl_signs -multi "$cores")
 
-# Builds in release mode, showing the compiler's errors when it fails.
-release_build() {
-    local log
-    log=$(mktemp /tmp/coffer-build-XXXXXX)
-    swift build -c release "$@" >"$log" 2>&1 || { grep -E "error:" "$log" | sort -u | head -20; exit 1; }
-}
 echo "building release binaries…"
 release_build --product coffer
 coffer=$(swift build -c release --show-bin-path)/coffer

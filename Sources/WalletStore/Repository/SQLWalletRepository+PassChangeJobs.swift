@@ -29,7 +29,7 @@ extension SQLWalletRepository {
             case .match(let match, _):
                 total = try await Self.copyMatchedPasses(of: job, match: match, on: db)
             case .list(let lines):
-                for (_, chunk) in lines.chunked(into: Self.itemsPerInsert) {
+                for chunk in lines.chunked(into: Self.itemsPerInsert) {
                     var insert = db.insert(into: PassChangeItemRow.table).columns(PassChangeItemRow.listColumns)
                     for line in chunk { insert = insert.values(PassChangeItemRow.values(of: line, jobID: row.id)) }
                     try await insert.run()
@@ -267,7 +267,6 @@ extension SQLWalletRepository {
 extension SQLWalletRepository {
     /// A pass the batch changes, in the order of its items.
     private struct PassChangeWrite {
-        var item: PassChangeBatch.Item
         var passID: UUID
         var rewrite: PassRewrite
         var details: [String: JSONValue]
@@ -336,7 +335,7 @@ extension SQLWalletRepository {
                 current.passContent = rewrite.content
                 stored[pass.id] = current
                 rewritten.insert(pass.id)
-                writes.append(PassChangeWrite(item: item, passID: pass.id, rewrite: rewrite, details: details))
+                writes.append(PassChangeWrite(passID: pass.id, rewrite: rewrite, details: details))
             }
             outcomesHeld.append((item, outcome))
         }
@@ -415,29 +414,11 @@ extension SQLWalletRepository {
     private static func queueDeliveries(of writes: [PassChangeWrite], now: Date, on db: any SQLDatabase)
         async throws -> QueuedDeliveries
     {
-        let nowMS = ms(now)
         let changed = Set(writes.map(\.passID.uuidString)).sorted()
         try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .in, changed).run()
 
-        // A device with a push waiting that no dispatcher has taken yet will fetch this change too.
-        let registrations = try await db.raw(
-            """
-            SELECT r.pass_id, r.device_library_identifier FROM pass_registrations r \
-            WHERE r.pass_id IN \(SQLBind.group(changed)) AND NOT EXISTS (SELECT 1 FROM push_outbox o \
-            WHERE o.pass_id = r.pass_id AND o.device_library_identifier = r.device_library_identifier \
-            AND (o.leased_until IS NULL OR o.leased_until < \(bind: nowMS)))
-            """
-        ).all(decoding: PassChangeItemRow.Registration.self)
         var queued = QueuedDeliveries()
-        for chunk in registrations.chunked(into: itemsPerInsert).map(\.1) {
-            let rows = try chunk.map { registration in
-                let passID = try PassRow.uuid(registration.passID, .id)
-                queued.devices[passID, default: 0] += 1
-                return DeliveryOutboxRow(
-                    passID: passID, deviceLibraryIdentifier: registration.deviceLibraryIdentifier, now: now)
-            }
-            try await db.insert(rows).run()
-        }
+        queued.devices = try await queuePushes(toDevicesOf: changed, now: now, on: db)
 
         let google = Set(
             try await db.raw(
@@ -517,8 +498,8 @@ extension SQLWalletRepository {
 }
 
 extension Array {
-    /// The array in consecutive slices of at most `size` elements, each with the index it starts at.
-    func chunked(into size: Int) -> [(Int, ArraySlice<Element>)] {
-        stride(from: 0, to: count, by: size).map { ($0, self[$0..<Swift.min($0 + size, count)]) }
+    /// The array in consecutive slices of at most `size` elements.
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

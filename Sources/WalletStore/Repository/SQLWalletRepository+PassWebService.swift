@@ -271,21 +271,38 @@ extension SQLWalletRepository {
             .set("updated_at", to: ms(pass.updatedAt))
             .where("id", .equal, passID.uuidString).run()
         try await db.delete(from: SignedPassArchiveRow.table).where("pass_id", .equal, passID.uuidString).run()
-        // A device with a push waiting that no dispatcher has taken yet will fetch this change too.
-        let devices = try await db.raw(
-            """
-            SELECT device_library_identifier FROM pass_registrations WHERE pass_id = \(bind: passID.uuidString) \
-            AND device_library_identifier NOT IN (SELECT device_library_identifier FROM push_outbox \
-            WHERE pass_id = \(bind: passID.uuidString) AND (leased_until IS NULL OR leased_until < \(bind: ms(now))))
-            """
-        ).all(decodingColumn: "device_library_identifier", as: String.self)
-        if !devices.isEmpty {
-            try await db.insert(
-                devices.map { DeliveryOutboxRow(passID: passID, deviceLibraryIdentifier: $0, now: now) }
-            ).run()
-        }
+        let pushes = try await queuePushes(toDevicesOf: [passID.uuidString], now: now, on: db)
         try await queueGoogleWrite(passID: passID, notices: notices, now: now, on: db)
-        return (pass, devices.count)
+        return (pass, pushes[passID] ?? 0)
+    }
+
+    /// Queues a push of each of the passes `passIDs` to each device registered for it, but for a device with a push
+    /// of it waiting that no dispatcher has taken yet, which will fetch this change too; the pushes queued by pass.
+    static func queuePushes(toDevicesOf passIDs: [String], now: Date, on db: any SQLDatabase) async throws
+        -> [UUID: Int]
+    {
+        let registrations = try await db.raw(
+            """
+            SELECT r.pass_id, r.device_library_identifier FROM pass_registrations r \
+            WHERE r.pass_id IN \(SQLBind.group(passIDs)) AND NOT EXISTS (SELECT 1 FROM push_outbox o \
+            WHERE o.pass_id = r.pass_id AND o.device_library_identifier = r.device_library_identifier \
+            AND (o.leased_until IS NULL OR o.leased_until < \(bind: ms(now))))
+            """
+        ).all()
+        var queued: [UUID: Int] = [:]
+        for chunk in registrations.chunked(into: itemsPerInsert) {
+            let rows = try chunk.map { registration in
+                let passID = try PassRow.uuid(try registration.decode(column: "pass_id", as: String.self), .id)
+                queued[passID, default: 0] += 1
+                return DeliveryOutboxRow(
+                    passID: passID,
+                    deviceLibraryIdentifier: try registration.decode(
+                        column: "device_library_identifier", as: String.self),
+                    now: now)
+            }
+            try await db.insert(rows).run()
+        }
+        return queued
     }
 }
 

@@ -76,17 +76,6 @@ enum PassChangeItemRow {
         }
     }
 
-    /// A device registered for a changed pass.
-    struct Registration: Decodable {
-        var passID: String
-        var deviceLibraryIdentifier: String
-
-        enum CodingKeys: String, CodingKey {
-            case passID = "pass_id"
-            case deviceLibraryIdentifier = "device_library_identifier"
-        }
-    }
-
     /// A failed item.
     struct Failure: Decodable {
         var seq: Int64
