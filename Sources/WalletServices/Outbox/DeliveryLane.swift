@@ -63,6 +63,9 @@ struct DeliveryLane<Delivery: Sendable>: Sendable {
         var outstanding = 0
         /// Whether a claim is under way.
         var claiming = false
+        /// Whether a wake came while a claim was under way: what it rang for may have committed after the claim read
+        /// the outbox, so the lane claims again.
+        var wokenWhileClaiming = false
     }
 
     /// Sends deliveries as they fall due, until cancelled. Each of `wakes` starts what was claimed on every free
@@ -96,6 +99,7 @@ struct DeliveryLane<Delivery: Sendable>: Sendable {
                 }
                 let wanted = pipeline.withLock { state -> Int in
                     let wanted = min(prefetch - state.queued.count, maximumOutstanding - state.outstanding)
+                    if state.claiming { state.wokenWhileClaiming = true }
                     guard !state.claiming, state.queued.count < prefetch / 3, wanted > 0 else { return 0 }
                     state.claiming = true
                     state.outstanding += wanted
@@ -110,12 +114,14 @@ struct DeliveryLane<Delivery: Sendable>: Sendable {
                         if !(error is CancellationError) { claimFailed(error) }
                         claimed = []
                     }
-                    pipeline.withLock { state in
+                    let again = pipeline.withLock { state in
                         state.queued += claimed
                         state.outstanding -= wanted - claimed.count
                         state.claiming = false
+                        defer { state.wokenWhileClaiming = false }
+                        return state.wokenWhileClaiming
                     }
-                    if !claimed.isEmpty { wake() }
+                    if !claimed.isEmpty || again { wake() }
                 }
             }
         }

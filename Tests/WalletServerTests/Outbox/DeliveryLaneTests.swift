@@ -80,4 +80,44 @@ struct DeliveryLaneTests {
             #expect(outbox.sent.withLock { Set($0) } == Set(0..<500))
         }
     }
+
+    @Test("a wake that rings while a claim reads the outbox is answered by another claim, not by the next poll")
+    func wakeDuringClaim() async throws {
+        let due = Locked<[Int]>([])
+        let sent = Locked<[Int]>([])
+        let firstClaimRead = Locked(false)
+        let firstClaimHeld = Locked(true)
+        let lane = DeliveryLane<Int>(
+            workers: 2,
+            claim: { limit in
+                // What this claim sees is read before the delivery is queued; it answers once let go.
+                let seen = due.withLock { due in
+                    defer { due.removeFirst(min(limit, due.count)) }
+                    return Array(due.prefix(limit))
+                }
+                if !firstClaimRead.withLock({ $0 }) {
+                    firstClaimRead.withLock { $0 = true }
+                    while firstClaimHeld.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+                }
+                return seen
+            },
+            send: { delivery in
+                sent.withLock { $0.append(delivery) }
+                return {}
+            })
+        let (wakes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let running = Task { await lane.run(wakes: wakes, wake: { continuation.yield() }, claimFailed: { _ in }) }
+        continuation.yield()
+        for _ in 0..<10_000 where !firstClaimRead.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        due.withLock { $0.append(7) }
+        continuation.yield()
+        // The wake is taken while the claim is under way.
+        try await Task.sleep(for: .milliseconds(50))
+        firstClaimHeld.withLock { $0 = false }
+        for _ in 0..<10_000 where sent.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(sent.withLock { $0 } == [7])
+        running.cancel()
+        continuation.finish()
+        await running.value
+    }
 }
