@@ -175,6 +175,27 @@ struct ReplicaTests {
         #expect(try await b.stop() == 0)
     }
 
+    @Test(
+        "replicas started together on an empty database, each with its own data directory, share one development identity"
+    )
+    func developmentIdentityShared() async throws {
+        let names = ["d1", "d2", "d3"]
+        // Spawned before any is waited for: they start at once.
+        let replicas = try names.map { name in
+            try BackgroundProcess(
+                coffer, ["serve", "--port", "0", "--data-dir", directory.appending(name).path, "--log-format", "json"],
+                environment: environment)
+        }
+        for replica in replicas { _ = try await replica.waitForOutput(matching: #"listening on 127\.0\.0\.1:(\d+)"#) }
+        let roots = try names.map {
+            try Data(contentsOf: directory.appending($0).appendingPathComponent("development-root.pem"))
+        }
+        #expect(Set(roots).count == 1, "each replica wrote the root of the one identity the database keeps")
+        let types = try await admin("pass-type", "list")
+        #expect(types.components(separatedBy: "pass.dev.coffer.local").count == 2, "\(types)")
+        for replica in replicas { #expect(try await replica.stop() == 0) }
+    }
+
     @Test("a pass type imported beside A signs on B, and its renewed certificate replaces it on B within 10 s")
     func importReachesTheOtherReplica() async throws {
         let (a, _) = try await startReplica("a")

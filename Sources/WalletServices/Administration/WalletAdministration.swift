@@ -255,28 +255,97 @@ public struct WalletAdministration: Sendable {
     ///
     /// - Returns: The pass type, and whether this call made it.
     public func developmentPassType() async throws -> (passType: PassType, created: Bool) {
-        let identifier = Self.developmentPassTypeIdentifier
-        let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
-        if var existing, secrets.canSign(at: existing),
-            FileManager.default.fileExists(atPath: developmentRootURL.path)
-        {
-            // One made before pass types had NFC keys gets its key now.
-            if existing.nfcPublicKey == nil {
-                existing.nfcPublicKey = try await createNFCKey(passTypeID: existing.id).publicKey
+        try await developmentType(
+            Self.developmentPassTypeIdentifier, kind: .pass, rootURL: developmentRootURL,
+            rootAccount: "wallet/development/root.pem",
+            generate: {
+                try DevelopmentIdentity.generate(
+                    passTypeIdentifier: Self.developmentPassTypeIdentifier,
+                    teamIdentifier: Self.developmentTeamIdentifier, organizationName: "Coffer Development")
+            },
+            existing: { existing in
+                // One made before pass types had NFC keys gets its key now.
+                var existing = existing
+                if existing.nfcPublicKey == nil {
+                    existing.nfcPublicKey = try await createNFCKey(passTypeID: existing.id).publicKey
+                }
+                return existing
+            },
+            generated: "generated a development signing identity (NOT Apple's: passes verify against its root, not on "
+                + "devices)")
+    }
+
+    /// The development pass or order type `identifier`, made on first use: one whose identity signs, with its root
+    /// certificate at `rootURL`, is kept. The root is kept in the secret store at `rootAccount` too, so that a
+    /// replica with a data directory of its own writes the same root rather than replace the identity; a replica
+    /// that loses the race to make it takes the one that won.
+    private func developmentType(
+        _ identifier: String, kind: PassType.Kind, rootURL: URL, rootAccount: String,
+        generate: () throws -> DevelopmentIdentity, existing kept: (PassType) async throws -> PassType,
+        generated message: String
+    ) async throws -> (passType: PassType, created: Bool) {
+        // Waits, 100 ms at a time, for another replica that made it to keep its root.
+        var waits = 0
+        while true {
+            let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
+            if let existing, secrets.canSign(at: existing) {
+                if developmentRoot(at: rootURL, account: rootAccount) { return (try await kept(existing), false) }
+                if waits > 0 && waits < 20 {
+                    waits += 1
+                    try await Task.sleep(for: .milliseconds(100))
+                    continue
+                }
             }
-            return (existing, false)
+            let development = try generate()
+            var passType: PassType
+            do {
+                if let existing {
+                    passType = try await importPassType(development.signingIdentity, kind: kind).passType
+                } else {
+                    passType = try await createDevelopmentType(development.signingIdentity, kind: kind)
+                }
+            } catch {
+                // Another replica made or replaced it meanwhile: that one is taken once its root is kept.
+                let made = try await repository.passTypes().contains { $0.passTypeIdentifier == identifier }
+                guard made, waits == 0 else { throw error }
+                waits = 1
+                continue
+            }
+            passType = try await kept(passType)
+            let root = Data(try development.rootPEM.utf8)
+            try secrets.saveData(root, account: rootAccount)
+            try root.write(to: rootURL, options: .atomic)
+            logger.notice(
+                "\(message)", metadata: ["pass_type": "\(identifier)", "root_certificate": "\(rootURL.path)"])
+            return (passType, existing == nil)
         }
-        let development = try DevelopmentIdentity.generate(
-            passTypeIdentifier: identifier, teamIdentifier: Self.developmentTeamIdentifier,
-            organizationName: "Coffer Development")
-        try Data(try development.rootPEM.utf8).write(to: developmentRootURL, options: .atomic)
-        let (passType, created) = try await importPassType(development.signingIdentity)
-        logger.notice(
-            "generated a development signing identity (NOT Apple's: passes verify against its root, not on devices)",
-            metadata: [
-                "pass_type": "\(identifier)", "root_certificate": "\(developmentRootURL.path)",
-            ])
-        return (passType, created || existing == nil)
+    }
+
+    /// Makes the development type of `identity`, failing when one with its identifier exists (another replica made
+    /// it first); its identity is kept at a path of its own first, and deleted when the record cannot be made.
+    private func createDevelopmentType(_ identity: SigningIdentity, kind: PassType.Kind) async throws -> PassType {
+        guard let identifier = identity.passTypeIdentifier, let team = identity.teamIdentifier else {
+            throw WalletPassesError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
+        }
+        let keyPath = try await passTypeIdentities.storeNew(identity, passTypeIdentifier: identifier)
+        let passType = PassType(
+            passTypeIdentifier: identifier, teamIdentifier: team,
+            organizationName: identity.organizationName ?? identifier, signingKeyPath: keyPath, kind: kind)
+        do {
+            try await repository.createPassType(passType)
+        } catch {
+            _ = try? secrets.deleteData(account: keyPath)
+            throw error
+        }
+        return passType
+    }
+
+    /// Whether the development root certificate is at `url`, written there from the secret store's `account` when
+    /// only the store has it.
+    private func developmentRoot(at url: URL, account: String) -> Bool {
+        if FileManager.default.fileExists(atPath: url.path) { return true }
+        guard let root = try? secrets.readData(account: account) else { return false }
+        return (try? root.write(to: url, options: .atomic)) != nil
     }
 
     /// The order type identifier of the development order type.
@@ -292,22 +361,18 @@ public struct WalletAdministration: Sendable {
     ///
     /// - Returns: The order type, and whether this call made it.
     public func developmentOrderType() async throws -> (orderType: PassType, created: Bool) {
-        let identifier = Self.developmentOrderTypeIdentifier
-        let existing = try await repository.passTypes().first { $0.passTypeIdentifier == identifier }
-        if let existing, secrets.canSign(at: existing),
-            FileManager.default.fileExists(atPath: developmentOrderRootURL.path)
-        {
-            return (existing, false)
-        }
-        let development = try DevelopmentIdentity.generate(
-            orderTypeIdentifier: identifier, teamIdentifier: Self.developmentTeamIdentifier,
-            organizationName: "Coffer Development")
-        try Data(try development.rootPEM.utf8).write(to: developmentOrderRootURL, options: .atomic)
-        let (orderType, created) = try await importPassType(development.signingIdentity, kind: .order)
-        logger.notice(
-            "generated a development order type (NOT Apple's: orders verify against its root, not on devices)",
-            metadata: ["order_type": "\(identifier)", "root_certificate": "\(developmentOrderRootURL.path)"])
-        return (orderType, created || existing == nil)
+        let (orderType, created) = try await developmentType(
+            Self.developmentOrderTypeIdentifier, kind: .order, rootURL: developmentOrderRootURL,
+            rootAccount: "wallet/development/order-root.pem",
+            generate: {
+                try DevelopmentIdentity.generate(
+                    orderTypeIdentifier: Self.developmentOrderTypeIdentifier,
+                    teamIdentifier: Self.developmentTeamIdentifier, organizationName: "Coffer Development")
+            },
+            existing: { $0 },
+            generated: "generated a development order type (NOT Apple's: orders verify against its root, not on "
+                + "devices)")
+        return (orderType, created)
     }
 
     /// The pass type to use when none is named: the only one there is.
