@@ -21,6 +21,10 @@ extension SQLWalletRepository {
         let dueOrderPushes: SerializedSelect
         /// What issuer data signs for a tag, by the attribute that names it: bind the client, then the value.
         let issuanceTargets: [TagIDAttribute: SerializedSelect]
+        /// What a signed pass is made from (its tag, pass, pass type and user), by pass identifier.
+        let provisioningTarget: SerializedSelect
+        /// The same by the attribute that names the tag: bind the client, then the value.
+        let provisioningTargets: [TagIDAttribute: SerializedSelect]
 
         init(on sql: any SQLDatabase) {
             webServicePass = WebServicePassRow.lookup(on: sql)
@@ -29,6 +33,18 @@ extension SQLWalletRepository {
             keptArchiveBySerial = PassArchiveVersionRow.serialLookup(on: sql)
             duePassPushes = ClaimedPushRow.due(.pass, on: sql)
             dueOrderPushes = ClaimedPushRow.due(.order, on: sql)
+            let targets = {
+                SQLWalletRepository.joinedTarget(
+                    sql.select().prefixedColumns(of: TagRow.self).prefixedColumns(of: PassRow.self)
+                        .prefixedColumns(of: PassTypeRow.self).prefixedColumns(of: UserRow.self))
+            }
+            provisioningTarget = SerializedSelect(targets().where(PassRow.column(.id), .equal, SQLBind("")))
+            provisioningTargets = Dictionary(
+                uniqueKeysWithValues: TagIDAttribute.allCases.map { attribute in
+                    let query = targets().where(TagRow.column(.clientID), .equal, SQLBind(""))
+                        .where(TagRow.column(TagRow.key(attribute)), .equal, SQLBind(""))
+                    return (attribute, SerializedSelect(query))
+                })
             issuanceTargets = Dictionary(
                 uniqueKeysWithValues: TagIDAttribute.allCases.map { attribute in
                     let query = SQLWalletRepository.joinedTarget(

@@ -239,8 +239,14 @@ extension SQLWalletRepository {
             .column(OrderRow.column(.orderIdentifier), as: "order_identifier")
             .column(OrderRow.column(.updateTag), as: "update_tag").column(OrderRow.column(.id), as: "id")
             .from(OrderRegistrationRow.table)
-            .join(OrderRow.table, on: OrderRow.column(.id), .equal, OrderRegistrationRow.column(.orderID))
-            .join(PassTypeRow.table, on: PassTypeRow.column(.id), .equal, OrderRow.column(.orderTypeID))
+            .join(
+                OrderRow.table, method: InnerJoinInOrder(), on: OrderRow.column(.id), .equal,
+                OrderRegistrationRow.column(.orderID)
+            )
+            .join(
+                PassTypeRow.table, method: InnerJoinInOrder(), on: PassTypeRow.column(.id), .equal,
+                OrderRow.column(.orderTypeID)
+            )
             .where(OrderRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(deviceLibraryIdentifier))
             .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(orderTypeIdentifier))
         if let since { query = query.where(OrderRow.column(.updateTag), .greaterThan, SQLBind(since)) }

@@ -150,8 +150,8 @@ extension SQLWalletRepository {
     {
         var query = UpdatedPassRow.selecting(in: sql.select())
             .from(PassRegistrationRow.table)
-            .joiningPasses(on: PassRegistrationRow.column(.passID))
-            .joiningPassTypes()
+            .joiningPasses(on: PassRegistrationRow.column(.passID), method: InnerJoinInOrder())
+            .joiningPassTypes(method: InnerJoinInOrder())
             .where(PassRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(deviceLibraryIdentifier))
             .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(passTypeIdentifier))
         if let since { query = query.where(PassRow.column(.updateTag), .greaterThan, SQLBind(since)) }

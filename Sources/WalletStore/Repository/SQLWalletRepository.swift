@@ -238,13 +238,13 @@ public struct SQLWalletRepository: WalletRepository {
     package func provisioningTarget(clientID: UUID, attribute: TagIDAttribute, value: String) async throws
         -> ProvisioningTarget?
     {
-        try await provisioningTarget(
-            where: [TagRow.column(.clientID): clientID.uuidString, TagRow.column(TagRow.key(attribute)): value])
+        guard let statement = lookups.provisioningTargets[attribute] else { return nil }
+        return try await provisioningTarget(of: statement.bound(to: [clientID.uuidString, value]))
     }
 
     /// The pass with `passID`, with its tag, user and pass type, read together.
     package func provisioningTarget(passID: UUID) async throws -> ProvisioningTarget? {
-        try await provisioningTarget(where: [PassRow.column(.id): passID.uuidString])
+        try await provisioningTarget(of: lookups.provisioningTarget.bound(to: [passID.uuidString]))
     }
 
     /// What an issuance needs about the pass of the client's tag whose `attribute` is `value`, read in one query.
@@ -262,33 +262,13 @@ public struct SQLWalletRepository: WalletRepository {
             user: try row.decode(prefixed: UserRow.self).model(), clientMayIssue: target.grantedClientID != nil)
     }
 
-    /// The pass, with its tag, user and pass type, of the joined row where `conditions` hold.
-    func provisioningTarget(where conditions: KeyValuePairs<SQLColumn, String>) async throws
-        -> ProvisioningTarget?
-    {
-        guard
-            let row = try await joinedTarget(
-                where: conditions,
-                selecting: { query in
-                    query.prefixedColumns(of: TagRow.self).prefixedColumns(of: PassRow.self)
-                        .prefixedColumns(of: PassTypeRow.self).prefixedColumns(of: UserRow.self)
-                })
-        else { return nil }
+    /// The pass, with its tag, user and pass type, of the row `statement` (a provisioning target lookup) finds.
+    private func provisioningTarget(of statement: SerializedSelect.Statement) async throws -> ProvisioningTarget? {
+        guard let row = try await firstRow(of: statement) else { return nil }
         return ProvisioningTarget(
             tag: try row.decode(prefixed: TagRow.self).model(), pass: try row.decode(prefixed: PassRow.self).model(),
             passType: try row.decode(prefixed: PassTypeRow.self).model(),
             user: try row.decode(prefixed: UserRow.self).model())
-    }
-
-    /// The row joining a tag, its pass, the pass type and the tag's user where `conditions` hold, with the columns
-    /// `selecting` adds.
-    private func joinedTarget(
-        where conditions: KeyValuePairs<SQLColumn, String>, selecting: (SQLSelectBuilder) -> SQLSelectBuilder
-    ) async throws -> (any SQLRow)? {
-        var query = Self.joinedTarget(selecting(sql.select()))
-        for (column, value) in conditions { query = query.where(column, .equal, SQLBind(value)) }
-        let finished = query
-        return try await run { try await finished.first() }
     }
 
     /// `query` from a tag joined to its pass, the pass type and the tag's user; `includingGrant` joins
