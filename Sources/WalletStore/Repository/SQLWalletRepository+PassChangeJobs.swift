@@ -184,7 +184,15 @@ extension SQLWalletRepository {
                         """
                         : "\(lease) (\(pending)) \(returning)"
                 ).all(decoding: PassChangeItemRow.Claimed.self).sorted { $0.seq < $1.seq }
-                guard !items.isEmpty else { continue }
+                guard !items.isEmpty else {
+                    // A replica killed between a job's last batch and its finish leaves it to this claim.
+                    if retried == 0 {
+                        _ = try await finishIfDone(
+                            jobID: try PassChangeJobRow.uuid(job.id, .id),
+                            clientID: try PassChangeJobRow.uuid(job.clientID, .clientID), now: now)
+                    }
+                    continue
+                }
                 return try await batch(of: job, items: items, leasedUntil: Self.date(until))
             }
             return nil
@@ -256,9 +264,37 @@ extension SQLWalletRepository {
         _ batch: PassChangeBatch, outcomes: [PassChangeOutcome], now: Date,
         redo: @escaping @Sendable (PassChangeBatch.Item, Data) -> PassChangeOutcome
     ) async throws -> PassChangeBatchResult {
-        try await run {
+        var result = try await run {
             try await database.transaction { db in
                 try await Self.commit(batch, outcomes: outcomes, now: now, redo: redo, on: db)
+            }
+        }
+        if result.committed > 0, try await finishIfDone(jobID: batch.jobID, clientID: batch.clientID, now: now) {
+            result.finishedJob = true
+            result.queuedDeliveries = true
+        }
+        return result
+    }
+
+    /// Finishes the job when none of its items is pending, and queues its `job.finished` webhooks; whether this call
+    /// finished it. Run after each batch commits: of batches that commit side by side, the statement of the last one
+    /// sees every item done, and the job's row lets one of them finish it.
+    private func finishIfDone(jobID: UUID, clientID: UUID, now: Date) async throws -> Bool {
+        let job = jobID.uuidString
+        return try await run {
+            try await database.transaction { db in
+                let finished = try await db.raw(
+                    """
+                    UPDATE pass_change_jobs SET finished_at = \(bind: Self.ms(now)) WHERE id = \(bind: job) \
+                    AND finished_at IS NULL AND NOT EXISTS (SELECT 1 FROM pass_change_items \
+                    WHERE job_id = \(bind: job) AND state = 'pending') RETURNING id
+                    """
+                ).all()
+                guard !finished.isEmpty else { return false }
+                if let view = try await Self.passChangeJob(id: jobID, clientID: clientID, failures: 0, on: db) {
+                    try await Self.queueJobFinished(view, clientID: clientID, now: now, on: db)
+                }
+                return true
             }
         }
     }
@@ -280,13 +316,9 @@ extension SQLWalletRepository {
         let nothing = PassChangeBatchResult(committed: 0, pushes: 0, queuedDeliveries: false, finishedJob: false)
         let job = batch.jobID.uuidString
         let isPostgres = db.dialect.name == "postgresql"
-        // The job's row first: it orders the batches of one job, so that the one that does its last item sees the
-        // others' items done.
+        // The job's row is locked last (its counts), so that batches of one job commit side by side.
         let open = try await db.raw(
-            """
-            UPDATE pass_change_jobs SET worked_at = worked_at WHERE id = \(bind: job) AND finished_at IS NULL \
-            RETURNING id
-            """
+            "SELECT id FROM pass_change_jobs WHERE id = \(bind: job) AND finished_at IS NULL"
         ).all()
         guard !open.isEmpty else { return nothing }
         let held = Set(
@@ -374,6 +406,11 @@ extension SQLWalletRepository {
                 .set("leased_until", to: SQLLiteral.null)
                 .where("job_id", .equal, job).where("seq", .in, seqs).run()
         }
+        if !writes.isEmpty {
+            queuedDeliveries =
+                try await storeChanges(writes, passes: stored, devices: deliveries.devices, now: now, on: db)
+                || queuedDeliveries
+        }
         try await db.raw(
             """
             UPDATE pass_change_jobs SET matched = matched + \(bind: counts.matched), \
@@ -381,26 +418,8 @@ extension SQLWalletRepository {
             failed = failed + \(bind: counts.failed), pushes = pushes + \(bind: pushes) WHERE id = \(bind: job)
             """
         ).run()
-        let pending = try await db.raw(
-            "SELECT seq FROM pass_change_items WHERE job_id = \(bind: job) AND state = 'pending' LIMIT 1"
-        ).all()
-        var finished = false
-        if pending.isEmpty {
-            try await db.update(PassChangeJobRow.table).set("finished_at", to: ms(now)).where("id", .equal, job).run()
-            if let view = try await passChangeJob(id: batch.jobID, clientID: batch.clientID, failures: 0, on: db) {
-                queuedDeliveries =
-                    try await queueJobFinished(view, clientID: batch.clientID, now: now, on: db)
-                    || queuedDeliveries
-            }
-            finished = true
-        }
-        if !writes.isEmpty {
-            queuedDeliveries =
-                try await storeChanges(writes, passes: stored, devices: deliveries.devices, now: now, on: db)
-                || queuedDeliveries
-        }
         return PassChangeBatchResult(
-            committed: outcomesHeld.count, pushes: pushes, queuedDeliveries: queuedDeliveries, finishedJob: finished)
+            committed: outcomesHeld.count, pushes: pushes, queuedDeliveries: queuedDeliveries, finishedJob: false)
     }
 
     /// What a batch queued before its passes were stored: the pushes by pass, and whether Google Wallet writes were.
@@ -452,20 +471,30 @@ extension SQLWalletRepository {
         else { throw WalletServerError.corruptRecord("the update tag counter") }
         var passes = passes
         var events: [NewPassEvent] = []
+        // Each pass's last write holds every line's change to it: one row per pass in the update.
+        var stored: [UUID: [any Encodable & Sendable]] = [:]
         for (offset, write) in writes.enumerated() {
             let tag = last - Int64(writes.count) + 1 + Int64(offset)
             guard var pass = passes[write.passID] else { continue }
             let modified = nextModified(after: date(pass.modifiedAt ?? pass.updatedAt), now: now)
             pass.modifiedAt = modified
             passes[write.passID] = pass
-            try await db.update(PassRow.table)
-                .set("pass_content", to: write.rewrite.content).set("modified_at", to: modified)
-                .set("update_tag", to: tag).set("updated_at", to: max(nowMS, pass.updatedAt))
-                .where("id", .equal, write.passID.uuidString).run()
+            stored[write.passID] = [
+                write.passID.uuidString, write.rewrite.content, modified, tag, max(nowMS, pass.updatedAt),
+            ]
             var details = write.details
             details["update_tag"] = .number(Double(tag))
             details["via"] = .string("bulk_change")
             events.append(NewPassEvent(passID: write.passID, occurredAt: now, kind: .changed, details: details))
+        }
+        for rows in Array(stored.values).chunked(into: itemsPerInsert) {
+            try await db.raw(
+                """
+                UPDATE apple_passes SET pass_content = v.column2, modified_at = v.column3, update_tag = v.column4, \
+                updated_at = v.column5 FROM (VALUES \(SQLList(rows.map(SQLBind.group)))) AS v \
+                WHERE apple_passes.id = v.column1
+                """
+            ).run()
         }
         for (passID, count) in devices.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             events.append(

@@ -19,14 +19,17 @@ extension SQLWalletRepository {
     }
 
     /// Inserts `events` in order on `db` (inside the caller's transaction) and queues the webhook deliveries they
-    /// make; whether they made any. An event that makes webhooks is inserted alone, for the identifier that orders
+    /// make; whether they made any. An event that an endpoint takes is inserted alone, for the identifier that orders
     /// its deliveries; the events between such events in one statement each.
     @discardableResult
     static func storePassEvents(_ events: [NewPassEvent], on db: any SQLDatabase) async throws -> Bool {
+        let targets = try await webhookTargets(of: events.filter { $0.webhookType != nil }, on: db)
         var notified: [(id: Int64, event: NewPassEvent)] = []
         var run: [NewPassEvent] = []
         for event in events {
-            guard event.webhookType != nil else {
+            guard let type = event.webhookType,
+                targets[event.passID.uuidString]?.contains(where: { $0.endpoint.eventTypes.contains(type) }) == true
+            else {
                 run.append(event)
                 continue
             }
@@ -41,7 +44,7 @@ extension SQLWalletRepository {
             notified.append((id, event))
         }
         try await insertPassEvents(run, on: db)
-        return try await queueWebhooks(notified, on: db)
+        return try await queueWebhooks(notified, targets: targets, on: db)
     }
 
     /// Inserts `events` in one statement on `db` (inside a caller's transaction, or alone).

@@ -59,18 +59,28 @@ extension SQLWalletRepository {
 
     // MARK: Deliveries
 
+    /// An endpoint of a pass's or order's client, with what every webhook about it carries.
+    typealias WebhookTarget = (endpoint: WebhookEndpoint, pass: [String: JSONValue])
+
+    /// The endpoints of the client of each pass or order `events` are about, by pass or order.
+    static func webhookTargets(of events: [NewPassEvent], on db: any SQLDatabase) async throws
+        -> [String: [WebhookTarget]]
+    {
+        var targets = try await webhookTargets(
+            ofPasses: Set(events.filter { $0.subject == .pass }.map(\.passID.uuidString)), on: db)
+        targets.merge(
+            try await webhookTargets(
+                ofOrders: Set(events.filter { $0.subject == .order }.map(\.passID.uuidString)), on: db)
+        ) { $0 + $1 }
+        return targets
+    }
+
     /// Queues, on `db`, one delivery of each event in `events` (with its trace event's identifier) to every endpoint
     /// of the pass's client that takes its type; whether it queued any.
     @discardableResult
-    static func queueWebhooks(_ events: [(id: Int64, event: NewPassEvent)], on db: any SQLDatabase) async throws
-        -> Bool
-    {
-        var targets = try await webhookTargets(
-            ofPasses: Set(events.filter { $0.event.subject == .pass }.map(\.event.passID.uuidString)), on: db)
-        targets.merge(
-            try await webhookTargets(
-                ofOrders: Set(events.filter { $0.event.subject == .order }.map(\.event.passID.uuidString)), on: db)
-        ) { $0 + $1 }
+    static func queueWebhooks(
+        _ events: [(id: Int64, event: NewPassEvent)], targets: [String: [WebhookTarget]], on db: any SQLDatabase
+    ) async throws -> Bool {
         var deliveries: [DeliveryOutboxRow] = []
         for (id, event) in events {
             guard let type = event.webhookType else { continue }
