@@ -316,7 +316,10 @@ public struct WalletAdministration: Sendable {
             try secrets.saveData(root, account: rootAccount)
             try root.write(to: rootURL, options: .atomic)
             logger.notice(
-                "\(message)", metadata: ["pass_type": "\(identifier)", "root_certificate": "\(rootURL.path)"])
+                "\(message)",
+                metadata: [
+                    kind == .order ? "order_type" : "pass_type": "\(identifier)", "root_certificate": "\(rootURL.path)",
+                ])
             return (passType, existing == nil)
         }
     }

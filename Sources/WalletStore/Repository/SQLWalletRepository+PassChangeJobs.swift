@@ -269,17 +269,19 @@ extension SQLWalletRepository {
                 try await Self.commit(batch, outcomes: outcomes, now: now, redo: redo, on: db)
             }
         }
-        if result.committed > 0, try await finishIfDone(jobID: batch.jobID, clientID: batch.clientID, now: now) {
+        if result.committed > 0,
+            let webhooks = try await finishIfDone(jobID: batch.jobID, clientID: batch.clientID, now: now)
+        {
             result.finishedJob = true
-            result.queuedDeliveries = true
+            result.queuedDeliveries = result.queuedDeliveries || webhooks
         }
         return result
     }
 
-    /// Finishes the job when none of its items is pending, and queues its `job.finished` webhooks; whether this call
-    /// finished it. Run after each batch commits: of batches that commit side by side, the statement of the last one
+    /// Finishes the job when none of its items is pending, and queues its `job.finished` webhooks; `nil` when this
+    /// call did not finish it, else whether webhooks were queued. Run after each batch commits: of batches that commit side by side, the statement of the last one
     /// sees every item done, and the job's row lets one of them finish it.
-    private func finishIfDone(jobID: UUID, clientID: UUID, now: Date) async throws -> Bool {
+    private func finishIfDone(jobID: UUID, clientID: UUID, now: Date) async throws -> Bool? {
         let job = jobID.uuidString
         return try await run {
             try await database.transaction { db in
@@ -290,11 +292,10 @@ extension SQLWalletRepository {
                     WHERE job_id = \(bind: job) AND state = 'pending') RETURNING id
                     """
                 ).all()
-                guard !finished.isEmpty else { return false }
-                if let view = try await Self.passChangeJob(id: jobID, clientID: clientID, failures: 0, on: db) {
-                    try await Self.queueJobFinished(view, clientID: clientID, now: now, on: db)
-                }
-                return true
+                guard !finished.isEmpty else { return nil }
+                guard let view = try await Self.passChangeJob(id: jobID, clientID: clientID, failures: 0, on: db)
+                else { return false }
+                return try await Self.queueJobFinished(view, clientID: clientID, now: now, on: db)
             }
         }
     }
