@@ -25,7 +25,7 @@ to_ms() {
 # Prints "requests/s p50_ms p99_ms" of a wrk --latency report in file $1; fails, showing the report, if it counted
 # any non-2xx answer or socket error.
 wrk_figures() {
-    if grep -qE "Non-2xx|Socket errors" "$1"; then
+    if grep -qE "Non-2xx|Socket errors" "$1" || ! grep -q "^Requests/sec:" "$1"; then
         cat "$1" >&2
         echo "FAIL: errors under load (see above)" >&2
         return 1
