@@ -2,10 +2,10 @@ import Foundation
 import Secrets
 
 /// What a device's fetch of a pass needs (its token's hash, its `Last-Modified`, its signed archive), kept in
-/// memory for as long as the database shows no change at all (``DatabaseChangeWatch``).
+/// memory for as long as the database shows no change to it (``DatabaseChangeWatch``).
 ///
-/// An answer is kept under the generation read before what it was made from: once the database changes (a commit by
-/// anyone), every kept answer is read again before it is given. Only fetches that authenticated are kept, so a caller
+/// An answer is kept under the watch's position read before what it was made from: once the pass may have changed
+/// (a commit by anyone), it is read again before it is given. Only fetches that authenticated are kept, so a caller
 /// without a token adds nothing; ``maximumEntries`` and ``maximumArchiveBytes`` bound the memory.
 package final class PassFetchCache: Sendable {
     /// A pass as its fetch answers it.
@@ -30,7 +30,7 @@ package final class PassFetchCache: Sendable {
 
     private struct Kept {
         var entry: Entry
-        var generation: UInt64
+        var position: UInt64
     }
 
     private struct State {
@@ -52,24 +52,29 @@ package final class PassFetchCache: Sendable {
         self.maximumArchiveBytes = maximumArchiveBytes
     }
 
-    /// The pass's entry if nothing changed since it was kept, and the generation to keep what is read now under.
-    package func entry(passTypeIdentifier: String, serialNumber: String) -> (entry: Entry?, generation: UInt64) {
-        let generation = watch.generation()
+    /// The pass's entry if nothing changed since it was kept (after catching up with the database's changes), and
+    /// the position to keep what is read now under (`nil`: keep nothing).
+    package func entry(passTypeIdentifier: String, serialNumber: String) async -> (entry: Entry?, position: UInt64?) {
         let key = Self.key(passTypeIdentifier, serialNumber)
-        let kept = state.withLock { $0.kept[key] }
-        guard let kept, kept.generation == generation else { return (nil, generation) }
-        return (kept.entry, generation)
+        guard let kept = state.withLock({ $0.kept[key] }) else { return (nil, watch.position()) }
+        guard let position = await watch.catchUp() else { return (nil, nil) }
+        guard !watch.mayHaveChanged(passID: kept.entry.passID, since: kept.position) else { return (nil, position) }
+        return (kept.entry, position)
     }
 
-    /// Keeps `entry`, read after ``entry(passTypeIdentifier:serialNumber:)`` returned `generation`. An entry without
-    /// an archive keeps the archive already kept at the same generation.
-    package func keep(_ entry: Entry, passTypeIdentifier: String, serialNumber: String, readAt generation: UInt64) {
+    /// Keeps `entry`, read after ``entry(passTypeIdentifier:serialNumber:)`` returned `position`. An entry without
+    /// an archive keeps the archive already kept for the same pass if the pass has not changed since.
+    package func keep(_ entry: Entry, passTypeIdentifier: String, serialNumber: String, readAt position: UInt64?) {
+        guard let position else { return }
         let key = Self.key(passTypeIdentifier, serialNumber)
+        let watch = watch
         state.withLock { state in
             var entry = entry
             if let old = state.kept.removeValue(forKey: key) {
                 state.archiveBytes -= old.entry.archive?.count ?? 0
-                if entry.archive == nil, old.generation == generation, old.entry.passID == entry.passID {
+                if entry.archive == nil, old.entry.passID == entry.passID,
+                    !watch.mayHaveChanged(passID: entry.passID, since: old.position)
+                {
                     entry.archive = old.entry.archive
                 }
             }
@@ -82,7 +87,7 @@ package final class PassFetchCache: Sendable {
                 let evicted = state.kept.remove(at: state.kept.startIndex)
                 state.archiveBytes -= evicted.value.entry.archive?.count ?? 0
             }
-            state.kept[key] = Kept(entry: entry, generation: generation)
+            state.kept[key] = Kept(entry: entry, position: position)
             state.archiveBytes += bytes
         }
     }

@@ -178,8 +178,8 @@ package struct PassWebService: Sendable {
         passTypeIdentifier: String, serialNumber: String, authorization: String?, ifModifiedSince: Date?
     ) async throws -> LatestPass {
         try Self.checkPassPath(passTypeIdentifier, serialNumber)
-        let (cached, generation) =
-            cache?.entry(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) ?? (nil, 0)
+        let (cached, position) =
+            await cache?.entry(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) ?? (nil, nil)
         // A wrong token is refused after the same read as for a pass not in memory: how fast it is refused tells
         // nothing of the pass's recent fetches.
         if let cached, PassAuthenticationTokens.authorizes(authorization, storedHash: cached.authenticationTokenHash) {
@@ -189,7 +189,7 @@ package struct PassWebService: Sendable {
             let pass = try await authenticate(passTypeIdentifier, serialNumber, authorization)
             let entry = PassFetchCache.Entry(
                 passID: pass.passID, authenticationTokenHash: pass.authenticationTokenHash, modifiedAt: pass.modifiedAt)
-            cache?.keep(entry, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, readAt: generation)
+            cache?.keep(entry, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, readAt: position)
             if let answer = answer(entry, ifModifiedSince: ifModifiedSince) { return answer }
         }
         // One read for the pass's authentication, `Last-Modified` and kept archive together.
@@ -202,7 +202,7 @@ package struct PassWebService: Sendable {
         let entry = PassFetchCache.Entry(
             passID: kept.version.passID, authenticationTokenHash: kept.version.authenticationTokenHash,
             modifiedAt: kept.version.modifiedAt, archive: archive)
-        cache?.keep(entry, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, readAt: generation)
+        cache?.keep(entry, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, readAt: position)
         return served(entry, archive: archive)
     }
 

@@ -8,9 +8,9 @@ import WalletServices
 /// Watches a SQLite file's directory with Linux's inotify: every commit, by this process or another, writes the
 /// file or its write-ahead log, and the kernel queues that write's event before the commit returns.
 ///
-/// ``generation()`` reads the queued events (one non-blocking `read`) and moves on when one names the database's
-/// files; a lost event (the queue overflowed) or a lost watch moves it too, and a lost watch moves it on every call
-/// from then on, so that nothing is answered from memory without the watch.
+/// Its position is a generation of the whole file: reading it reads the queued events (one non-blocking `read`) and
+/// moves on when one names the database's files; a lost event (the queue overflowed) or a lost watch moves it too,
+/// and a lost watch moves it on every call from then on, so that nothing is answered from memory without the watch.
 final class SQLiteChangeWatch: DatabaseChangeWatch {
     private struct State {
         var generation: UInt64 = 0
@@ -51,6 +51,17 @@ final class SQLiteChangeWatch: DatabaseChangeWatch {
         close(descriptor)
     }
 
+    func position() -> UInt64? { generation() }
+
+    /// The commit's event is queued before the commit returns: reading the queue catches up.
+    func catchUp() async -> UInt64? { generation() }
+
+    /// Any change to the file may change any pass.
+    func mayHaveChanged(passID: UUID, since position: UInt64) -> Bool {
+        state.withLock { $0.generation != position || $0.lost }
+    }
+
+    /// A number that changes whenever the file may have changed since it was last returned.
     func generation() -> UInt64 {
         state.withLock { state in
             // Under the lock: a caller that finds the queue empty because another took its events waits until that

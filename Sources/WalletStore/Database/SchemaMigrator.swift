@@ -202,5 +202,6 @@ public struct SchemaMigrator: Sendable {
         Migration(version: 18, name: "one Google Wallet object per pass", apply: separateGoogleObjects),
         Migration(version: 19, name: "Google Wallet writes claimed by lane", apply: laneGoogleWrites),
         Migration(version: 20, name: "bulk changes of passes", apply: createPassChangeJobs),
+        Migration(version: 21, name: "pass changes notified to every replica", apply: notifyPassChanges),
     ]
 }

@@ -27,7 +27,8 @@ public final class WalletDatabase: Sendable {
     package let sql: any SQLDatabase
     /// What error messages must not show: the URL's password.
     let credentials: [String]
-    /// Tells when the database may have changed, where that costs no read (a SQLite file on Linux); `nil` elsewhere.
+    /// Tells when a pass may have changed without reading it (a SQLite file on Linux, PostgreSQL's notifications);
+    /// `nil` elsewhere.
     package let changeWatch: (any DatabaseChangeWatch)?
     private let shutdownPool: @Sendable () async throws -> Void
 
@@ -62,9 +63,15 @@ public final class WalletDatabase: Sendable {
             let database = PooledSQLDatabase(shared: pool, dialect: PostgresDialect(), logger: logger) { connection in
                 connection.sql()
             }
+            let credentials = DatabaseFailure.credentials(of: url)
+            let watch = PostgresChangeWatch(
+                configuration: configuration.coreConfiguration, credentials: credentials, logger: logger)
             return WalletDatabase(
-                engine: .postgres, sql: database, credentials: DatabaseFailure.credentials(of: url),
-                shutdown: pool.close)
+                engine: .postgres, sql: database, credentials: credentials, changeWatch: watch,
+                shutdown: {
+                    await watch.stop()
+                    try await pool.close()
+                })
         }
         throw WalletServerError.invalidDatabaseURL("use sqlite:///path, sqlite::memory: or postgres://…")
     }
