@@ -52,11 +52,16 @@ package final class PassFetchCache: Sendable {
         self.maximumArchiveBytes = maximumArchiveBytes
     }
 
-    /// The pass's entry if nothing changed since it was kept (after catching up with the database's changes), and
-    /// the position to keep what is read now under (`nil`: keep nothing).
-    package func entry(passTypeIdentifier: String, serialNumber: String) async -> (entry: Entry?, position: UInt64?) {
+    /// The pass's entry if `authorized` accepts it and nothing changed since it was kept (after catching up with the
+    /// database's changes), and the position to keep what is read now under (`nil`: keep nothing). An entry
+    /// `authorized` refuses costs no catch-up: a wrong token is answered as fast as for a pass not kept.
+    package func entry(
+        passTypeIdentifier: String, serialNumber: String, authorized: (Entry) -> Bool
+    ) async -> (entry: Entry?, position: UInt64?) {
         let key = Self.key(passTypeIdentifier, serialNumber)
-        guard let kept = state.withLock({ $0.kept[key] }) else { return (nil, watch.position()) }
+        guard let kept = state.withLock({ $0.kept[key] }), authorized(kept.entry) else {
+            return (nil, watch.position())
+        }
         guard let position = await watch.catchUp() else { return (nil, nil) }
         guard !watch.mayHaveChanged(passID: kept.entry.passID, since: kept.position) else { return (nil, position) }
         return (kept.entry, position)

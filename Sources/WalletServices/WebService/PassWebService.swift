@@ -178,11 +178,13 @@ package struct PassWebService: Sendable {
         passTypeIdentifier: String, serialNumber: String, authorization: String?, ifModifiedSince: Date?
     ) async throws -> LatestPass {
         try Self.checkPassPath(passTypeIdentifier, serialNumber)
-        let (cached, position) =
-            await cache?.entry(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) ?? (nil, nil)
         // A wrong token is refused after the same read as for a pass not in memory: how fast it is refused tells
         // nothing of the pass's recent fetches.
-        if let cached, PassAuthenticationTokens.authorizes(authorization, storedHash: cached.authenticationTokenHash) {
+        let (cached, position) =
+            await cache?.entry(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) {
+                PassAuthenticationTokens.authorizes(authorization, storedHash: $0.authenticationTokenHash)
+            } ?? (nil, nil)
+        if let cached {
             if let answer = answer(cached, ifModifiedSince: ifModifiedSince) { return answer }
         } else if ifModifiedSince != nil {
             // The small read first: most conditional fetches end in a 304.

@@ -17,8 +17,13 @@ struct PassFetchCacheTests {
             var last: [UUID: UInt64] = [:]
         }
         private let changes = Locked(Changes())
+        /// How many times a caller caught up.
+        let catchUps = Locked(0)
         func position() -> UInt64? { changes.withLock { $0.position } }
-        func catchUp() async -> UInt64? { position() }
+        func catchUp() async -> UInt64? {
+            catchUps.withLock { $0 += 1 }
+            return position()
+        }
         func mayHaveChanged(passID: UUID, since position: UInt64) -> Bool {
             changes.withLock { $0.floor > position || ($0.last[passID] ?? 0) > position }
         }
@@ -31,6 +36,9 @@ struct PassFetchCacheTests {
         }
     }
 
+    /// Any caller: what the cache keeps, not who may read it, is tested here.
+    static func anyone(_: PassFetchCache.Entry) -> Bool { true }
+
     static func entry(archive: Int? = nil) -> PassFetchCache.Entry {
         PassFetchCache.Entry(
             passID: UUID(), authenticationTokenHash: Data(repeating: 1, count: 32), modifiedAt: Date(),
@@ -41,28 +49,53 @@ struct PassFetchCacheTests {
     func positions() async {
         let watch = ManualWatch()
         let cache = PassFetchCache(watch: watch)
-        let (missing, position) = await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1")
+        let (missing, position) = await cache.entry(
+            passTypeIdentifier: "pass.a", serialNumber: "1", authorized: Self.anyone)
         #expect(missing == nil)
         let entry = Self.entry(archive: 10)
         let other = Self.entry()
         cache.keep(entry, passTypeIdentifier: "pass.a", serialNumber: "1", readAt: position)
         cache.keep(other, passTypeIdentifier: "pass.a", serialNumber: "3", readAt: position)
-        #expect(await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1").entry?.passID == entry.passID)
-        #expect(await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "2").entry == nil)
+        #expect(
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1", authorized: Self.anyone).entry?.passID
+                == entry.passID)
+        #expect(
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "2", authorized: Self.anyone).entry == nil)
 
         watch.change(entry.passID)
-        #expect(await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1").entry == nil)
         #expect(
-            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "3").entry?.passID == other.passID,
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1", authorized: Self.anyone).entry == nil)
+        #expect(
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "3", authorized: Self.anyone).entry?.passID
+                == other.passID,
             "another pass's change leaves it")
         // Read before the change, kept after it: never given.
         cache.keep(entry, passTypeIdentifier: "pass.a", serialNumber: "1", readAt: position)
-        #expect(await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1").entry == nil)
+        #expect(
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1", authorized: Self.anyone).entry == nil)
 
         watch.change()
-        #expect(await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "3").entry == nil, "a change to all")
+        #expect(
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "3", authorized: Self.anyone).entry == nil,
+            "a change to all")
         cache.keep(other, passTypeIdentifier: "pass.a", serialNumber: "3", readAt: nil)
-        #expect(await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "3").entry == nil, "kept at no position")
+        #expect(
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "3", authorized: Self.anyone).entry == nil,
+            "kept at no position")
+    }
+
+    @Test("an entry its caller may not read is neither given nor waited for: a wrong token costs what a miss costs")
+    func refusedWithoutCatchUp() async {
+        let watch = ManualWatch()
+        let cache = PassFetchCache(watch: watch)
+        let entry = Self.entry(archive: 10)
+        cache.keep(entry, passTypeIdentifier: "pass.a", serialNumber: "1", readAt: 0)
+        let refused = await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1") { _ in false }
+        #expect(refused.entry == nil && refused.position == 0)
+        #expect(watch.catchUps.withLock { $0 } == 0)
+        let given = await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1", authorized: Self.anyone)
+        #expect(given.entry?.passID == entry.passID)
+        #expect(watch.catchUps.withLock { $0 } == 1)
     }
 
     @Test("a 304's entry keeps the archive kept before it only while its pass has not changed")
@@ -74,10 +107,12 @@ struct PassFetchCacheTests {
         checked.archive = nil
         cache.keep(served, passTypeIdentifier: "pass.a", serialNumber: "1", readAt: 0)
         cache.keep(checked, passTypeIdentifier: "pass.a", serialNumber: "1", readAt: 0)
-        #expect(await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1").entry?.archive?.count == 10)
+        #expect(
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1", authorized: Self.anyone).entry?.archive?
+                .count == 10)
         watch.change(served.passID)
         cache.keep(checked, passTypeIdentifier: "pass.a", serialNumber: "1", readAt: 1)
-        let kept = await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1").entry
+        let kept = await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "1", authorized: Self.anyone).entry
         #expect(kept != nil && kept?.archive == nil)
     }
 
@@ -89,17 +124,20 @@ struct PassFetchCacheTests {
         }
         var kept: [PassFetchCache.Entry] = []
         for serial in 0..<50 {
-            if let entry = await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "\(serial)").entry {
+            if let entry = await cache.entry(
+                passTypeIdentifier: "pass.a", serialNumber: "\(serial)", authorized: Self.anyone
+            ).entry {
                 kept.append(entry)
             }
         }
         #expect(kept.count <= 8)
         #expect(kept.compactMap(\.archive).map(\.count).reduce(0, +) <= 1600)
         #expect(
-            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "49").entry != nil, "the newest is kept")
+            await cache.entry(passTypeIdentifier: "pass.a", serialNumber: "49", authorized: Self.anyone).entry != nil,
+            "the newest is kept")
 
         cache.keep(Self.entry(archive: 101), passTypeIdentifier: "pass.b", serialNumber: "1", readAt: 0)
-        let large = await cache.entry(passTypeIdentifier: "pass.b", serialNumber: "1").entry
+        let large = await cache.entry(passTypeIdentifier: "pass.b", serialNumber: "1", authorized: Self.anyone).entry
         #expect(large != nil && large?.archive == nil)
     }
 
