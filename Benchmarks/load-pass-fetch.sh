@@ -81,6 +81,10 @@ start_server() {
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 base="http://127.0.0.1:$port"
 
+# The best throughput of measure's figures, and the p99 of the run that had it.
+best() { printf '%s\n' "$@" | awk '{ print $1 }' | sort -g | tail -1; }
+p99_of_best() { printf '%s\n' "$@" | sort -g -k1,1 | tail -1 | awk '{ print $3 }'; }
+
 # wrk over $1 with extra headers: prints "requests/s p50_ms p99_ms".
 measure() {
     local url=$1
@@ -161,8 +165,6 @@ PY
             printf '%-48s %12s %10s %10s\n' "${row%%|*}, run $((round + 1))" "$r" "$p50" "$p99"
         done
     done
-    best() { printf '%s\n' "$@" | awk '{ print $1 }' | sort -g | tail -1; }
-    p99_of_best() { printf '%s\n' "$@" | sort -g -k1,1 | tail -1 | awk '{ print $3 }'; }
     c200=$(best "${many_200[@]}") c304=$(best "${many_304[@]}") b200=$(best "${bare_200[@]}") b304=$(best "${bare_304[@]}")
     echo
     echo "fetch 200 / bare endpoint:     $(ratio "$c200" "$b200")"
@@ -267,9 +269,6 @@ done
 printf '%-48s %12s\n' "openssl speed -multi $cores rsa2048 (sign/s)" "$rsa_signs"
 printf '%-48s %12s s\n' "fan-out: change to last push, ${COFFER_FANOUT_DEVICES:-10000} devices" "$fanout_seconds"
 printf '%-48s %12s s\n' "the same pushes straight through the APNs client" "$fanout_ceiling"
-best() { printf '%s\n' "$@" | awk '{ print $1 }' | sort -g | tail -1; }
-# The p99 of the run with the best throughput.
-p99_of_best() { printf '%s\n' "$@" | sort -g -k1,1 | tail -1 | awk '{ print $3 }'; }
 c200=$(best "${coffer_200[@]}")
 c304=$(best "${coffer_304[@]}")
 o304=$(best "${order_304[@]}")
