@@ -67,7 +67,7 @@ package final class PassFetchCache: Sendable {
         return (kept.entry, position)
     }
 
-    /// Keeps `entry`, read after ``entry(passTypeIdentifier:serialNumber:)`` returned `position`. An entry without
+    /// Keeps `entry`, read after ``entry(passTypeIdentifier:serialNumber:authorized:)`` returned `position`. An entry without
     /// an archive keeps the archive already kept for the same pass if the pass has not changed since.
     package func keep(_ entry: Entry, passTypeIdentifier: String, serialNumber: String, readAt position: UInt64?) {
         guard let position else { return }
