@@ -345,6 +345,7 @@ let package = Package(
                 "WalletServer", "WalletServices", "WalletStore", "WalletServerTesting", "WalletPasses", "Secrets",
                 "SecretsAudit", "SecretsTesting", "CofferTestSupport", "CofferSupport",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["Server"])),

@@ -1,4 +1,5 @@
 import SQLKit
+import Secrets
 import WalletServices
 
 /// A `SELECT` serialized once for a database's dialect and run with new values each time.
@@ -8,6 +9,11 @@ import WalletServices
 struct SerializedSelect: Sendable {
     private let sql: String
     private let bindCount: Int
+    /// The name the statement is prepared under where the engine prepares it: the same for the same text.
+    private let name: String
+
+    /// The names given so far, by statement text: one per distinct text, so connections prepare each once.
+    private static let names = Locked<[String: String]>([:])
 
     /// Serializes `query` on its database; the values it binds only hold places for ``bound(to:)``'s, in order. With
     /// `boundLimit`, the statement ends in a `LIMIT` whose value is bound last.
@@ -20,16 +26,24 @@ struct SerializedSelect: Sendable {
             bindCount += 1
         }
         (self.sql, self.bindCount) = (sql, bindCount)
+        name = Self.names.withLock { names in
+            if let name = names[sql] { return name }
+            let name = "coffer_lookup_\(names.count + 1)"
+            names[sql] = name
+            return name
+        }
     }
 
     /// The statement with `values` bound in the order the query bound its placeholders.
     func bound(to values: [any Encodable & Sendable]) -> Statement {
         precondition(values.count == bindCount, "the statement binds \(bindCount) values, not \(values.count)")
-        return Statement(sql: sql, binds: values)
+        return Statement(name: name, sql: sql, binds: values)
     }
 
-    /// A serialized `SELECT` with its values; ``PooledSQLDatabase`` runs it on a reader like any `SELECT`.
+    /// A serialized `SELECT` with its values; ``PooledSQLDatabase`` runs it on a reader like any `SELECT`, prepared
+    /// on PostgreSQL (``PostgresPreparedSelect``).
     struct Statement: SQLExpression {
+        let name: String
         let sql: String
         let binds: [any Encodable & Sendable]
 

@@ -60,8 +60,11 @@ public final class WalletDatabase: Sendable {
                     source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,
                     requestTimeout: .seconds(10), logger: logger, on: MultiThreadedEventLoopGroup.singleton),
                 closeEventLoopGroup: false)
-            let database = PooledSQLDatabase(shared: pool, dialect: PostgresDialect(), logger: logger) { connection in
+            var database = PooledSQLDatabase(shared: pool, dialect: PostgresDialect(), logger: logger) { connection in
                 connection.sql()
+            }
+            database.runSerialized = { statement, connection, onRow in
+                try await PostgresPreparedSelect.run(statement, on: connection, logger: logger, onRow: onRow)
             }
             let credentials = DatabaseFailure.credentials(of: url)
             let watch = PostgresChangeWatch(

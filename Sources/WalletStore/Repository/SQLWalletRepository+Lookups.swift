@@ -15,6 +15,12 @@ extension SQLWalletRepository {
         let keptArchive: SerializedSelect
         /// The same by pass type identifier and serial number.
         let keptArchiveBySerial: SerializedSelect
+        /// A pass's authentication token columns, by pass identifier.
+        let passAuthentication: SerializedSelect
+        /// The passes of a pass type a device lists as updated (``UpdatedPassRow/lookup(since:on:)``), all of them…
+        let updatedPasses: SerializedSelect
+        /// …and those newer than an update tag.
+        let updatedPassesSince: SerializedSelect
         /// The due pushes of passes, to claim.
         let duePassPushes: SerializedSelect
         /// The due pushes of orders, to claim.
@@ -31,6 +37,11 @@ extension SQLWalletRepository {
             webServiceOrder = WebServicePassRow.orderLookup(on: sql)
             keptArchive = PassArchiveVersionRow.lookup(on: sql)
             keptArchiveBySerial = PassArchiveVersionRow.serialLookup(on: sql)
+            passAuthentication = SerializedSelect(
+                sql.select().columns(of: PassAuthenticationRow.self).from(PassAuthenticationRow.table)
+                    .where(PassRow.column(.id), .equal, SQLBind("")))
+            updatedPasses = UpdatedPassRow.lookup(since: false, on: sql)
+            updatedPassesSince = UpdatedPassRow.lookup(since: true, on: sql)
             duePassPushes = ClaimedPushRow.due(.pass, on: sql)
             dueOrderPushes = ClaimedPushRow.due(.order, on: sql)
             let targets = {

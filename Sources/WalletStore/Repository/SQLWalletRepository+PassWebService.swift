@@ -31,7 +31,8 @@ extension SQLWalletRepository {
 
     /// The pass's salt, if it has one.
     package func authenticationSalt(passID: UUID) async throws -> String? {
-        try await run { try await Self.authentication(passID: passID, on: sql) }?.authenticationSalt
+        try await first(PassAuthenticationRow.self, of: lookups.passAuthentication.bound(to: [passID.uuidString]))?
+            .authenticationSalt
     }
 
     /// The salt the pass has, or `salt` once stored: the first salt stored wins.
@@ -148,15 +149,13 @@ extension SQLWalletRepository {
     package func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
         async throws -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
     {
-        var query = UpdatedPassRow.selecting(in: sql.select())
-            .from(PassRegistrationRow.table)
-            .joiningPasses(on: PassRegistrationRow.column(.passID), method: InnerJoinInOrder())
-            .joiningPassTypes(method: InnerJoinInOrder())
-            .where(PassRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(deviceLibraryIdentifier))
-            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(passTypeIdentifier))
-        if let since { query = query.where(PassRow.column(.updateTag), .greaterThan, SQLBind(since)) }
-        let finished = query.orderBy(PassRow.column(.serialNumber))
-        return try await run { try await finished.all(decoding: UpdatedPassRow.self) }.map { row in
+        let statement =
+            if let since {
+                lookups.updatedPassesSince.bound(to: [deviceLibraryIdentifier, passTypeIdentifier, since])
+            } else {
+                lookups.updatedPasses.bound(to: [deviceLibraryIdentifier, passTypeIdentifier])
+            }
+        return try await rows(UpdatedPassRow.self, of: statement).map { row in
             (row.serialNumber, row.updateTag ?? 0, try PassRow.uuid(row.passID, .id))
         }
     }

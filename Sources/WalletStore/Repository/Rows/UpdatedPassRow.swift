@@ -23,4 +23,17 @@ struct UpdatedPassRow: Decodable {
             .column(PassRow.column(.serialNumber), as: CodingKeys.serialNumber.stringValue)
             .column(PassRow.column(.updateTag), as: CodingKeys.updateTag.stringValue)
     }
+
+    /// The passes of a pass type registered on a device, in serial-number order: bind the device library identifier,
+    /// then the pass type identifier, and with `since` the update tag they must be newer than.
+    static func lookup(since: Bool, on sql: any SQLDatabase) -> SerializedSelect {
+        var query = selecting(in: sql.select())
+            .from(PassRegistrationRow.table)
+            .joiningPasses(on: PassRegistrationRow.column(.passID), method: InnerJoinInOrder())
+            .joiningPassTypes(method: InnerJoinInOrder())
+            .where(PassRegistrationRow.column(.deviceLibraryIdentifier), .equal, SQLBind(""))
+            .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(""))
+        if since { query = query.where(PassRow.column(.updateTag), .greaterThan, SQLBind(Int64(0))) }
+        return SerializedSelect(query.orderBy(PassRow.column(.serialNumber)))
+    }
 }
