@@ -299,7 +299,7 @@ public struct WalletAdministration: Sendable {
             let development = try generate()
             var passType: PassType
             do {
-                if let existing {
+                if existing != nil {
                     passType = try await importPassType(development.signingIdentity, kind: kind).passType
                 } else {
                     passType = try await createDevelopmentType(development.signingIdentity, kind: kind)

@@ -94,12 +94,11 @@ public final class PassEventRecorder: Sendable {
         if !earlier.isEmpty { pending.withLock { $0.count -= earlier.count } }
     }
 
-    /// Stores `events` and rings the outbox if they queued webhook deliveries; a failure is logged.
+    /// Stores `events` and rings the outbox if that queued webhook deliveries; a failure is logged.
     private func write(_ events: [NewPassEvent]) async {
         guard !events.isEmpty else { return }
         do {
-            try await store.recordPassEvents(events)
-            if events.contains(where: { $0.webhookType != nil }) { outbox?.ring() }
+            if try await store.recordPassEvents(events) { outbox?.ring() }
         } catch {
             logger.warning(
                 "a pass trace event could not be stored",

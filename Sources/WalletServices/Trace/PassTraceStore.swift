@@ -3,8 +3,10 @@ import Foundation
 /// Where passes' traces are kept (the `pass_events` table). ``WalletRepository`` includes it.
 package protocol PassTraceStore: Sendable {
     /// Stores `events`, in one transaction, with a webhook delivery for each endpoint of the pass's client that takes
-    /// an event's ``NewPassEvent/webhookType``; concurrent callers' events are committed together.
-    func recordPassEvents(_ events: [NewPassEvent]) async throws
+    /// an event's ``NewPassEvent/webhookType``; concurrent callers' events are committed together. Returns whether
+    /// any delivery was queued (in that commit, perhaps for another caller's events).
+    @discardableResult
+    func recordPassEvents(_ events: [NewPassEvent]) async throws -> Bool
     /// Up to `limit` of the pass's events after the event `after` (from the first when `nil`), oldest first.
     func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent]
     /// The pass's newest `limit` events, newest first.

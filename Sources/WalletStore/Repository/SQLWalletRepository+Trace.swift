@@ -4,18 +4,19 @@ import WalletServices
 
 extension SQLWalletRepository {
     /// Stores events through the trace's group commit: concurrent callers share one transaction.
-    package func recordPassEvents(_ events: [NewPassEvent]) async throws {
-        guard !events.isEmpty else { return }
-        try await run { try await traceWrites.submit(events) }
+    @discardableResult
+    package func recordPassEvents(_ events: [NewPassEvent]) async throws -> Bool {
+        guard !events.isEmpty else { return false }
+        return try await run { try await traceWrites.submit(events) }
     }
 
     /// Inserts every event of `batches` in order, and queues the webhook deliveries they make, in one transaction;
-    /// one outcome per batch. An event that makes webhooks is inserted alone, for the identifier that orders its
-    /// deliveries; the events between such events in one statement each.
-    static func commitPassEvents(_ batches: [[NewPassEvent]], to database: WalletDatabase) async throws -> [Void] {
+    /// one outcome per batch: whether the transaction queued any delivery. An event that makes webhooks is inserted
+    /// alone, for the identifier that orders its deliveries; the events between such events in one statement each.
+    static func commitPassEvents(_ batches: [[NewPassEvent]], to database: WalletDatabase) async throws -> [Bool] {
         let events = batches.flatMap { $0 }
-        _ = try await database.transaction { db in try await storePassEvents(events, on: db) }
-        return batches.map { _ in () }
+        let queued = try await database.transaction { db in try await storePassEvents(events, on: db) }
+        return batches.map { _ in queued }
     }
 
     /// Inserts `events` in order on `db` (inside the caller's transaction) and queues the webhook deliveries they

@@ -13,7 +13,7 @@ public struct SQLWalletRepository: WalletRepository {
     /// Commits the provisioning flow's concurrent writes together (one transaction, one sync).
     private let writes: GroupCommit<ProvisioningWrite, ProvisioningSession?>
     /// Commits concurrent callers' trace events together.
-    let traceWrites: GroupCommit<[NewPassEvent], Void>
+    let traceWrites: GroupCommit<[NewPassEvent], Bool>
     /// Commits the outbox deliveries that the dispatcher completes at once together (one transaction, one sync).
     let completions: GroupCommit<DeliveryCompletion, Bool>
     /// API users who authenticated recently, kept for ``authenticationLifetime``.

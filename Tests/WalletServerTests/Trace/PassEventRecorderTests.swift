@@ -14,7 +14,10 @@ struct PassEventRecorderTests {
     final class CollectingStore: PassTraceStore {
         let events = Locked<[NewPassEvent]>([])
 
-        func recordPassEvents(_ events: [NewPassEvent]) async throws { self.events.withLock { $0 += events } }
+        func recordPassEvents(_ events: [NewPassEvent]) async throws -> Bool {
+            self.events.withLock { $0 += events }
+            return false
+        }
         func passEvents(passID: UUID, after: Int64?, limit: Int) async throws -> [PassEvent] { [] }
         func latestPassEvents(passID: UUID, limit: Int) async throws -> [PassEvent] { [] }
         func latestPassEvents(passID: UUID, limit: Int, deviceLogs: Bool) async throws -> [PassEvent] { [] }
