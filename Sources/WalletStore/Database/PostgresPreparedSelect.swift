@@ -7,9 +7,10 @@ import SQLKit
 /// planned afresh, the fetch's joined lookups cost PostgreSQL more than running them (Benchmarks/RESULTS.md, "Bulk
 /// changes").
 ///
-/// PostgresNIO prepares a statement on first use on each connection and keeps it until the connection closes. A
-/// statement the server refuses (its plan outdated by a schema change, say) closes the connection, so that the pool
-/// opens a fresh one, and runs once unprepared, which reports the real error if there is one.
+/// PostgresNIO prepares a statement on first use on each connection and keeps it, or its failure, until the connection
+/// closes. A statement the server refuses (its plan outdated by a schema change, say) closes the connection, so that
+/// the pool opens a fresh one, and runs once unprepared, which reports the real error if there is one; a refused
+/// value is reported as it is, since a caller could otherwise make the pool reconnect at will.
 struct PostgresPreparedSelect: PostgresPreparedStatement {
     typealias Row = PostgresRow
 
@@ -46,6 +47,8 @@ struct PostgresPreparedSelect: PostgresPreparedStatement {
                 }
             }
         } catch let error as PSQLError where error.code == .server {
+            // A value the server refused (class 22, data exception) says nothing of the statement or the connection.
+            if error.serverInfo?[.sqlState]?.hasPrefix("22") == true { throw error }
             try? await connection.close()
             return false
         }

@@ -87,6 +87,16 @@ struct PostgresPreparedSelectTests {
         }
     }
 
+    @Test("a value the server refuses is that error, and the connection stays open for the next run")
+    func refusedValue() async throws {
+        try await Self.withLookup { _, lookup, connection async throws in
+            #expect(try await Self.labels(lookup, "S1", on: connection) == ["one"])
+            await #expect(throws: PSQLError.self) { try await Self.labels(lookup, "S\u{0}1", on: connection) }
+            #expect(!connection.isClosed)
+            #expect(try await Self.labels(lookup, "S2", on: connection) == ["two"])
+        }
+    }
+
     @Test("through the pool, the repository's lookups still answer after a schema change outdates their plans")
     func poolRecovers() async throws {
         try await Engine.postgres.withRepository { repository, database in
