@@ -46,10 +46,10 @@ where Source.Connection: Sendable {
         guard let statement = query as? SerializedSelect.Statement, let runSerialized else {
             return plain().always { _ in shared.leave() }
         }
-        // Not run its own way: as any other statement, on a connection that may be another.
         let ran = shared.readers.withConnection(logger: logger) { connection in
             connection.eventLoop.makeFutureWithTask { try await runSerialized(statement, connection, onRow) }
         }
+        // Not run its own way: as any other statement, on a connection that may be another.
         return ran.flatMap { $0 ? ran.map { _ in } : plain() }.always { _ in shared.leave() }
     }
 

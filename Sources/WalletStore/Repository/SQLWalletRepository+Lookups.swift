@@ -37,9 +37,7 @@ extension SQLWalletRepository {
             webServiceOrder = WebServicePassRow.orderLookup(on: sql)
             keptArchive = PassArchiveVersionRow.lookup(on: sql)
             keptArchiveBySerial = PassArchiveVersionRow.serialLookup(on: sql)
-            passAuthentication = SerializedSelect(
-                sql.select().columns(of: PassAuthenticationRow.self).from(PassAuthenticationRow.table)
-                    .where(PassRow.column(.id), .equal, SQLBind("")))
+            passAuthentication = PassAuthenticationRow.lookup(on: sql)
             updatedPasses = UpdatedPassRow.lookup(since: false, on: sql)
             updatedPassesSince = UpdatedPassRow.lookup(since: true, on: sql)
             duePassPushes = ClaimedPushRow.due(.pass, on: sql)

@@ -43,18 +43,11 @@ extension SQLWalletRepository {
                 .where("id", .equal, passID.uuidString)
                 .where("authentication_salt", .is, SQLLiteral.null)
                 .run()
-            guard let stored = try await Self.authentication(passID: passID, on: sql)?.authenticationSalt else {
-                throw WalletServerError.notFound("pass \(passID)")
-            }
-            return stored
         }
-    }
-
-    /// The pass's authentication token columns, or `nil` when there is no such pass.
-    private static func authentication(passID: UUID, on db: any SQLDatabase) async throws -> PassAuthenticationRow? {
-        try await db.select().columns(of: PassAuthenticationRow.self).from(PassAuthenticationRow.table)
-            .where(PassRow.column(.id), .equal, SQLBind(passID.uuidString))
-            .first(decoding: PassAuthenticationRow.self)
+        guard let stored = try await authenticationSalt(passID: passID) else {
+            throw WalletServerError.notFound("pass \(passID)")
+        }
+        return stored
     }
 
     /// Registers the device for the pass with its push token for this pass alone, unless the pass already has

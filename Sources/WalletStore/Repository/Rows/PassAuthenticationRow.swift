@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import WalletServices
 
 /// The web service's columns of `apple_passes`: a pass's authentication token, stored as a salt and the hash of the
@@ -22,5 +23,11 @@ struct PassAuthenticationRow: TableRow {
     init(salt: String, tokenHash: Data) {
         authenticationSalt = salt
         authenticationTokenHash = tokenHash
+    }
+
+    /// A pass's token columns: bind the pass's identifier.
+    static func lookup(on sql: any SQLDatabase) -> SerializedSelect {
+        SerializedSelect(
+            sql.select().columns(of: Self.self).from(table).where(PassRow.column(.id), .equal, SQLBind("")))
     }
 }
