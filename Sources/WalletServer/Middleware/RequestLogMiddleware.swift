@@ -51,8 +51,10 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The answer for an unexpected error: the database being away is temporary (503), the rest is a fault (500).
+    /// The answer for an error no controller mapped: a value the caller sent that could not be used is its fault
+    /// (400), the database being away is temporary (503), the rest is a fault (500).
     static func apiError(for error: any Error) -> APIError {
+        if case WalletServerError.invalidArgument(let reason) = error { return .badRequest(reason) }
         if case WalletServerError.databaseUnavailable = error {
             return APIError(
                 .serviceUnavailable, code: "unavailable", message: "the database is unavailable; try again later")

@@ -11,6 +11,9 @@ enum DatabaseErrorKind: Equatable, Sendable {
     case foreignKeyViolation
     /// The statement names a table that does not exist (PostgreSQL; SQLite reports it only as a generic error).
     case undefinedTable
+    /// A value the engine refuses to store or compare (PostgreSQL's SQLSTATE class 22, data exception: a NUL
+    /// character in text, say; SQLite stores such values).
+    case invalidValue
     /// Any other failure, including errors that do not come from a database driver.
     case other
 
@@ -31,6 +34,7 @@ enum DatabaseErrorKind: Equatable, Sendable {
         case PostgresError.Code.uniqueViolation.raw: self = .uniqueViolation
         case PostgresError.Code.foreignKeyViolation.raw: self = .foreignKeyViolation
         case PostgresError.Code.undefinedTable.raw: self = .undefinedTable
+        case let state? where state.hasPrefix("22"): self = .invalidValue
         default: self = .other
         }
     }

@@ -47,8 +47,8 @@ struct PostgresPreparedSelect: PostgresPreparedStatement {
                 }
             }
         } catch let error as PSQLError where error.code == .server {
-            // A value the server refused (class 22, data exception) says nothing of the statement or the connection.
-            if error.serverInfo?[.sqlState]?.hasPrefix("22") == true { throw error }
+            // A value the server refused says nothing of the statement or the connection.
+            if DatabaseErrorKind(error) == .invalidValue { throw error }
             try? await connection.close()
             return false
         }

@@ -405,6 +405,8 @@ public struct SQLWalletRepository: WalletRepository {
             switch DatabaseErrorKind(error) {
             case .uniqueViolation: throw WalletServerError.conflict("a record with the same key")
             case .foreignKeyViolation: throw WalletServerError.notFound("a referenced record")
+            case .invalidValue:
+                throw WalletServerError.invalidArgument("a value the database cannot store (a NUL character, say)")
             case .undefinedTable, .other:
                 throw WalletServerError.databaseUnavailable(String(describing: type(of: error)))
             }

@@ -56,6 +56,27 @@ struct DatabaseErrorKindTests {
         }
     }
 
+    @Test(
+        "a NUL character in text is an invalid value on PostgreSQL, and is stored on SQLite",
+        arguments: Engine.available)
+    func invalidValue(_ engine: Engine) async throws {
+        try await engine.withRepository { repository, database in
+            let error = await Self.error {
+                try await database.sql.insert(into: "clients").columns("id", "name", "created_at")
+                    .values(SQLBind(UUID().uuidString), SQLBind("A\u{0}B"), SQLBind(Int64(0))).run()
+            }
+            #expect(error.map { DatabaseErrorKind($0) } == (engine == .postgres ? .invalidValue : nil))
+            if engine == .postgres {
+                // Through the repository: the caller's fault, typed, not the database being away.
+                let thrown = await Self.error { _ = try await repository.createClient(name: "A\u{0}B") }
+                guard case WalletServerError.invalidArgument? = thrown else {
+                    Issue.record("expected invalidArgument, got \(String(describing: thrown))")
+                    return
+                }
+            }
+        }
+    }
+
     @Test("an error that is not a driver's is another failure")
     func otherError() {
         #expect(DatabaseErrorKind(WalletServerError.notFound("x")) == .other)
