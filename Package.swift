@@ -3,7 +3,7 @@ import PackageDescription
 
 /// What the three server targets build on: the wallet, logging and metrics, and the service lifecycle over NIO.
 let serverFoundation: [Target.Dependency] = [
-    "Secrets", "WalletPasses", "CofferSupport",
+    "Secrets", "WalletDocuments", "WalletPasses", "WalletOrders", "WalletGoogle", "CofferSupport",
     .product(name: "Crypto", package: "swift-crypto"),
     .product(name: "Logging", package: "swift-log"),
     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
@@ -27,7 +27,10 @@ let package = Package(
         .library(name: "AppSecureStorage", targets: ["AppSecureStorage"]),
         .library(name: "LocalData", targets: ["LocalData"]),
         .library(name: "TokenAuthentication", targets: ["TokenAuthentication"]),
+        .library(name: "WalletDocuments", targets: ["WalletDocuments"]),
         .library(name: "WalletPasses", targets: ["WalletPasses"]),
+        .library(name: "WalletOrders", targets: ["WalletOrders"]),
+        .library(name: "WalletGoogle", targets: ["WalletGoogle"]),
         .library(name: "WalletServer", targets: ["WalletServer", "WalletServices", "WalletStore"]),
         .library(name: "WalletServerTesting", targets: ["WalletServerTesting"]),
         .library(name: "ProntoWalletSDK", targets: ["ProntoWalletSDK"]),
@@ -39,7 +42,9 @@ let package = Package(
     traits: [
         .trait(
             name: "Wallet",
-            description: "Pass signing and packaging: WalletPasses (swift-certificates, swift-nio-ssl, ZIPFoundation)."),
+            description:
+                "Wallet documents: WalletDocuments, WalletPasses, WalletOrders, WalletGoogle (swift-certificates, swift-nio-ssl, ZIPFoundation)."
+        ),
         .trait(
             name: "Server",
             description: "The provisioning server and the coffer command-line tool (Hummingbird, SQLKit, PostgresKit).",
@@ -143,8 +148,10 @@ let package = Package(
             path: "ProntoWalletSDK/Sources/ProntoWalletSDK",
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
+        // What every Apple Wallet document shares: the bundle and its manifest, the archive, the detached signature,
+        // the signing identities, verification, and the JSON model, schema and lint plumbing.
         .target(
-            name: "WalletPasses",
+            name: "WalletDocuments",
             dependencies: [
                 "Secrets", "CofferSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -153,6 +160,32 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Wallet"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Wallet"])),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: .when(traits: ["Wallet"])),
+            ]
+        ),
+        // Apple Wallet passes: the pass model, its lint, localization, templates and issuer data.
+        .target(
+            name: "WalletPasses",
+            dependencies: [
+                "WalletDocuments", "Secrets",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Wallet"])),
+            ]
+        ),
+        // Apple Wallet orders (FinanceKit's documents): the order model, its lint and its package.
+        .target(
+            name: "WalletOrders",
+            dependencies: [
+                "WalletDocuments",
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Wallet"])),
+            ]
+        ),
+        // A pass as Google Wallet's class and object, the save link and the callback check.
+        .target(
+            name: "WalletGoogle",
+            dependencies: [
+                "WalletPasses", "WalletDocuments", "Secrets", "CofferSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The server's domain: provisioning, management, distribution, traces, updates, the web flow, administration
@@ -199,7 +232,7 @@ let package = Package(
         .target(
             name: "WalletServerTesting",
             dependencies: [
-                "Secrets", "WalletPasses", "CofferSupport",
+                "Secrets", "WalletDocuments", "WalletPasses", "WalletOrders", "WalletGoogle", "CofferSupport",
                 .target(name: "WalletServices", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -223,7 +256,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "SecretsSecretService",
                 "SecretsPlatform",
-                "WalletPasses",
+                "WalletDocuments", "WalletPasses", "WalletOrders", "WalletGoogle",
                 "WalletServer", "WalletServices", "WalletStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
@@ -335,14 +368,16 @@ let package = Package(
         .testTarget(
             name: "WalletPassesTests",
             dependencies: [
-                "WalletPasses", "Secrets", "CofferTestSupport",
+                "WalletDocuments", "WalletPasses", "WalletOrders", "WalletGoogle", "Secrets", "CofferTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "WalletServerTests",
             dependencies: [
-                "WalletServer", "WalletServices", "WalletStore", "WalletServerTesting", "WalletPasses", "Secrets",
+                "WalletServer", "WalletServices", "WalletStore", "WalletServerTesting", "WalletDocuments",
+                "WalletPasses",
+                "WalletOrders", "WalletGoogle", "Secrets",
                 "SecretsAudit", "SecretsTesting", "CofferTestSupport", "CofferSupport",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
@@ -360,7 +395,7 @@ let package = Package(
         .testTarget(
             name: "ProntoWalletIntegrationTests",
             dependencies: [
-                "WalletServer", "WalletServices", "WalletStore", "WalletPasses", "CofferTestSupport",
+                "WalletServer", "WalletServices", "WalletStore", "WalletDocuments", "WalletPasses", "CofferTestSupport",
                 "ProntoWalletSDK",
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["Wallet"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["Wallet"])),
@@ -378,7 +413,7 @@ let package = Package(
             name: "cofferTests",
             dependencies: [
                 "coffer", "CofferTestSupport", "LocalData", "Secrets", "WalletServer", "WalletServices", "WalletStore",
-                "WalletPasses",
+                "WalletDocuments", "WalletPasses", "WalletOrders",
                 .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),

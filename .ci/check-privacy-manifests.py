@@ -19,7 +19,9 @@ import subprocess
 import sys
 
 # The products an app never links: pass signing and the server stack (behind the Wallet and Server traits).
-SERVER_PRODUCTS = {"WalletPasses", "WalletServer", "WalletServerTesting"}
+SERVER_PRODUCTS = {
+    "WalletDocuments", "WalletPasses", "WalletOrders", "WalletGoogle", "WalletServer", "WalletServerTesting",
+}
 
 MANIFEST = "PrivacyInfo.xcprivacy"
 

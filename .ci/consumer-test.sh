@@ -4,6 +4,8 @@
 #   - app-side: Secrets, SecretsKeychain, Keychain, AppSecureStorage, LocalData, TokenAuthentication. It must resolve
 #     at most MAX_APP_PACKAGES packages besides itself (none of the server stack), and build.
 #   - SDK-only: ProntoWalletSDK. Its build must compile no module outside Coffer's SDK and the consumer itself.
+#   - orders-only and Google-only, with the `Wallet` trait: WalletOrders builds without the pass or Google code,
+#     WalletGoogle without the order code.
 # Usage: bash .ci/consumer-test.sh   (from the repository root; leaves nothing behind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +24,8 @@ git ls-files -z | xargs -0 cp --parents -t "$work/coffer"
     git tag 1.0.0
 )
 
-# consumer NAME PRODUCTS... : writes a package that depends on Coffer 1.0.0 with `traits: []` and imports PRODUCTS.
+# consumer NAME PRODUCTS... : writes a package that depends on Coffer 1.0.0 with the traits in $traits (none unless
+# set) and imports PRODUCTS.
 consumer() {
     local name=$1
     shift
@@ -40,7 +43,7 @@ let package = Package(
     name: "$name",
     platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
-        .package(url: "file://$work/coffer", from: "1.0.0", traits: [])
+        .package(url: "file://$work/coffer", from: "1.0.0", traits: [${traits:-}])
     ],
     targets: [
         .executableTarget(
@@ -104,4 +107,25 @@ compiled=$(cd "$work/SDKConsumer/.build/debug/" && find . -name '*.o' -not -path
 echo "object files in: $compiled"
 [ "$compiled" = "ProntoWalletSDK.build SDKConsumer.build " ] || { echo "FAIL: the SDK-only consumer compiled $compiled"; exit 1; }
 
-echo "consumer test passed: app-side $app_packages packages, SDK-only compiles Coffer's SDK alone"
+# wallet_consumer NAME PRODUCT FORBIDDEN : builds a consumer of PRODUCT with the Wallet trait and fails if it compiled
+# one of the FORBIDDEN modules (a regular expression).
+wallet_consumer() {
+    local name=$1 product=$2 forbidden=$3
+    echo "-- $name: $product alone, with the Wallet trait"
+    traits='"Wallet"' consumer "$name" "$product"
+    build "$work/$name"
+    "$work/$name/.build/debug/$name"
+    local compiled
+    compiled=$(cd "$work/$name/.build/debug/" && find . -name '*.o' -not -path './Modules/*' | cut -d/ -f2 | sort -u \
+        | sed 's/\.build$//' | grep -E '^(Wallet|Coffer|Secrets)' | tr '\n' ' ')
+    echo "Coffer modules compiled: $compiled"
+    if echo " $compiled" | grep -qE " ($forbidden) "; then
+        echo "FAIL: $name compiled $compiled"
+        exit 1
+    fi
+}
+wallet_consumer OrdersConsumer WalletOrders "WalletPasses|WalletGoogle|WalletServices|WalletStore|WalletServer"
+wallet_consumer GoogleConsumer WalletGoogle "WalletOrders|WalletServices|WalletStore|WalletServer"
+
+echo "consumer test passed: app-side $app_packages packages, SDK-only compiles Coffer's SDK alone, orders and Google"
+echo "each without the other's code"

@@ -37,6 +37,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WalletDocuments", package: "Coffer"),
                 .product(name: "WalletPasses", package: "Coffer"),
             ],
             path: "Benchmarks/WalletBenchmarks",
@@ -94,7 +95,9 @@ let package = Package(
         ),
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "WalletPasses", package: "Coffer")],
+            dependencies: [
+                .product(name: "WalletDocuments", package: "Coffer"), .product(name: "WalletPasses", package: "Coffer"),
+            ],
             path: "Sources/BenchmarkSupport"
         ),
         .executableTarget(
@@ -117,6 +120,7 @@ let package = Package(
             name: "pass-fanout",
             dependencies: [
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletDocuments", package: "Coffer"),
                 .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "WalletServer", package: "Coffer"),
                 .product(name: "WalletServerTesting", package: "Coffer"),
@@ -131,6 +135,7 @@ let package = Package(
             name: "bulk-change",
             dependencies: [
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletDocuments", package: "Coffer"),
                 .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "WalletServer", package: "Coffer"),
                 .product(name: "WalletServerTesting", package: "Coffer"),
@@ -149,6 +154,7 @@ let package = Package(
             name: "google-event-change",
             dependencies: [
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletDocuments", package: "Coffer"),
                 .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "WalletServer", package: "Coffer"),
                 .product(name: "WalletServerTesting", package: "Coffer"),
@@ -162,6 +168,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Secrets", package: "Coffer"),
+                .product(name: "WalletDocuments", package: "Coffer"),
                 .product(name: "WalletPasses", package: "Coffer"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

@@ -50,13 +50,13 @@ awk -v signatures="$(value pass-signatures-per-second)" -v builds="$(value pkpas
     printf "ratio pass signatures / bare swift-crypto RSA: %.2f  (%.0f/s)\n", signatures / raw, raw
     printf "ratio .pkpass builds / openssl rsa2048 sign:  %.2f  (%.0f/s)\n", builds / rsa, builds
 }'
-# Packaging: a typical pass through PassSigner and through a PreparedPassTemplate, and its parts.
+# Packaging: a typical pass through DocumentSigner and through a PreparedPassTemplate, and its parts.
 awk -v builds="$(value pkpass-builds-per-second)" -v template="$(value pkpass-template-builds-per-second)" \
     -v signatures="$(value pass-signatures-per-second)" -v zips="$(value pkpass-zips-per-second)" \
     -v manifests="$(value manifests-per-second)" -v rsa="$rsa_signs" 'BEGIN {
     printf "ratio template .pkpass builds / openssl rsa2048: %.2f  (%.0f/s)\n", template / rsa, template
     printf "ratio template builds / pass signatures:        %.2f  (goal >= 0.8)\n", template / signatures
-    printf "ratio PassSigner .pkpass builds / template:     %.2f  (%.0f/s vs %.0f/s)\n", builds / template, builds, template
+    printf "ratio DocumentSigner .pkpass builds / template:     %.2f  (%.0f/s vs %.0f/s)\n", builds / template, builds, template
     printf "ratio archive alone / openssl rsa2048:          %.2f  (%.0f/s)\n", zips / rsa, zips
     printf "ratio manifest alone / openssl rsa2048:         %.2f  (%.0f/s)\n", manifests / rsa, manifests
 }'

@@ -8,6 +8,7 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import SwiftASN1
+import WalletDocuments
 import WalletPasses
 import X509
 

@@ -6,6 +6,8 @@ import Hummingbird
 import Logging
 import NIOCore
 import Secrets
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 import WalletServices
 

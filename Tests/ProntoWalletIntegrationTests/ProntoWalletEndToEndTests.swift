@@ -5,6 +5,7 @@ import HummingbirdTesting
 import ProntoWalletSDK
 import SwiftASN1
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import X509
@@ -62,7 +63,7 @@ struct ProntoWalletEndToEndTests {
             }
             #expect(bound.outcome.status == 0, "\(bound.outcome.errorOutput)")
             let root = try Certificate(pemEncoded: String(decoding: try server.rootPEM, as: UTF8.self))
-            let pass = try await PassVerifier(trustRoots: [root]).verify(pkpass: pkpass).pass
+            let pass = try await DocumentVerifier(trustRoots: [root]).verify(pkpass: pkpass).pass
             #expect(pass.fidoProfile?.keyHash == "c0ffee")
             #expect(pass.issuerBindingData?.issuerBindingData == "0a0b0c0d", "the hex the device sent")
             #expect(

@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// Archives an attacker crafts: each is refused with a typed error, never a trap, with memory bounded by what the
@@ -9,17 +10,17 @@ import Testing
 struct ArchiveHardeningTests {
     static let text = Data(String(repeating: "Wallet pass contents. ", count: 200).utf8)
 
-    /// Expects `unzip` to throw a `WalletPassesError` for which `matches` holds.
-    func expectRefused(_ archive: Data, _ matches: (WalletPassesError) -> Bool) {
+    /// Expects `unzip` to throw a `WalletDocumentError` for which `matches` holds.
+    func expectRefused(_ archive: Data, _ matches: (WalletDocumentError) -> Bool) {
         #expect {
-            try PassArchive.unzip(archive)
+            try DocumentArchive.unzip(archive)
         } throws: { error in
-            guard let error = error as? WalletPassesError else { return false }
+            guard let error = error as? WalletDocumentError else { return false }
             return matches(error)
         }
     }
 
-    func isMalformed(_ error: WalletPassesError, saying text: String) -> Bool {
+    func isMalformed(_ error: WalletDocumentError, saying text: String) -> Bool {
         guard case .malformedArchive(let reason) = error else { return false }
         return reason.contains(text)
     }
@@ -30,7 +31,7 @@ struct ArchiveHardeningTests {
         let deflated = try CraftedZip.Entry.honest("b.txt", Self.text, deflated: true)
         var zip64 = try CraftedZip.Entry.honest("c.txt", Self.text, deflated: true)
         zip64.zip64 = true
-        let files = try PassArchive.unzip(CraftedZip.archive([stored, deflated, zip64]))
+        let files = try DocumentArchive.unzip(CraftedZip.archive([stored, deflated, zip64]))
         #expect(files == ["a.txt": Self.text, "b.txt": Self.text, "c.txt": Self.text])
     }
 
@@ -67,7 +68,7 @@ struct ArchiveHardeningTests {
     }
 
     static let extremeSizes: [UInt64] = [
-        UInt64(Int.max), UInt64(Int.max) + 1, UInt64.max, UInt64(PassArchive.maximumUncompressedSize) + 1,
+        UInt64(Int.max), UInt64(Int.max) + 1, UInt64.max, UInt64(DocumentArchive.maximumUncompressedSize) + 1,
     ]
 
     @Test("ZIP64 entries declaring sizes beyond Int.max or the cap are refused as too large", arguments: extremeSizes)
@@ -108,7 +109,7 @@ struct ArchiveHardeningTests {
         for index in 0..<5 {
             var entry = try CraftedZip.Entry.honest("file\(index).txt", Self.text, deflated: true)
             entry.zip64 = true
-            entry.uncompressedSize = UInt64(PassArchive.maximumUncompressedSize / 4)
+            entry.uncompressedSize = UInt64(DocumentArchive.maximumUncompressedSize / 4)
             entries.append(entry)
         }
         expectRefused(CraftedZip.archive(entries)) { error in
@@ -127,7 +128,7 @@ struct ArchiveHardeningTests {
 
     @Test("an input larger than the archive cap is refused before it is parsed")
     func inputCap() {
-        expectRefused(Data(count: PassArchive.maximumArchiveSize + 1)) { error in
+        expectRefused(Data(count: DocumentArchive.maximumArchiveSize + 1)) { error in
             if case .tooLarge(what: "the archive", _) = error { return true }
             return false
         }
@@ -135,7 +136,8 @@ struct ArchiveHardeningTests {
 
     @Test("a truncated .pkpass is a typed error wherever it is cut", arguments: [0.0, 0.1, 0.5, 0.9, 0.99])
     func truncated(fraction: Double) throws {
-        let pkpass = try PassSigner(identity: Fixtures.identity.signingIdentity).sign(try Fixtures.package()).pkpass()
+        let pkpass = try DocumentSigner(identity: Fixtures.identity.signingIdentity).sign(try Fixtures.package())
+            .pkpass()
         let cut = pkpass.prefix(Int(Double(pkpass.count) * fraction))
         expectRefused(Data(cut)) { error in
             if case .malformedArchive = error { return true }
@@ -148,9 +150,9 @@ struct ArchiveHardeningTests {
         var entry = try CraftedZip.Entry.honest("pass.json", Self.text, deflated: true)
         entry.crc ^= 1
         await #expect {
-            try await PassVerifier(trustRoots: [Fixtures.identity.root]).verify(pkpass: CraftedZip.archive([entry]))
+            try await DocumentVerifier(trustRoots: [Fixtures.identity.root]).verify(pkpass: CraftedZip.archive([entry]))
         } throws: { error in
-            guard case WalletPassesError.malformedArchive(let reason) = error else { return false }
+            guard case WalletDocumentError.malformedArchive(let reason) = error else { return false }
             return reason.contains("CRC-32")
         }
     }

@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// Signatures made by `openssl cms -sign` (what pyca/cryptography's `PKCS7SignatureBuilder` and the Python, Ruby and
@@ -8,7 +9,7 @@ import Testing
 @Suite("Signatures made by openssl cms -sign verify: passes, issuer data, personalization tokens")
 struct ForeignSignatureTests {
     let directory: TemporaryDirectory
-    var verifier: PassVerifier { PassVerifier(trustRoots: [Fixtures.identity.root]) }
+    var verifier: DocumentVerifier { DocumentVerifier(trustRoots: [Fixtures.identity.root]) }
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -30,7 +31,7 @@ struct ForeignSignatureTests {
         var entries = package.files
         entries["manifest.json"] = manifest
         entries["signature"] = try opensslSignature(over: manifest)
-        return try PassArchive.zip(entries)
+        return try DocumentArchive.zip(entries)
     }
 
     @Test("openssl's signature names rsaEncryption as the signer's algorithm (the case this suite is about)")
@@ -69,7 +70,7 @@ struct ForeignSignatureTests {
             try opensslSignature(over: token), over: token, passTypeIdentifier: Fixtures.passTypeIdentifier,
             teamIdentifier: Fixtures.teamIdentifier)
         #expect(signer == Fixtures.identity.signingIdentity.certificate)
-        await #expect(throws: WalletPassesError.self) {
+        await #expect(throws: WalletDocumentError.self) {
             try await verifier.verifySignature(
                 try opensslSignature(over: token), over: Data("another token".utf8),
                 passTypeIdentifier: Fixtures.passTypeIdentifier, teamIdentifier: Fixtures.teamIdentifier)
@@ -80,7 +81,7 @@ struct ForeignSignatureTests {
     func tamperedContent() async throws {
         let signature = try opensslSignature(over: Data("signed".utf8))
         await #expect(
-            throws: WalletPassesError.verificationFailed(
+            throws: WalletDocumentError.verificationFailed(
                 .invalidSignature("the content's digest differs from the signed one: the content changed"))
         ) {
             try await verifier.verifySignature(
@@ -117,7 +118,7 @@ struct ForeignSignatureTests {
                 signature, over: content, passTypeIdentifier: Fixtures.passTypeIdentifier,
                 teamIdentifier: Fixtures.teamIdentifier)
             Issue.record("\(kind) verified")
-        } catch let error as WalletPassesError {
+        } catch let error as WalletDocumentError {
             let message = error.description
             guard case .verificationFailed(.invalidSignature) = error else {
                 Issue.record("unexpected \(message)")

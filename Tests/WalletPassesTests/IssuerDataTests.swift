@@ -1,11 +1,12 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("Issuer data is serialized once and signed over exactly those bytes")
 struct IssuerDataTests {
-    let signer = PassSigner(identity: Fixtures.identity.signingIdentity)
+    let signer = DocumentSigner(identity: Fixtures.identity.signingIdentity)
 
     func binding(passType: String = Fixtures.passTypeIdentifier, team: String = Fixtures.teamIdentifier)
         -> IssuerBindingData
@@ -60,25 +61,25 @@ struct IssuerDataTests {
         ])
     func mismatch(_ passType: String, _ team: String) {
         #expect { try signer.sign(binding(passType: passType, team: team)) } throws: { error in
-            guard case WalletPassesError.identityMismatch = error else { return false }
+            guard case WalletDocumentError.identityMismatch = error else { return false }
             return true
         }
     }
 
-    @Test("PassVerifier checks an issuer-data signature against the trust root")
+    @Test("DocumentVerifier checks an issuer-data signature against the trust root")
     func verifierChecksSignature() async throws {
         let signed = try signer.sign(binding())
-        let verifier = PassVerifier(trustRoots: [Fixtures.identity.root])
+        let verifier = DocumentVerifier(trustRoots: [Fixtures.identity.root])
         let data = Data(base64Encoded: signed.issuerData)!
         let verified = try await verifier.verify(signed)
         #expect(verified.signer == Fixtures.identity.signingIdentity.certificate)
         #expect(verified.binding == (try JSONDecoder().decode(IssuerBindingData.self, from: data)))
         var altered = data
         altered[altered.startIndex] ^= 1
-        await #expect(throws: WalletPassesError.self) {
+        await #expect(throws: WalletDocumentError.self) {
             try await verifier.verify(issuerData: altered, signature: Data(base64Encoded: signed.signature)!)
         }
-        await #expect(throws: WalletPassesError.self) {
+        await #expect(throws: WalletDocumentError.self) {
             try await verifier.verifySignature(
                 Data(base64Encoded: signed.signature)!, over: altered,
                 passTypeIdentifier: Fixtures.passTypeIdentifier, teamIdentifier: Fixtures.teamIdentifier)

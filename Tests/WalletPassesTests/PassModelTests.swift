@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("pass.json is modelled completely and validated by key")
@@ -151,7 +152,7 @@ struct PassModelTests {
         breakage.apply(&pass)
         let errors = pass.lint().errors
         #expect(errors.contains { $0.path == breakage.key }, "\(errors)")
-        #expect(throws: WalletPassesError.self) { try pass.validate() }
+        #expect(throws: WalletDocumentError.self) { try pass.validate() }
     }
 
     @Test("an NFC encryption key that parses as a P-256 SubjectPublicKeyInfo is accepted")

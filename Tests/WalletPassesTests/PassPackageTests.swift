@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("Pass packages hold safe paths and a manifest of SHA-1 digests")
@@ -37,7 +38,7 @@ struct PassPackageTests {
         ])
     func unsafePaths(_ path: String) throws {
         var package = try Fixtures.package()
-        #expect(throws: WalletPassesError.self) { try package.add(Data("x".utf8), at: path) }
+        #expect(throws: WalletDocumentError.self) { try package.add(Data("x".utf8), at: path) }
         #expect(package.files[path] == nil)
     }
 
@@ -48,10 +49,10 @@ struct PassPackageTests {
         #expect(try PassPackage.pass(inArchive: archive) == package.pass)
         var files = package.files
         files.removeValue(forKey: "pass.json")
-        #expect(throws: WalletPassesError.self) {
-            _ = try PassPackage.pass(inArchive: try PassArchive.zip(files))
+        #expect(throws: WalletDocumentError.self) {
+            _ = try PassPackage.pass(inArchive: try DocumentArchive.zip(files))
         }
-        #expect(throws: WalletPassesError.self) { _ = try PassPackage.pass(inArchive: Data("not a zip".utf8)) }
+        #expect(throws: WalletDocumentError.self) { _ = try PassPackage.pass(inArchive: Data("not a zip".utf8)) }
     }
 
     @Test("a package without icon.png, with a fake PNG, or with broken pass.json names the file")
@@ -90,7 +91,7 @@ struct PassPackageTests {
         try Data(#"{}"#.utf8).write(to: directory.appending("pass.json"))
         try FileManager.default.createSymbolicLink(
             atPath: directory.appending("icon.png").path, withDestinationPath: "/etc/passwd")
-        #expect(throws: WalletPassesError.self) { try PassPackage(directory: directory.url) }
+        #expect(throws: WalletDocumentError.self) { try PassPackage(directory: directory.url) }
     }
 }
 
@@ -109,7 +110,7 @@ struct PassSourceTests {
         let read = try PassPackage(contentsOf: template)
         #expect(read.files["tooling.json"] == nil && read.files["pass.json"] != nil)
 
-        let signed = try PassSigner(identity: Fixtures.identity.signingIdentity).sign(read).pkpass()
+        let signed = try DocumentSigner(identity: Fixtures.identity.signingIdentity).sign(read).pkpass()
         let archive = directory.appending("ticket.pkpass")
         try signed.write(to: archive)
         let fromArchive = try PassPackage(contentsOf: archive)
@@ -118,7 +119,7 @@ struct PassSourceTests {
 
     @Test("a ZIP whose files sit in one folder is read from that folder, without hidden files")
     func unwrapped() {
-        let files = PassPackage.unwrapped(
+        let files = DocumentFiles.unwrapped(
             [
                 "Ticket.pkpasstemplate/pass.json": Data("{}".utf8), "Ticket.pkpasstemplate/icon.png": Data([1]),
                 "__MACOSX/Ticket.pkpasstemplate/._icon.png": Data([2]), "Ticket.pkpasstemplate/.DS_Store": Data([3]),
@@ -129,9 +130,9 @@ struct PassSourceTests {
     @Test("a source that does not exist, or a file that is not a ZIP, is a typed error")
     func missing() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: WalletPassesError.self) { try PassPackage(contentsOf: directory.appending("none")) }
+        #expect(throws: WalletDocumentError.self) { try PassPackage(contentsOf: directory.appending("none")) }
         let text = directory.appending("notes.pkpasstemplate")
         try Data("hello".utf8).write(to: text)
-        #expect(throws: WalletPassesError.self) { try PassPackage(contentsOf: text) }
+        #expect(throws: WalletDocumentError.self) { try PassPackage(contentsOf: text) }
     }
 }

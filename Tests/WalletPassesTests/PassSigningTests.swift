@@ -1,14 +1,15 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
-@Suite("Signed passes verify with openssl and with PassVerifier; every kind of tampering is caught")
+@Suite("Signed passes verify with openssl and with DocumentVerifier; every kind of tampering is caught")
 struct PassSigningTests {
     let directory: TemporaryDirectory
-    let signer = PassSigner(identity: Fixtures.identity.signingIdentity)
+    let signer = DocumentSigner(identity: Fixtures.identity.signingIdentity)
     let rootPEM: Data
-    var verifier: PassVerifier { PassVerifier(trustRoots: [Fixtures.identity.root]) }
+    var verifier: DocumentVerifier { DocumentVerifier(trustRoots: [Fixtures.identity.root]) }
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -49,7 +50,7 @@ struct PassSigningTests {
         #expect(Set(listed.keys) == Set(Fixtures.files().keys).union(["pass.json"]))
     }
 
-    @Test("PassVerifier accepts an untouched pass and returns its pass.json and signer")
+    @Test("DocumentVerifier accepts an untouched pass and returns its pass.json and signer")
     func verifierAccepts() async throws {
         let pkpass = try signer.sign(try Fixtures.package()).pkpass()
         let verified = try await verifier.verify(pkpass: pkpass)
@@ -61,9 +62,9 @@ struct PassSigningTests {
     /// Rebuilds a signed pass's archive with `change` applied to its entries.
     func tampered(_ change: (inout [String: Data]) -> Void) throws -> Data {
         let signed = try signer.sign(try Fixtures.package())
-        var entries = try PassArchive.unzip(try signed.pkpass())
+        var entries = try DocumentArchive.unzip(try signed.pkpass())
         change(&entries)
-        return try PassArchive.zip(entries)
+        return try DocumentArchive.zip(entries)
     }
 
     static let everyFile = [
@@ -73,7 +74,7 @@ struct PassSigningTests {
     @Test("a flipped byte in any pass file fails on that file's hash", arguments: everyFile)
     func flippedByte(_ path: String) async throws {
         let pkpass = try tampered { $0[path]![$0[path]!.startIndex + 3] ^= 0x01 }
-        await #expect(throws: WalletPassesError.verificationFailed(.hashMismatch(path))) {
+        await #expect(throws: WalletDocumentError.verificationFailed(.hashMismatch(path))) {
             try await verifier.verify(pkpass: pkpass)
         }
     }
@@ -81,7 +82,7 @@ struct PassSigningTests {
     @Test("a missing file fails", arguments: ["icon.png", "fr.lproj/pass.strings"])
     func missingFile(_ path: String) async throws {
         let pkpass = try tampered { $0[path] = nil }
-        await #expect(throws: WalletPassesError.verificationFailed(.missingFile(path))) {
+        await #expect(throws: WalletDocumentError.verificationFailed(.missingFile(path))) {
             try await verifier.verify(pkpass: pkpass)
         }
     }
@@ -89,7 +90,7 @@ struct PassSigningTests {
     @Test("an extra file fails")
     func extraFile() async throws {
         let pkpass = try tampered { $0["extra.png"] = Fixtures.png(7) }
-        await #expect(throws: WalletPassesError.verificationFailed(.unlistedFile("extra.png"))) {
+        await #expect(throws: WalletDocumentError.verificationFailed(.unlistedFile("extra.png"))) {
             try await verifier.verify(pkpass: pkpass)
         }
     }
@@ -97,7 +98,7 @@ struct PassSigningTests {
     @Test("a missing signature or manifest fails", arguments: ["signature", "manifest.json", "pass.json"])
     func missingRequired(_ path: String) async throws {
         let pkpass = try tampered { $0[path] = nil }
-        await #expect(throws: WalletPassesError.verificationFailed(.missingRequiredFile(path))) {
+        await #expect(throws: WalletDocumentError.verificationFailed(.missingRequiredFile(path))) {
             try await verifier.verify(pkpass: pkpass)
         }
     }
@@ -115,7 +116,7 @@ struct PassSigningTests {
         await #expect {
             try await verifier.verify(pkpass: pkpass)
         } throws: { error in
-            guard case WalletPassesError.verificationFailed(.invalidSignature) = error else { return false }
+            guard case WalletDocumentError.verificationFailed(.invalidSignature) = error else { return false }
             return true
         }
         let outcome = try OpenSSL.verify(signature: signed.signature, content: forged, root: rootPEM, in: directory)
@@ -125,7 +126,7 @@ struct PassSigningTests {
     @Test("a flipped byte in the signature fails")
     func flippedSignature() async throws {
         let pkpass = try tampered { $0["signature"]![$0["signature"]!.endIndex - 5] ^= 0x01 }
-        await #expect(throws: WalletPassesError.self) { try await verifier.verify(pkpass: pkpass) }
+        await #expect(throws: WalletDocumentError.self) { try await verifier.verify(pkpass: pkpass) }
     }
 
     @Test("the wrong trust root fails, for us and for openssl")
@@ -134,9 +135,9 @@ struct PassSigningTests {
             passTypeIdentifier: Fixtures.passTypeIdentifier, teamIdentifier: Fixtures.teamIdentifier)
         let signed = try signer.sign(try Fixtures.package())
         await #expect {
-            try await PassVerifier(trustRoots: [other.root]).verify(pkpass: try signed.pkpass())
+            try await DocumentVerifier(trustRoots: [other.root]).verify(pkpass: try signed.pkpass())
         } throws: { error in
-            guard case WalletPassesError.verificationFailed(.untrustedSigner) = error else { return false }
+            guard case WalletDocumentError.verificationFailed(.untrustedSigner) = error else { return false }
             return true
         }
         let otherRoot = Data(try other.rootPEM.utf8)
@@ -147,7 +148,7 @@ struct PassSigningTests {
 
     @Test("data that is not a ZIP is a malformed archive")
     func notAZip() async throws {
-        await #expect(throws: WalletPassesError.self) { try await verifier.verify(pkpass: Data("hello".utf8)) }
+        await #expect(throws: WalletDocumentError.self) { try await verifier.verify(pkpass: Data("hello".utf8)) }
     }
 
     @Test("a signer for another pass type or team refuses to sign")
@@ -156,7 +157,7 @@ struct PassSigningTests {
         pass.passTypeIdentifier = "pass.com.someone.else"
         let package = try PassPackage(pass: pass, files: Fixtures.files())
         #expect { try signer.sign(package) } throws: { error in
-            guard case WalletPassesError.identityMismatch = error else { return false }
+            guard case WalletDocumentError.identityMismatch = error else { return false }
             return true
         }
     }
@@ -165,7 +166,7 @@ struct PassSigningTests {
     func invalidPassNotSigned() throws {
         var pass = Fixtures.pass()
         pass.authenticationToken = "short"
-        #expect(throws: WalletPassesError.self) {
+        #expect(throws: WalletDocumentError.self) {
             try signer.sign(try PassPackage(pass: pass, files: Fixtures.files()))
         }
     }
@@ -173,7 +174,7 @@ struct PassSigningTests {
     @Test("a .pkpasses bundle holds each pass, and each verifies")
     func bundle() async throws {
         let passes = try ["A", "B", "C"].map { try signer.sign(try Fixtures.package(serial: $0)) }
-        let entries = try PassArchive.unzip(try SignedPass.bundle(passes))
+        let entries = try DocumentArchive.unzip(try SignedPass.bundle(passes))
         #expect(entries.keys.sorted() == ["pass-1.pkpass", "pass-2.pkpass", "pass-3.pkpass"])
         let serials = try await entries.keys.sorted().asyncMap {
             try await verifier.verify(pkpass: entries[$0]!).pass.serialNumber

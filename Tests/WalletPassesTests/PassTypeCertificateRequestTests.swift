@@ -3,6 +3,7 @@ import Foundation
 import Secrets
 import Testing
 
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("A Pass Type ID certificate from a CSR: the key never leaves the store, and only Apple's answer to it signs")
@@ -35,7 +36,7 @@ struct PassTypeCertificateRequestTests {
         let certificate = try ca.issue(csrPEM: csr, issuance)
         let identity = try request.identity(certificate: certificate, wwdr: ca.wwdrPEM)
         #expect(identity.passTypeIdentifier == Fixtures.passTypeIdentifier)
-        let pkpass = try PassSigner(identity: identity).sign(try Fixtures.package()).pkpass()
+        let pkpass = try DocumentSigner(identity: identity).sign(try Fixtures.package()).pkpass()
         let (outcome, _) = try OpenSSL.verify(pkpass: pkpass, root: ca.rootPEM, in: directory)
         #expect(outcome.status == 0, "\(outcome.errorOutput)")
     }
@@ -48,7 +49,7 @@ struct PassTypeCertificateRequestTests {
         #expect {
             try request.identity(certificate: certificate, wwdr: ca.wwdrPEM)
         } throws: { error in
-            if case WalletPassesError.keyDoesNotMatchCertificate = error { true } else { false }
+            if case WalletDocumentError.keyDoesNotMatchCertificate = error { true } else { false }
         }
     }
 
@@ -61,7 +62,7 @@ struct PassTypeCertificateRequestTests {
         #expect {
             try request.identity(certificate: certificate, wwdr: ca.wwdrPEM)
         } throws: { error in
-            guard case WalletPassesError.identityMismatch(_, let found) = error else { return false }
+            guard case WalletDocumentError.identityMismatch(_, let found) = error else { return false }
             return found.contains(passType) && found.contains(team)
         }
     }
@@ -74,7 +75,7 @@ struct PassTypeCertificateRequestTests {
         #expect {
             try request.identity(certificate: certificate, wwdr: ca.wwdrPEM)
         } throws: { error in
-            guard case WalletPassesError.unusableCertificate(let reason) = error else { return false }
+            guard case WalletDocumentError.unusableCertificate(let reason) = error else { return false }
             return reason.contains("1.2.840.113635.100.4.14")
         }
     }
@@ -88,7 +89,7 @@ struct PassTypeCertificateRequestTests {
             try request.identity(
                 certificate: certificate, wwdr: ca.wwdrPEM, now: Date().addingTimeInterval(days * 86_400))
         } throws: { error in
-            guard case WalletPassesError.unusableCertificate(let reason) = error else { return false }
+            guard case WalletDocumentError.unusableCertificate(let reason) = error else { return false }
             return reason.contains(says)
         }
     }
@@ -100,10 +101,10 @@ struct PassTypeCertificateRequestTests {
         #expect {
             try request.identity(certificate: certificate, wwdr: elsewhere.wwdrPEM)
         } throws: { error in
-            guard case WalletPassesError.unusableCertificate(let reason) = error else { return false }
+            guard case WalletDocumentError.unusableCertificate(let reason) = error else { return false }
             return reason.contains("not one of Apple's") && reason.contains("apple.com/certificateauthority")
         }
-        #expect(throws: WalletPassesError.self) {
+        #expect(throws: WalletDocumentError.self) {
             try request.identity(certificate: Data("not a certificate".utf8), wwdr: ca.wwdrPEM)
         }
     }
@@ -115,7 +116,7 @@ struct PassTypeCertificateRequestTests {
             ("pass.com.example", "abcde12345"), ("pass.com.example", "ABCDE1234"),
         ])
     func badIdentifiers(passType: String, team: String) {
-        #expect(throws: WalletPassesError.self) {
+        #expect(throws: WalletDocumentError.self) {
             try PassTypeCertificateRequest(passTypeIdentifier: passType, teamIdentifier: team)
         }
     }
@@ -129,6 +130,6 @@ struct PassTypeCertificateRequestTests {
         let certificate = try ca.issue(csrPEM: try request.csrPEM(), issuance)
         #expect(throws: Never.self) { try loaded.identity(certificate: certificate, wwdr: ca.wwdrPEM) }
         #expect(!"\(loaded)".contains("PRIVATE") && "\(loaded)".contains(Fixtures.passTypeIdentifier))
-        #expect(throws: WalletPassesError.self) { try PassTypeCertificateRequest(from: store, at: "wallet/none") }
+        #expect(throws: WalletDocumentError.self) { try PassTypeCertificateRequest(from: store, at: "wallet/none") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @Suite("A personalization token is signed only when it has the shape Wallet sends")
@@ -23,6 +24,6 @@ struct PersonalizationTokenTests {
             String(repeating: "a", count: PersonalizationToken.lengths.upperBound + 1),
         ])
     func refused(_ text: String) {
-        #expect(throws: WalletPassesError.self) { try PersonalizationToken(text) }
+        #expect(throws: WalletDocumentError.self) { try PersonalizationToken(text) }
     }
 }

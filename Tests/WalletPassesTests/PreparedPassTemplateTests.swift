@@ -1,12 +1,13 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
-@Suite("A prepared template makes PassSigner's signed .pkpass, checked the same way, from files hashed once")
+@Suite("A prepared template makes DocumentSigner's signed .pkpass, checked the same way, from files hashed once")
 struct PreparedPassTemplateTests {
     let directory: TemporaryDirectory
-    let signer = PassSigner(identity: Fixtures.identity.signingIdentity)
+    let signer = DocumentSigner(identity: Fixtures.identity.signingIdentity)
     let rootPEM: Data
     let template: PreparedPassTemplate
     static let signingTime = Date(timeIntervalSince1970: 1_800_000_000)
@@ -21,15 +22,15 @@ struct PreparedPassTemplateTests {
         try Fixtures.pass(serial: serial).encoded()
     }
 
-    @Test("the archive is byte for byte the one PassSigner.sign(package).pkpass() makes from the same files")
+    @Test("the archive is byte for byte the one DocumentSigner.sign(package).pkpass() makes from the same files")
     func sameArchiveAsSigner() throws {
         let expected = try signer.sign(try Fixtures.package(), signingTime: Self.signingTime).pkpass()
         let made = try template.pkpass(passJSON: try passJSON(), signer: signer, signingTime: Self.signingTime)
         #expect(made == expected)
-        #expect(try PassArchive.unzip(made) == PassArchive.unzip(expected))
+        #expect(try DocumentArchive.unzip(made) == DocumentArchive.unzip(expected))
     }
 
-    @Test("the signed pass has the same files, manifest and signature as PassSigner's")
+    @Test("the signed pass has the same files, manifest and signature as DocumentSigner's")
     func sameSignedPass() throws {
         let expected = try signer.sign(try Fixtures.package(), signingTime: Self.signingTime)
         let made = try template.sign(passJSON: try passJSON(), signer: signer, signingTime: Self.signingTime)
@@ -56,10 +57,10 @@ struct PreparedPassTemplateTests {
         #expect(reading.names == (Array(Fixtures.files().keys) + ["pass.json", "manifest.json", "signature"]).sorted())
     }
 
-    @Test("PassVerifier accepts it and returns its pass.json")
+    @Test("DocumentVerifier accepts it and returns its pass.json")
     func verifierAccepts() async throws {
         let pkpass = try template.pkpass(passJSON: try passJSON(serial: "TEMPLATE-7"), signer: signer)
-        let verified = try await PassVerifier(trustRoots: [Fixtures.identity.root]).verify(pkpass: pkpass)
+        let verified = try await DocumentVerifier(trustRoots: [Fixtures.identity.root]).verify(pkpass: pkpass)
         #expect(verified.pass.serialNumber == "TEMPLATE-7")
         #expect(verified.signer == Fixtures.identity.signingIdentity.certificate)
     }
@@ -121,7 +122,7 @@ struct PreparedPassTemplateTests {
         #expect {
             try PreparedPassTemplate(files: ["icon.png": Fixtures.png(1), path: Data("x".utf8)])
         } throws: { error in
-            guard case WalletPassesError.invalidFilePath(let refused, _) = error else { return false }
+            guard case WalletDocumentError.invalidFilePath(let refused, _) = error else { return false }
             return refused == path
         }
     }
@@ -129,7 +130,8 @@ struct PreparedPassTemplateTests {
     @Test("files larger together than a pass may be are refused")
     func refusesOversizedTemplate() {
         let half = Data(count: PassPackage.maximumTotalSize / 2 + 1)
-        #expect(throws: WalletPassesError.tooLarge(what: "the template's files", limit: PassPackage.maximumTotalSize)) {
+        #expect(throws: WalletDocumentError.tooLarge(what: "the template's files", limit: PassPackage.maximumTotalSize))
+        {
             try PreparedPassTemplate(files: ["a.png": Fixtures.png(1) + half, "b.png": Fixtures.png(2) + half])
         }
     }
@@ -137,11 +139,11 @@ struct PreparedPassTemplateTests {
     @Test("an image that is not a PNG and strings Wallet cannot read are refused, naming the file")
     func refusesBadContent() {
         #expect(
-            throws: WalletPassesError.invalidPass([
-                PassFinding(
+            throws: WalletDocumentError.invalidPass([
+                LintFinding(
                     code: "strings.encoding", severity: .error, path: "de.lproj/pass.strings",
                     message: "is neither UTF-8 nor UTF-16 text", fix: "save it as UTF-16 (or UTF-8)"),
-                PassFinding(code: "file.png", severity: .error, path: "icon.png", message: "is not a PNG image"),
+                LintFinding(code: "file.png", severity: .error, path: "icon.png", message: "is not a PNG image"),
             ])
         ) {
             try PreparedPassTemplate(
@@ -155,7 +157,7 @@ struct PreparedPassTemplateTests {
         #expect {
             try PreparedPassTemplate(directory: missing)
         } throws: { error in
-            guard case WalletPassesError.invalidFilePath(let path, _) = error else { return false }
+            guard case WalletDocumentError.invalidFilePath(let path, _) = error else { return false }
             return path == missing.path
         }
     }
@@ -169,7 +171,7 @@ struct PreparedPassTemplateTests {
         #expect {
             try PreparedPassTemplate(directory: folder)
         } throws: { error in
-            guard case WalletPassesError.invalidFilePath(let path, _) = error else { return false }
+            guard case WalletDocumentError.invalidFilePath(let path, _) = error else { return false }
             return path == folder.path
         }
     }
@@ -191,13 +193,13 @@ struct PreparedPassTemplateTests {
             #expect(
                 performing: { try PreparedPassTemplate(directory: folder) },
                 throws: { error in
-                    guard case WalletPassesError.invalidFilePath(let path, _) = error else { return false }
+                    guard case WalletDocumentError.invalidFilePath(let path, _) = error else { return false }
                     return path == name
                 })
         }
     }
 
-    // MARK: - Bad passes: the same errors as PassSigner
+    // MARK: - Bad passes: the same errors as DocumentSigner
 
     /// The error `body` throws.
     func error(_ body: () throws -> Void) -> (any Error)? {
@@ -210,7 +212,7 @@ struct PreparedPassTemplateTests {
     }
 
     @Test(
-        "a pass.json that does not decode or is invalid fails as PassSigner.sign fails for the same files",
+        "a pass.json that does not decode or is invalid fails as DocumentSigner.sign fails for the same files",
         arguments: [
             Data("not json".utf8), Data("{}".utf8),
             Data(#"{"formatVersion": 2, "passTypeIdentifier": "x", "teamIdentifier": "", "serialNumber": ""}"#.utf8),
@@ -221,27 +223,27 @@ struct PreparedPassTemplateTests {
         let package = try PassPackage(files: files)
         let expected = try #require(error { _ = try signer.sign(package) })
         let found = try #require(error { _ = try template.pkpass(passJSON: json, signer: signer) })
-        #expect(found as? WalletPassesError == expected as? WalletPassesError)
+        #expect(found as? WalletDocumentError == expected as? WalletDocumentError)
     }
 
-    @Test("a template and pass without icon.png fail as PassSigner.sign fails")
+    @Test("a template and pass without icon.png fail as DocumentSigner.sign fails")
     func missingIcon() throws {
         var files = Fixtures.files()
         files["icon.png"] = nil
         let template = try PreparedPassTemplate(files: files)
         let expected = try #require(error { _ = try signer.sign(try PassPackage(pass: Fixtures.pass(), files: files)) })
         let found = try #require(error { _ = try template.pkpass(passJSON: try passJSON(), signer: signer) })
-        #expect(found as? WalletPassesError == expected as? WalletPassesError)
+        #expect(found as? WalletDocumentError == expected as? WalletDocumentError)
     }
 
-    @Test("a pass of another pass type than the signer's certificate fails as PassSigner.sign fails")
+    @Test("a pass of another pass type than the signer's certificate fails as DocumentSigner.sign fails")
     func wrongPassType() throws {
         var pass = Fixtures.pass()
         pass.passTypeIdentifier = "pass.dev.coffer.other"
         let expected = try #require(error { _ = try signer.sign(try PassPackage(pass: pass, files: Fixtures.files())) })
         let found = try #require(error { _ = try template.pkpass(pass: pass, signer: signer) })
-        #expect(found as? WalletPassesError == expected as? WalletPassesError)
-        guard case .identityMismatch = found as? WalletPassesError else {
+        #expect(found as? WalletDocumentError == expected as? WalletDocumentError)
+        guard case .identityMismatch = found as? WalletDocumentError else {
             Issue.record("expected an identity mismatch, got \(found)")
             return
         }
@@ -254,7 +256,7 @@ struct PreparedPassTemplateTests {
         #expect {
             try template.pkpass(passJSON: try passJSON(), files: [path: Fixtures.png(3)], signer: signer)
         } throws: { error in
-            guard case WalletPassesError.invalidFilePath(let refused, _) = error else { return false }
+            guard case WalletDocumentError.invalidFilePath(let refused, _) = error else { return false }
             return refused == path
         }
     }
@@ -262,7 +264,7 @@ struct PreparedPassTemplateTests {
     @Test("a pass whose files together exceed the limit is refused")
     func refusesOversizedPass() throws {
         let big = Fixtures.png(4) + Data(count: PassPackage.maximumTotalSize)
-        #expect(throws: WalletPassesError.tooLarge(what: "the pass's files", limit: PassPackage.maximumTotalSize)) {
+        #expect(throws: WalletDocumentError.tooLarge(what: "the pass's files", limit: PassPackage.maximumTotalSize)) {
             try template.pkpass(passJSON: try passJSON(), files: ["thumbnail.png": big], signer: signer)
         }
     }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import Testing
+@testable import WalletDocuments
 @_spi(CMS) import X509
 @testable import WalletPasses
 
@@ -20,8 +21,8 @@ struct PreparedSignerTests {
         rootPEM = Data(try Fixtures.identity.rootPEM.utf8)
     }
 
-    func signer(_ engine: RSASigningEngine) throws -> PassSigner {
-        PassSigner(identity: try identity.using(engine))
+    func signer(_ engine: RSASigningEngine) throws -> DocumentSigner {
+        DocumentSigner(identity: try identity.using(engine))
     }
 
     /// What swift-certificates makes for the same content and time (RSA PKCS#1 v1.5 is deterministic).
@@ -118,7 +119,7 @@ struct PreparedSignerTests {
         #expect {
             try signer(.openSSL).signature(for: content, signingTime: time)
         } throws: { error in
-            guard case WalletPassesError.signingFailed(let reason) = error else { return false }
+            guard case WalletDocumentError.signingFailed(let reason) = error else { return false }
             return reason.contains("outside the years 0 to 9999")
         }
     }
@@ -132,10 +133,10 @@ struct PreparedSignerTests {
         #expect(try SignedAttributes(signature).messageDigest == Array(SHA256.hash(data: data)))
     }
 
-    @Test("a signed .pkpass verifies with PassVerifier on each engine", arguments: RSASigningEngine.allCases)
+    @Test("a signed .pkpass verifies with DocumentVerifier on each engine", arguments: RSASigningEngine.allCases)
     func verifierAccepts(engine: RSASigningEngine) async throws {
         let pkpass = try signer(engine).sign(try Fixtures.package()).pkpass()
-        let verified = try await PassVerifier(trustRoots: [Fixtures.identity.root]).verify(pkpass: pkpass)
+        let verified = try await DocumentVerifier(trustRoots: [Fixtures.identity.root]).verify(pkpass: pkpass)
         #expect(verified.signer == identity.certificate)
     }
 }

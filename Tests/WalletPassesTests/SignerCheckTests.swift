@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 import X509
 @testable import WalletPasses
 
@@ -13,12 +14,12 @@ struct SignerCheckTests {
 
     let directory: TemporaryDirectory
     let hierarchy: OpenSSL.Hierarchy
-    let verifier: PassVerifier
+    let verifier: DocumentVerifier
 
     init() throws {
         directory = try TemporaryDirectory()
         hierarchy = try OpenSSL.Hierarchy(in: directory)
-        verifier = PassVerifier(
+        verifier = DocumentVerifier(
             trustRoots: [try SigningIdentity.certificate(from: hierarchy.rootPEM, role: "root")])
     }
 
@@ -35,8 +36,8 @@ struct SignerCheckTests {
         let manifest = try package.manifest()
         var entries = package.files
         entries["manifest.json"] = manifest
-        entries["signature"] = try PassSigner(identity: identity).signature(for: manifest)
-        return try PassArchive.zip(entries)
+        entries["signature"] = try DocumentSigner(identity: identity).signature(for: manifest)
+        return try DocumentArchive.zip(entries)
     }
 
     static let impostors: [(name: String, userID: String, team: String, marker: String?)] = [
@@ -55,7 +56,9 @@ struct SignerCheckTests {
         await #expect {
             try await verifier.verify(pkpass: pkpass)
         } throws: { error in
-            guard case WalletPassesError.verificationFailed(.wrongSigner(let expected, _)) = error else { return false }
+            guard case WalletDocumentError.verificationFailed(.wrongSigner(let expected, _)) = error else {
+                return false
+            }
             return expected == "\(Self.victimPassType) (team \(Self.victimTeam))"
         }
     }
@@ -78,14 +81,15 @@ struct SignerCheckTests {
     func issuerData() async throws {
         let attacker = try identity(userID: "pass.com.attacker", team: "ATTACKER00", marker: "pass.com.attacker")
         let claimed = try binding(passType: Self.victimPassType, team: Self.victimTeam).serialized()
-        let forged = try PassSigner(identity: attacker).signature(for: claimed)
+        let forged = try DocumentSigner(identity: attacker).signature(for: claimed)
         await #expect {
             try await verifier.verify(issuerData: claimed, signature: forged)
         } throws: { error in
-            guard case WalletPassesError.verificationFailed(.wrongSigner) = error else { return false }
+            guard case WalletDocumentError.verificationFailed(.wrongSigner) = error else { return false }
             return true
         }
-        let signed = try PassSigner(identity: attacker).sign(binding(passType: "pass.com.attacker", team: "ATTACKER00"))
+        let signed = try DocumentSigner(identity: attacker).sign(
+            binding(passType: "pass.com.attacker", team: "ATTACKER00"))
         let verified = try await verifier.verify(signed)
         #expect(verified.binding.passTypeIdentifier == "pass.com.attacker")
         #expect(verified.signer == attacker.certificate)
@@ -95,9 +99,9 @@ struct SignerCheckTests {
     func signerRefusesPlainCertificate() throws {
         let plain = try identity(userID: Self.victimPassType, team: Self.victimTeam, marker: nil)
         #expect {
-            try PassSigner(identity: plain).sign(try Fixtures.package())
+            try DocumentSigner(identity: plain).sign(try Fixtures.package())
         } throws: { error in
-            guard case WalletPassesError.identityMismatch(_, let found) = error else { return false }
+            guard case WalletDocumentError.identityMismatch(_, let found) = error else { return false }
             return found.contains("not a Pass Type ID certificate")
         }
     }

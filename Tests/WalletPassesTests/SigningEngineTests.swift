@@ -4,6 +4,7 @@ import CryptoExtras
 import Foundation
 import Secrets
 import Testing
+@testable import WalletDocuments
 import X509
 @testable import WalletPasses
 
@@ -41,7 +42,7 @@ struct SigningEngineTests {
         #expect {
             try result.get()
         } throws: { error in
-            guard case WalletPassesError.signingEngineUnavailable(let reason) = error else { return false }
+            guard case WalletDocumentError.signingEngineUnavailable(let reason) = error else { return false }
             return reason.contains("libssl3") && reason.contains("/nonexistent/coffer/libcrypto.so.3")
         }
     }
@@ -51,7 +52,7 @@ struct SigningEngineTests {
         #expect {
             try LibCrypto.load(["libc.so.6"]).get()
         } throws: { error in
-            guard case WalletPassesError.signingEngineUnavailable(let reason) = error else { return false }
+            guard case WalletDocumentError.signingEngineUnavailable(let reason) = error else { return false }
             return reason.contains("OpenSSL_version_num")
         }
     }
@@ -68,7 +69,7 @@ struct SigningEngineTests {
         let fallback = try identity.using(nil, libcrypto: missing)
         #expect(fallback.signingEngine == .swiftCrypto)
         let content = Data("fallback".utf8)
-        let outcome = try verify(try PassSigner(identity: fallback).signature(for: content), over: content)
+        let outcome = try verify(try DocumentSigner(identity: fallback).signature(for: content), over: content)
         #expect(outcome.status == 0, "\(outcome.errorOutput)")
     }
 
@@ -78,7 +79,7 @@ struct SigningEngineTests {
         #expect {
             try identity.using(.openSSL, libcrypto: missing)
         } throws: { error in
-            guard case WalletPassesError.signingEngineUnavailable = error else { return false }
+            guard case WalletDocumentError.signingEngineUnavailable = error else { return false }
             return true
         }
     }
@@ -98,7 +99,7 @@ struct SigningEngineTests {
         #expect {
             try RSASigningEngine.parse(value).get()
         } throws: { error in
-            guard case WalletPassesError.signingEngineUnavailable(let reason) = error else { return false }
+            guard case WalletDocumentError.signingEngineUnavailable(let reason) = error else { return false }
             return reason.contains("'openssl' or 'swift-crypto'") && reason.contains(value)
         }
     }
@@ -111,7 +112,7 @@ struct SigningEngineTests {
         #expect {
             try OpenSSLRSAKey(derRepresentation: der, library: try library())
         } throws: { error in
-            guard case WalletPassesError.unreadableKey(let reason) = error else { return false }
+            guard case WalletDocumentError.unreadableKey(let reason) = error else { return false }
             let text = String(describing: error)
             return reason.contains(expected) && !text.contains(der.base64EncodedString().prefix(24))
                 && !text.contains(der.prefix(12).map { String(format: "%02x", $0) }.joined())
@@ -182,7 +183,8 @@ struct SigningEngineTests {
         let content = Data("three thousand and seventy-two".utf8)
         var signatures: [Data] = []
         for engine in RSASigningEngine.allCases {
-            let signature = try PassSigner(identity: try base.using(engine)).signature(for: content, signingTime: time)
+            let signature = try DocumentSigner(identity: try base.using(engine)).signature(
+                for: content, signingTime: time)
             #expect(try SignedAttributes(signature).signatureLength == 384)
             #expect(try SignedAttributes(signature).certificateCount == 1)
             let outcome = try verify(signature, over: content, root: root)
@@ -195,7 +197,7 @@ struct SigningEngineTests {
     @Test("a key that is not the certificate's is refused before any engine is used")
     func mismatchedKey() throws {
         let other = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        #expect(throws: WalletPassesError.keyDoesNotMatchCertificate) {
+        #expect(throws: WalletDocumentError.keyDoesNotMatchCertificate) {
             try SigningIdentity(
                 certificate: identity.certificate, privateKeyDER: other.derRepresentation,
                 intermediates: identity.intermediates)
@@ -208,8 +210,8 @@ struct SigningEngineTests {
         "many tasks sign at once on each engine, and every signature is the one a single thread makes",
         arguments: RSASigningEngine.allCases)
     func concurrentTasks(engine: RSASigningEngine) async throws {
-        let signer = PassSigner(identity: try identity.using(engine))
-        let reference = PassSigner(identity: try identity.using(.swiftCrypto))
+        let signer = DocumentSigner(identity: try identity.using(engine))
+        let reference = DocumentSigner(identity: try identity.using(.swiftCrypto))
         let time = self.time
         let signatures = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
             for index in 0..<96 {
@@ -227,7 +229,7 @@ struct SigningEngineTests {
 
     @Test("more threads than the context pool keeps sign at once with OpenSSL, all correctly")
     func manyThreads() throws {
-        let signer = PassSigner(identity: try identity.using(.openSSL))
+        let signer = DocumentSigner(identity: try identity.using(.openSSL))
         let threads = OpenSSLRSAKey.poolLimit + 8
         let perThread = 6
         let results = Locked<[String: Data]>([:])
@@ -244,7 +246,7 @@ struct SigningEngineTests {
             }.start()
         }
         finished.wait()
-        let reference = PassSigner(identity: try identity.using(.swiftCrypto))
+        let reference = DocumentSigner(identity: try identity.using(.swiftCrypto))
         let signed = results.withLock { $0 }
         #expect(signed.count == threads * perThread)
         for (name, signature) in signed {

@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 @_spi(Testing) import Secrets
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// Identities made by openssl, the way pass issuers get them: PEM keys in every common shape and `.p12` files,
@@ -68,7 +69,7 @@ struct SigningIdentityTests {
     @Test("a key that is not the certificate's is refused")
     func mismatchedKey() throws {
         try OpenSSL.run("genrsa", "-out", path("other.pem"), "2048")
-        #expect(throws: WalletPassesError.keyDoesNotMatchCertificate) { try load(key: "other.pem") }
+        #expect(throws: WalletDocumentError.keyDoesNotMatchCertificate) { try load(key: "other.pem") }
     }
 
     @Test("a .p12 in OpenSSL 3's default format (AES, PBKDF2)")
@@ -117,10 +118,10 @@ struct SigningIdentityTests {
 
     @Test("garbage certificates and keys are typed errors")
     func garbage() throws {
-        #expect(throws: WalletPassesError.self) {
+        #expect(throws: WalletDocumentError.self) {
             try SigningIdentity(certificate: Data("nope".utf8), privateKey: try read("key-pkcs8.pem"), wwdr: wwdr)
         }
-        #expect(throws: WalletPassesError.self) {
+        #expect(throws: WalletDocumentError.self) {
             try SigningIdentity(certificate: try read("cert.pem"), privateKey: Data("nope".utf8), wwdr: wwdr)
         }
     }
@@ -159,7 +160,9 @@ struct DevelopmentIdentityTests {
         let opensslView = try OpenSSL.run(
             "pkcs12", "-in", directory.appending("pass-type.p12").path, "-nokeys", "-passin", "pass:dev-secret")
         #expect(opensslView.status == 0, "\(opensslView.errorOutput)")
-        #expect(throws: WalletPassesError.self) { try Fixtures.identity.write(to: directory.url, passphrase: "again") }
+        #expect(throws: WalletDocumentError.self) {
+            try Fixtures.identity.write(to: directory.url, passphrase: "again")
+        }
     }
 
     @Test("every certificate says it is not Apple's, and the chain verifies with openssl")
@@ -180,7 +183,7 @@ struct DevelopmentIdentityTests {
     @Test("an empty .p12 passphrase is refused")
     func emptyPassphrase() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: WalletPassesError.self) { try Fixtures.identity.write(to: directory.url, passphrase: "") }
+        #expect(throws: WalletDocumentError.self) { try Fixtures.identity.write(to: directory.url, passphrase: "") }
     }
 }
 
@@ -197,7 +200,7 @@ struct StoredIdentityTests {
         let loaded = try SigningIdentity(from: store, at: "wallet/pass-types/dev")
         #expect(loaded.certificate == identity.certificate)
         #expect(loaded.intermediates == identity.intermediates)
-        _ = try PassSigner(identity: loaded).sign(try Fixtures.package())
+        _ = try DocumentSigner(identity: loaded).sign(try Fixtures.package())
         let keyBytes = identity.privateKeyDER()
         let files = FileManager.default.enumerator(at: directory.url, includingPropertiesForKeys: nil)!
         for case let file as URL in files
@@ -211,8 +214,8 @@ struct StoredIdentityTests {
     @Test("a missing or foreign item is a typed error")
     func missing() throws {
         let store = AggregateSecretsStore(backend: InMemoryBackend())
-        #expect(throws: WalletPassesError.self) { try SigningIdentity(from: store, at: "wallet/none") }
+        #expect(throws: WalletDocumentError.self) { try SigningIdentity(from: store, at: "wallet/none") }
         try store.saveData(Data("{}".utf8), account: "wallet/junk")
-        #expect(throws: WalletPassesError.self) { try SigningIdentity(from: store, at: "wallet/junk") }
+        #expect(throws: WalletDocumentError.self) { try SigningIdentity(from: store, at: "wallet/junk") }
     }
 }

@@ -2,6 +2,7 @@ import CofferTestSupport
 import Crypto
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("The pass ZIP writer: stored entries that unzip(1), Python's zipfile and our reader accept exactly")
@@ -65,7 +66,7 @@ struct ZIPWriterTests {
 
     @Test("unzip -t finds no errors")
     func unzipTests() throws {
-        let archive = try PassArchive.zip(Self.files)
+        let archive = try DocumentArchive.zip(Self.files)
         let result = try ArchiveTools.unzipTest(archive, in: directory)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("No errors detected"))
@@ -73,7 +74,7 @@ struct ZIPWriterTests {
 
     @Test("Python's zipfile passes testzip(), reads UTF-8 names (flag bit 11) and the same contents, all stored")
     func pythonReadsIt() throws {
-        let reading = try ArchiveTools.python(try PassArchive.zip(Self.files))
+        let reading = try ArchiveTools.python(try DocumentArchive.zip(Self.files))
         #expect(reading.firstBadFile == nil)
         #expect(reading.names == Self.files.keys.sorted())
         #expect(reading.sha1 == Self.files.mapValues(Self.sha1))
@@ -86,31 +87,33 @@ struct ZIPWriterTests {
 
     @Test("our own reader gives back every file byte for byte")
     func readsBack() throws {
-        #expect(try PassArchive.unzip(try PassArchive.zip(Self.files)) == Self.files)
+        #expect(try DocumentArchive.unzip(try DocumentArchive.zip(Self.files)) == Self.files)
     }
 
     @Test("the same files always give the same bytes, whatever order the dictionary holds them in")
     func deterministic() throws {
         var shuffled: [String: Data] = [:]
         for key in Self.files.keys.shuffled() { shuffled[key] = Self.files[key] }
-        #expect(try PassArchive.zip(Self.files) == PassArchive.zip(shuffled))
+        #expect(try DocumentArchive.zip(Self.files) == DocumentArchive.zip(shuffled))
     }
 
     @Test("an empty archive is a valid ZIP: the 22-byte end record alone")
     func emptyArchive() throws {
-        let archive = try PassArchive.zip([:])
+        let archive = try DocumentArchive.zip([:])
         #expect(archive.count == 22)
-        #expect(try PassArchive.unzip(archive).isEmpty)
+        #expect(try DocumentArchive.unzip(archive).isEmpty)
         #expect(try ArchiveTools.python(archive).names.isEmpty)
     }
 
     @Test("a name of 65,535 bytes is written; one of 65,536 is refused with a typed error")
     func nameLengthLimit() throws {
         let longest = String(repeating: "n", count: 65_535)
-        #expect(try PassArchive.unzip(try PassArchive.zip([longest: Data("x".utf8)])) == [longest: Data("x".utf8)])
+        #expect(
+            try DocumentArchive.unzip(try DocumentArchive.zip([longest: Data("x".utf8)])) == [longest: Data("x".utf8)])
         let tooLong = String(repeating: "n", count: 65_536)
-        #expect(throws: WalletPassesError.tooLarge(what: "the name of an archive entry (65536 bytes)", limit: 65_535)) {
-            try PassArchive.zip([tooLong: Data()])
+        #expect(throws: WalletDocumentError.tooLarge(what: "the name of an archive entry (65536 bytes)", limit: 65_535))
+        {
+            try DocumentArchive.zip([tooLong: Data()])
         }
     }
 
@@ -121,7 +124,7 @@ struct ZIPWriterTests {
         let reading = try ArchiveTools.python(archive)
         #expect(reading.firstBadFile == nil)
         #expect(reading.names.count == 65_535)
-        #expect(throws: WalletPassesError.tooLarge(what: "the number of archive entries (65536)", limit: 65_535)) {
+        #expect(throws: WalletDocumentError.tooLarge(what: "the number of archive entries (65536)", limit: 65_535)) {
             try ZIPWriter.archive(entries)
         }
     }
@@ -134,7 +137,7 @@ struct ZIPWriterTests {
             [0x7FFF_FFFF, 0x7FFF_FFFF, 100],
         ])
     func archiveSizeLimit(sizes: [Int]) {
-        #expect(throws: WalletPassesError.tooLarge(what: "the archive (a ZIP without ZIP64)", limit: 0xFFFF_FFFE)) {
+        #expect(throws: WalletDocumentError.tooLarge(what: "the archive (a ZIP without ZIP64)", limit: 0xFFFF_FFFE)) {
             try ZIPWriter.size(of: sizes.map { (nameLength: 8, dataSize: $0) })
         }
     }
@@ -146,7 +149,7 @@ struct ZIPWriterTests {
         #expect(layout.directorySize == 46 + 3 + 46 + 5)
         #expect(layout.total == layout.directoryOffset + layout.directorySize + 22)
         #expect(
-            try PassArchive.zip(["abc": Self.bytes(1_000), "defgh": Data()]).count == layout.total)
+            try DocumentArchive.zip(["abc": Self.bytes(1_000), "defgh": Data()]).count == layout.total)
     }
 
     @Test("a package's archive reads back as the same package")

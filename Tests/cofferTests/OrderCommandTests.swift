@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("coffer order, from a development identity to a verified .order", .serialized)
@@ -59,7 +60,7 @@ struct OrderCommandTests {
         files["order.json"] = Data(
             String(decoding: files["order.json"]!, as: UTF8.self).replacingOccurrences(of: "89.00", with: "8.90").utf8)
         let forged = directory.appending("forged.order")
-        try PassArchive.zip(files).write(to: forged)
+        try DocumentArchive.zip(files).write(to: forged)
         let verify = try coffer(
             "order", "verify", forged.path, "--root", identity.appendingPathComponent("root.pem").path)
         #expect(verify.status == 3)

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 /// The parts of a typical pass's `.pkpass` besides the signature: the manifest (a SHA-1 of every file), the archive
@@ -9,7 +10,7 @@ import WalletPasses
 func packagingBenchmarks() {
     Benchmark(".pkpass build from a prepared template (validate pass.json, manifest, sign, assemble)") { benchmark in
         let identity = try DevelopmentIdentity.generate()
-        let signer = PassSigner(identity: identity.signingIdentity)
+        let signer = DocumentSigner(identity: identity.signingIdentity)
         let package = try TypicalPass.package(identity: identity)
         let template = try PreparedPassTemplate(package: package)
         let passJSON = package.files["pass.json"]!
@@ -25,7 +26,7 @@ func packagingBenchmarks() {
 
     Benchmark(".pkpass archive of a signed typical pass (stored entries, CRC-32)") { benchmark in
         let identity = try DevelopmentIdentity.generate()
-        let signed = try PassSigner(identity: identity.signingIdentity).sign(
+        let signed = try DocumentSigner(identity: identity.signingIdentity).sign(
             try TypicalPass.package(identity: identity))
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try signed.pkpass()) }

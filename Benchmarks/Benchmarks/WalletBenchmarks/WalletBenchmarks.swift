@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import BenchmarkSupport
+import WalletDocuments
 import WalletPasses
 
 /// Pass signatures and `.pkpass` builds for a typical pass (pass.json, icon, logo and strip at @1x/@2x/@3x).
@@ -12,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Pass signature (detached CMS, RSA-2048)") { benchmark in
         let identity = try DevelopmentIdentity.generate()
-        let signer = PassSigner(identity: identity.signingIdentity)
+        let signer = DocumentSigner(identity: identity.signingIdentity)
         let manifest = try TypicalPass.package(identity: identity).manifest()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try signer.signature(for: manifest)) }
@@ -21,7 +22,7 @@ let benchmarks: @Sendable () -> Void = {
     for engine in RSASigningEngine.allCases where engine.isAvailable {
         Benchmark("Pass signature (detached CMS, RSA-2048, \(engine) engine)") { benchmark in
             let identity = try DevelopmentIdentity.generate()
-            let signer = PassSigner(identity: try identity.signingIdentity.using(engine))
+            let signer = DocumentSigner(identity: try identity.signingIdentity.using(engine))
             let manifest = try TypicalPass.package(identity: identity).manifest()
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { blackHole(try signer.signature(for: manifest)) }
@@ -30,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(".pkpass build (validate, manifest, sign, zip)") { benchmark in
         let identity = try DevelopmentIdentity.generate()
-        let signer = PassSigner(identity: identity.signingIdentity)
+        let signer = DocumentSigner(identity: identity.signingIdentity)
         let package = try TypicalPass.package(identity: identity)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try signer.sign(package).pkpass()) }

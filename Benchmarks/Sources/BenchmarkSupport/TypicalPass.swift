@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 /// A typical pass for benchmarks: pass.json plus icon, logo and strip images at @1x, @2x and @3x.

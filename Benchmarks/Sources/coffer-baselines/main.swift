@@ -13,6 +13,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import BenchmarkSupport
+import WalletDocuments
 import WalletPasses
 
 let scratch = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : NSTemporaryDirectory())
@@ -59,7 +60,7 @@ print("bare-durable-write-per-second \(Int(bareWrites))")
 
 // Wallet: one RSA-2048 signature per pass is the ceiling; compare with `openssl speed rsa2048` sign/s.
 let identity = try DevelopmentIdentity.generate()
-let signer = PassSigner(identity: identity.signingIdentity)
+let signer = DocumentSigner(identity: identity.signingIdentity)
 let package = try TypicalPass.package(identity: identity)
 let manifest = try package.manifest()
 print("pass-signature-engine \(identity.signingIdentity.signingEngine)")
@@ -67,7 +68,7 @@ let signatures = try measure(seconds: 3) { checksum ^= try signer.signature(for:
 print("pass-signatures-per-second \(Int(signatures))")
 // The whole detached CMS signature on each RSA engine (the default one is measured again, in the same order).
 for engine in RSASigningEngine.allCases where engine.isAvailable {
-    let engineSigner = PassSigner(identity: try identity.signingIdentity.using(engine))
+    let engineSigner = DocumentSigner(identity: try identity.signingIdentity.using(engine))
     let rate = try measure(seconds: 3) { checksum ^= try engineSigner.signature(for: manifest).last! }
     print("pass-signatures-per-second-\(engine) \(Int(rate))")
 }

@@ -12,6 +12,7 @@ import Foundation
 import Logging
 import SQLKit
 import Secrets
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServerTesting

@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 /// The account-binding data an issuer signs for in-app provisioning of an account-bound pass
 /// (`PKAddPassesViewController(issuerData:signature:)`).
@@ -67,7 +68,7 @@ public struct SignedIssuerData: Codable, Hashable, Sendable {
     }
 }
 
-extension PassSigner {
+extension DocumentSigner {
     /// Serializes `binding` once, checks that this identity is for its pass type and team, and signs exactly the
     /// serialized bytes.
     public func sign(_ binding: IssuerBindingData, signingTime: Date = Date()) throws -> SignedIssuerData {

@@ -1,3 +1,5 @@
+import WalletDocuments
+
 extension PassChecks {
     /// The formats every supported iOS shows, which a pass with a newer format needs as a fallback.
     static let fallbackBarcodeFormats: Set<PassBarcode.Format> = [.qr, .pdf417, .aztec, .code128]
@@ -6,7 +8,7 @@ extension PassChecks {
 
     /// The checks of `barcodes` and `barcode`: encodings, the legacy key's formats, and a fallback for formats older
     /// iOS cannot draw.
-    static func checkBarcodes(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkBarcodes(_ pass: Pass, in context: inout LintContext) {
         let barcodes = pass.barcodes ?? []
         for (index, barcode) in barcodes.enumerated() where barcode.json["messageEncoding"] == .string("") {
             context.error("barcode.encoding", "barcodes[\(index)].messageEncoding", "must name a text encoding")

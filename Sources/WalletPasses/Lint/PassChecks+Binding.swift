@@ -1,8 +1,9 @@
 import Secrets
+import WalletDocuments
 
 extension PassChecks {
     /// The checks of NFC and of account binding (an account-bound pass is an NFC pass with a FIDO profile).
-    static func checkNFCAndBinding(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkNFCAndBinding(_ pass: Pass, in context: inout LintContext) {
         if let nfc = pass.nfc {
             if nfc.message.isEmpty, nfc.json["message"] != nil {
                 context.error("nfc.message", "nfc.message", "must not be empty")
@@ -28,7 +29,7 @@ extension PassChecks {
         if let profile = pass.fidoProfile {
             for (key, value) in [
                 ("relyingPartyIdentifier", profile.relyingPartyIdentifier), ("accountHash", profile.accountHash),
-            ] where profile.json[key] != nil && isBlank(value) {
+            ] where profile.json[key] != nil && DocumentChecks.isBlank(value) {
                 context.error("binding.fido-profile", "fidoProfile.\(key)", "must not be empty")
             }
             if pass.json["nfc"] == nil {

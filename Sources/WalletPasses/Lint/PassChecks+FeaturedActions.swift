@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassChecks {
     /// The checks of featured actions: unique identifiers, a link for each.
-    static func checkFeaturedActions(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkFeaturedActions(_ pass: Pass, in context: inout LintContext) {
         var seen: Set<String> = []
         for (index, action) in (pass.featuredActions ?? []).enumerated() {
             let path = "featuredActions[\(index)]"

@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 extension PassChecks {
     /// About how many characters fit on an iPhone-wide pass before Wallet truncates a field's value, by list: Coffer's
@@ -29,7 +30,7 @@ extension PassChecks {
     }
 
     /// The checks of every field: unique keys, change messages, formatting keys that fit the value, lengths, counts.
-    static func checkFields(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkFields(_ pass: Pass, in context: inout LintContext) {
         check(pass.fields, style: pass.style, at: pass.style.rawValue, in: &context)
         if let poster = pass.posterGeneric {
             check(poster, style: nil, at: "posterGeneric", in: &context)
@@ -42,7 +43,7 @@ extension PassChecks {
     }
 
     /// Checks one style dictionary (`style` is `nil` for `posterGeneric`).
-    static func check(_ fields: PassFields, style: Pass.Style?, at path: String, in context: inout PassLintContext) {
+    static func check(_ fields: PassFields, style: Pass.Style?, at path: String, in context: inout LintContext) {
         var seen: [String: String] = [:]
         for list in PassFields.lists {
             guard let entries: [PassField] = fields[list] else { continue }
@@ -69,9 +70,9 @@ extension PassChecks {
 
     /// Checks one field.
     static func check(
-        _ field: PassField, list: String, style: Pass.Style?, at path: String, in context: inout PassLintContext
+        _ field: PassField, list: String, style: Pass.Style?, at path: String, in context: inout LintContext
     ) {
-        if case .string(let key)? = field.json["key"], isBlank(key) {
+        if case .string(let key)? = field.json["key"], DocumentChecks.isBlank(key) {
             context.error("field.blank-key", "\(path).key", "must not be empty")
         }
         if let message = field.changeMessage, !message.contains("%@"), !context.isLocalizedKey(message) {
@@ -88,7 +89,7 @@ extension PassChecks {
                 }
             context.warning(code, "\(path).\(key)", reason, fix: "remove '\(key)'")
         }
-        if let code = field.currencyCode, !isCurrencyCode(code) {
+        if let code = field.currencyCode, !DocumentChecks.isCurrencyCode(code) {
             context.error(
                 "field.currency-code", "\(path).currencyCode", "'\(code)' is not an ISO 4217 code such as USD")
         }
@@ -126,7 +127,7 @@ extension PassChecks {
 
     /// Warns about a value or label longer than Wallet shows without truncating.
     static func checkLength(
-        _ field: PassField, list: String, style: Pass.Style?, at path: String, in context: inout PassLintContext
+        _ field: PassField, list: String, style: Pass.Style?, at path: String, in context: inout LintContext
     ) {
         if let label = field.label, label.count > labelCharacters, list != "backFields" {
             context.warning(

@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 extension PassChecks {
     /// The images a pass may hold, by file name stem.
@@ -77,7 +78,7 @@ extension PassChecks {
     }
 
     /// The checks of the images: the icon, images the layout ignores, sizes and scales.
-    static func checkImages(_ pass: Pass, files: [String: Data], in context: inout PassLintContext) {
+    static func checkImages(_ pass: Pass, files: [String: Data], in context: inout LintContext) {
         // Apple's reference names icon.png; Pass Designer asks for the 2x and 3x images besides.
         if files["icon.png"] == nil {
             context.error(
@@ -123,7 +124,7 @@ extension PassChecks {
     /// Warns about an image whose size does not fit its slot.
     static func checkSize(
         _ role: ImageRole, style: Pass.Style, path: String, scale: Int, size: (width: Int, height: Int),
-        in context: inout PassLintContext
+        in context: inout LintContext
     ) {
         let slot = slot(role, style: style)
         let width = Double(size.width) / Double(scale)

@@ -1,11 +1,12 @@
 import Foundation
+import WalletDocuments
 
 extension PassChecks {
     /// The checks of the `xx.lproj` folders: each `pass.strings` that reads has an entry for every
     /// key `pass.json` looks up in any language and none that nothing uses; each folder is named for a language;
     /// no localized image is hidden by a top-level one of the same name.
-    static func checkLocalizations(_ pass: Pass, files: [String: Data], in context: inout PassLintContext) {
-        let languages = PassPackage.languages(in: files.keys)
+    static func checkLocalizations(_ pass: Pass, files: [String: Data], in context: inout LintContext) {
+        let languages = DocumentFiles.languages(in: files.keys)
         for language in languages where !LocalizedText.isLanguage(language) {
             context.warning(
                 "localization.language", "\(language).lproj",
@@ -31,11 +32,11 @@ extension PassChecks {
     }
 
     /// The `pass.strings` of each language in `files` that reads (one that does not is reported with the other
-    /// files, by `PassLint.checkFile`).
-    static func localizedTables(_ files: [String: Data]) -> [String: PassStrings] {
-        var tables: [String: PassStrings] = [:]
-        for language in PassPackage.languages(in: files.keys) {
-            if let data = files[PassPackage.stringsPath(for: language)], let strings = try? PassStrings(data: data) {
+    /// files, by `DocumentChecks.checkFile`).
+    package static func localizedTables(_ files: [String: Data]) -> [String: StringsFile] {
+        var tables: [String: StringsFile] = [:]
+        for language in DocumentFiles.languages(in: files.keys) {
+            if let data = files[PassPackage.stringsPath(for: language)], let strings = try? StringsFile(data: data) {
                 tables[language] = strings
             }
         }
@@ -44,7 +45,7 @@ extension PassChecks {
 
     /// Every key looked up in one language is in each language's `pass.strings`; every entry is used.
     private static func checkEntries(
-        _ pass: Pass, tables: [String: PassStrings], languages: [String], in context: inout PassLintContext
+        _ pass: Pass, tables: [String: StringsFile], languages: [String], in context: inout LintContext
     ) {
         guard !tables.isEmpty else { return }
         let keys = Set(tables.values.flatMap(\.entries.keys))
@@ -52,7 +53,7 @@ extension PassChecks {
         for (path, text) in pass.localizableTexts where keys.contains(text) {
             lookedUp.append((path, text))
         }
-        let used = Set(stringValues(in: .object(pass.json)))
+        let used = Set(DocumentChecks.stringValues(in: .object(pass.json)))
         for language in languages {
             let path = PassPackage.stringsPath(for: language)
             let entries = tables[language]?.entries ?? [:]
@@ -68,13 +69,4 @@ extension PassChecks {
         }
     }
 
-    /// Every string in `value`, nested ones included.
-    static func stringValues(in value: JSONValue) -> [String] {
-        switch value {
-        case .string(let text): [text]
-        case .array(let values): values.flatMap(stringValues(in:))
-        case .object(let object): object.values.flatMap(stringValues(in:))
-        default: []
-        }
-    }
 }

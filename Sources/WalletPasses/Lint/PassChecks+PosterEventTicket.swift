@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 extension PassChecks {
     /// The semantic tags every poster event ticket needs, or Wallet shows the plain event ticket.
@@ -13,7 +14,7 @@ extension PassChecks {
         [
             "eventLogoText", "footerBackgroundColor", "useAutomaticColors", "suppressHeaderDarkening",
             "auxiliaryStoreIdentifiers", "upcomingPassInformation",
-        ] + PassSchema.Entry.eventLinks.map(\.key)
+        ] + DocumentSchema.Entry.eventLinks.map(\.key)
 
     /// Whether the pass asks for the poster event ticket layout.
     static func isPosterEventTicket(_ pass: Pass) -> Bool {
@@ -38,7 +39,7 @@ extension PassChecks {
 
     /// The checks of a poster event ticket: the tags, images and NFC it needs, the fields older iOS shows; and of
     /// poster-only keys on other passes.
-    static func checkPosterEventTicket(_ pass: Pass, files: [String: Data]?, in context: inout PassLintContext) {
+    static func checkPosterEventTicket(_ pass: Pass, files: [String: Data]?, in context: inout LintContext) {
         guard isPosterEventTicket(pass) else {
             for key in posterEventOnlyKeys where pass.json[key] != nil {
                 context.note("poster-event.only", key, "only poster event tickets show it")

@@ -1,11 +1,12 @@
 import Foundation
+import WalletDocuments
 
 extension PassChecks {
     /// The longest interval a `relevantDates` entry may span.
     static let maximumRelevantInterval: TimeInterval = 24 * 3600
 
     /// The checks of relevance: dates and intervals, places and beacons.
-    static func checkRelevance(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkRelevance(_ pass: Pass, in context: inout LintContext) {
         if pass.json["relevantDate"] != nil, pass.json["relevantDates"] == nil {
             context.warning(
                 "relevance.relevant-date", "relevantDate",

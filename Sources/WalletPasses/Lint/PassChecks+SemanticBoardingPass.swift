@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 extension PassChecks {
     /// The semantic tags every semantic boarding pass needs, or Wallet shows the plain boarding pass.
@@ -29,7 +30,7 @@ extension PassChecks {
 
     /// The checks of a semantic boarding pass: an air journey and the tags it needs; and of its keys on other
     /// passes.
-    static func checkSemanticBoardingPass(_ pass: Pass, files: [String: Data]?, in context: inout PassLintContext) {
+    static func checkSemanticBoardingPass(_ pass: Pass, files: [String: Data]?, in context: inout LintContext) {
         guard isSemanticBoardingPass(pass) else {
             for entry in Pass.boardingLinkEntries where pass.json[entry.key] != nil {
                 context.note("semantic-boarding.only", entry.key, "only semantic boarding passes show it")

@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 extension PassChecks {
     /// The semantic tags that name a time zone.
@@ -8,7 +9,7 @@ extension PassChecks {
     ]
 
     /// The checks of semantic tags: tags meant for another kind of pass, time zones, amounts.
-    static func checkSemantics(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkSemantics(_ pass: Pass, in context: inout LintContext) {
         if let semantics = pass.semantics {
             check(semantics, style: pass.style, at: "semantics", in: &context)
         }
@@ -20,8 +21,7 @@ extension PassChecks {
     }
 
     /// Checks one semantics dictionary of a pass of `style`.
-    static func check(_ semantics: PassSemantics, style: Pass.Style, at path: String, in context: inout PassLintContext)
-    {
+    static func check(_ semantics: PassSemantics, style: Pass.Style, at path: String, in context: inout LintContext) {
         for tag in semantics.json.keys.sorted() {
             let scope = PassSemantics.scope(of: tag)
             let intended: Pass.Style? =
@@ -50,7 +50,7 @@ extension PassChecks {
         }
         for tag in ["balance", "totalPrice"] {
             guard let amount: PassSemantics.CurrencyAmount = semantics[tag] else { continue }
-            if let code = amount.currencyCode, !isCurrencyCode(code) {
+            if let code = amount.currencyCode, !DocumentChecks.isCurrencyCode(code) {
                 context.error(
                     "semantics.currency-code", "\(path).\(tag).currencyCode",
                     "'\(code)' is not an ISO 4217 code such as USD")

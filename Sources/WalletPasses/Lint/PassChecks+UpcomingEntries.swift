@@ -1,9 +1,10 @@
 import Foundation
 import Secrets
+import WalletDocuments
 
 extension PassChecks {
     /// The checks of upcoming entries: unique identifiers, their images' downloads, their fields.
-    static func checkUpcomingEntries(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkUpcomingEntries(_ pass: Pass, in context: inout LintContext) {
         var seen: Set<String> = []
         for (index, entry) in (pass.upcomingPassInformation ?? []).enumerated() {
             let path = "upcomingPassInformation[\(index)]"

@@ -1,10 +1,11 @@
 import Foundation
+import WalletDocuments
 
 /// The checks of a pass beyond its schema: what Wallet requires of keys together, of each style and layout, and of
 /// the files. Each family of checks is in its own file (`PassChecks+Fields.swift`, …).
-enum PassChecks {
+package enum PassChecks {
     /// Every check of `pass` and its `files` (`nil` when only `pass.json` is at hand).
-    static func check(_ pass: Pass, files: [String: Data]?, in context: inout PassLintContext) {
+    static func check(_ pass: Pass, files: [String: Data]?, in context: inout LintContext) {
         context.localizations = localizedTables(files ?? [:])
         checkIdentity(pass, in: &context)
         checkStyle(pass, in: &context)
@@ -25,25 +26,13 @@ enum PassChecks {
         }
     }
 
-    /// Whether `text` is empty or only white space.
-    static func isBlank(_ text: String) -> Bool {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-    }
-
-    /// Whether `text` is an ISO 4217 currency code, current or historic (`USD`, not `usd` or `USB`).
-    static func isCurrencyCode(_ text: String) -> Bool {
-        currencyCodes.contains(text)
-    }
-
-    private static let currencyCodes = Set(Locale.Currency.isoCurrencies.map(\.identifier))
-
     /// The checks of identity: the format version, the pass type and team identifiers, the required texts.
-    static func checkIdentity(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkIdentity(_ pass: Pass, in context: inout LintContext) {
         if case .number(let version)? = pass.json["formatVersion"], version != 1 {
             context.error("pass.format-version", "formatVersion", "must be 1")
         }
         for key in ["passTypeIdentifier", "teamIdentifier", "serialNumber", "organizationName", "description"] {
-            if case .string(let text)? = pass.json[key], isBlank(text) {
+            if case .string(let text)? = pass.json[key], DocumentChecks.isBlank(text) {
                 context.error("pass.blank", key, "must not be empty")
             }
         }
@@ -61,7 +50,7 @@ enum PassChecks {
     }
 
     /// The checks of the style keys and the layouts `preferredStyleSchemes` asks for.
-    static func checkStyle(_ pass: Pass, in context: inout PassLintContext) {
+    static func checkStyle(_ pass: Pass, in context: inout LintContext) {
         let styles = Pass.Style.allCases.filter { pass.json[$0.rawValue] != nil }
         if styles.isEmpty, pass.json["posterGeneric"] != nil {
             // Apple's article accepts any legacy style beside posterGeneric; its sample, and the fix, use generic.

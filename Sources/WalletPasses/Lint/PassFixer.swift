@@ -1,9 +1,10 @@
 import Foundation
+import WalletDocuments
 
 /// The safe fixes of `coffer pass lint --fix`: changes that keep what the pass shows on every iOS and add what an
 /// older or newer iOS needs to show it too.
 ///
-/// Each fix answers one finding of ``PassLint`` whose ``PassFinding/fix`` says what it changes; nothing else in the
+/// Each fix answers one finding of ``PassLint`` whose ``LintFinding/fix`` says what it changes; nothing else in the
 /// pass is touched (every key is kept as read).
 public enum PassFixer {
     /// One change a fix made.
@@ -47,7 +48,7 @@ public enum PassFixer {
         for list in PassFields.lists where (generic[list] as [PassField]?)?.isEmpty == true {
             generic.json[list] = nil
         }
-        pass.json[Pass.Style.generic.rawValue] = generic.passJSON
+        pass.json[Pass.Style.generic.rawValue] = generic.documentJSON
         changes.append(
             Change(
                 code: "poster-generic.fallback", path: "generic",
@@ -120,7 +121,7 @@ public enum PassFixer {
                 }
                 fields[list] = entries
             }
-            pass.json[styleKey] = fields.passJSON
+            pass.json[styleKey] = fields.documentJSON
         }
     }
 }

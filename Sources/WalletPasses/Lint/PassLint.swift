@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 /// Checks a pass as Apple's devices read it: every key against Apple's documentation through iOS 27, the rules of
 /// each style and layout, the images; and tells how iOS 17, 18, 26 and 27 each show the pass.
@@ -14,7 +15,7 @@ public enum PassLint {
     /// Lints `passJSON` with the pass's other files (images, localizations), or `pass.json` alone when `files` is
     /// `nil` (the image checks are skipped).
     public static func report(passJSON: Data, files: [String: Data]?) -> PassLintReport {
-        var context = PassLintContext()
+        var context = LintContext()
         switch try? JSONValue(parsing: passJSON) {
         case .object(let object)?:
             return report(Pass(json: object), files: files)
@@ -28,30 +29,15 @@ public enum PassLint {
 
     /// Lints `pass` with its other files, or alone when `files` is `nil`.
     public static func report(_ pass: Pass, files: [String: Data]?) -> PassLintReport {
-        var context = PassLintContext()
+        var context = LintContext()
         SchemaCheck.check(pass.json, schema: Pass.schema, at: "", in: &context)
         PassChecks.check(pass, files: files, in: &context)
         for (path, data) in (files ?? [:]).sorted(by: { $0.key < $1.key }) {
-            checkFile(path, data, in: &context)
+            DocumentChecks.checkFile(path, data, stringsFile: "pass.strings", in: &context)
         }
         return PassLintReport(findings: context.findings, pass: pass, files: files)
     }
 
-    /// What is wrong with one file of a pass: a `.png` that is not a PNG image, a `pass.strings` that Wallet cannot
-    /// read.
-    static func checkFile(_ path: String, _ data: Data, in context: inout PassLintContext) {
-        if path.hasSuffix(".png"), !data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            context.error("file.png", path, "is not a PNG image")
-        }
-        if path.hasSuffix("/pass.strings") {
-            switch Result(catching: { () throws(PassStrings.ReadError) in try PassStrings(data: data) }) {
-            case .success: break
-            case .failure(.encoding(let reason)):
-                context.error("strings.encoding", path, reason, fix: "save it as UTF-16 (or UTF-8)")
-            case .failure(.syntax(let reason)): context.error("strings.syntax", path, reason)
-            }
-        }
-    }
 }
 
 extension Pass {
@@ -60,9 +46,9 @@ extension Pass {
         PassLint.report(self, files: files)
     }
 
-    /// Throws ``WalletPassesError/invalidPass(_:)`` with every error ``lint(files:)`` finds in `pass.json` alone.
+    /// Throws ``WalletDocumentError/invalidPass(_:)`` with every error ``lint(files:)`` finds in `pass.json` alone.
     public func validate() throws {
         let errors = lint().errors
-        guard errors.isEmpty else { throw WalletPassesError.invalidPass(errors) }
+        guard errors.isEmpty else { throw WalletDocumentError.invalidPass(errors) }
     }
 }

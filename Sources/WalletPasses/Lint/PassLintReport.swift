@@ -1,14 +1,15 @@
 import Foundation
+import WalletDocuments
 
 /// What ``PassLint`` found in a pass, and how each iOS shows it.
 public struct PassLintReport: Sendable {
     /// Every finding, in the order the checks ran.
-    public let findings: [PassFinding]
+    public let findings: [LintFinding]
     /// The pass as read, or `nil` when `pass.json` is not a JSON dictionary.
     public let pass: Pass?
     private let files: [String: Data]?
 
-    init(findings: [PassFinding], pass: Pass?, files: [String: Data]?) {
+    init(findings: [LintFinding], pass: Pass?, files: [String: Data]?) {
         self.findings = findings
         self.pass = pass
         self.files = files
@@ -28,9 +29,9 @@ public struct PassLintReport: Sendable {
     }
 
     /// The findings that stop a pass from being signed.
-    public var errors: [PassFinding] { findings.filter { $0.severity == .error } }
+    public var errors: [LintFinding] { findings.filter { $0.severity == .error } }
     /// The warnings.
-    public var warnings: [PassFinding] { findings.filter { $0.severity == .warning } }
+    public var warnings: [LintFinding] { findings.filter { $0.severity == .warning } }
     /// Whether the pass may be signed.
     public var isValid: Bool { !findings.contains { $0.severity == .error } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 /// How one iOS shows a pass: the layout it picks and the keys it does not read. Wallet drops silently what an older
 /// iOS does not know, so this is the only place an author sees it.
@@ -48,12 +49,12 @@ public struct PassRendering: Hashable, Sendable, Codable {
     }
 
     /// The paths of the keys in `object` that `os` does not read: introduced later, or unknown to Apple's reference.
-    static func unknownKeys(_ object: [String: JSONValue], schema: PassSchema, at path: String, on os: IOSVersion)
+    static func unknownKeys(_ object: [String: JSONValue], schema: DocumentSchema, at path: String, on os: IOSVersion)
         -> [String]
     {
         var ignored: [String] = []
         for (key, value) in object {
-            let keyPath = PassLintContext.path(path, key)
+            let keyPath = LintContext.path(path, key)
             guard let entry = schema.entry(for: key), (entry.since ?? os) <= os else {
                 ignored.append(keyPath)
                 continue
@@ -63,7 +64,7 @@ public struct PassRendering: Hashable, Sendable, Codable {
         return ignored
     }
 
-    private static func unknownKeys(_ value: JSONValue, kind: PassValueKind, at path: String, on os: IOSVersion)
+    private static func unknownKeys(_ value: JSONValue, kind: SchemaValueKind, at path: String, on os: IOSVersion)
         -> [String]
     {
         switch (kind, value) {

@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 extension Pass {
     /// The texts of `pass.json` that Wallet looks up in the device language's `pass.strings`, each with its path:

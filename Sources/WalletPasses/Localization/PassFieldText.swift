@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Secrets
+import WalletDocuments
 
 /// A new text for one of a field's texts (its value, label or change message): the same in every language, or
 /// localized.
@@ -37,7 +38,7 @@ extension PassPackage {
     /// translation changes `pass.json`, so Wallet sees the change (and shows its `changeMessage`). The entries of a
     /// key this method made before for the slot are removed.
     ///
-    /// - Throws: ``WalletPassesError/invalidLocalization(_:)`` for a number as a label or change message, or a
+    /// - Throws: ``WalletDocumentError/invalidLocalization(_:)`` for a number as a label or change message, or a
     ///   `pass.strings` that cannot be read.
     @discardableResult
     public mutating func setField(_ slot: PassFieldText.Slot, ofKey fieldKey: String, to text: PassFieldText) throws
@@ -48,9 +49,9 @@ extension PassPackage {
         let newValue: JSONValue
         switch text {
         case .plain(.number) where slot != .value:
-            throw WalletPassesError.invalidLocalization("a field's \(slot.rawValue) must be text, not a number")
+            throw WalletDocumentError.invalidLocalization("a field's \(slot.rawValue) must be text, not a number")
         case .plain(let value):
-            newValue = value.passJSON
+            newValue = value.documentJSON
         case .localized(let localized):
             let key = "\(fieldKey).\(slot.rawValue)." + Self.digest(of: localized)
             try localize(key, as: localized)

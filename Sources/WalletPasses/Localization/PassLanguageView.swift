@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 /// How a pass reads on devices in one language: each text Wallet looks up, as that language's `pass.strings`
 /// gives it.
@@ -22,9 +23,9 @@ public struct PassLanguageView: Hashable, Sendable, Codable {
 
     /// The view of each language of `files` whose `pass.strings` reads, sorted by language.
     static func views(of pass: Pass, files: [String: Data]) -> [PassLanguageView] {
-        PassPackage.languages(in: files.keys).compactMap { language in
+        DocumentFiles.languages(in: files.keys).compactMap { language in
             let path = PassPackage.stringsPath(for: language)
-            guard let data = files[path], let strings = try? PassStrings(data: data) else { return nil }
+            guard let data = files[path], let strings = try? StringsFile(data: data) else { return nil }
             let texts = pass.localizableTexts.map { path, key in
                 let entry = strings.entries[key]
                 return Text(path: path, key: key, shown: entry ?? key, isLocalized: entry != nil)

@@ -1,39 +1,30 @@
 import Foundation
+import WalletDocuments
 
 extension PassPackage {
     /// The languages the pass has folders for (`de` for `de.lproj/`), sorted.
-    public var languages: [String] { Self.languages(in: files.keys) }
-
-    /// The languages of the `xx.lproj/` folders among `paths`, sorted.
-    static func languages(in paths: some Sequence<String>) -> [String] {
-        Set(
-            paths.compactMap { path -> String? in
-                guard let slash = path.firstIndex(of: "/"), path[..<slash].hasSuffix(".lproj") else { return nil }
-                return String(path[..<slash].dropLast(".lproj".count))
-            }
-        ).sorted()
-    }
+    public var languages: [String] { DocumentFiles.languages(in: files.keys) }
 
     /// Where `language`'s `pass.strings` is.
     public static func stringsPath(for language: String) -> String { "\(language).lproj/pass.strings" }
 
     /// `language`'s `pass.strings`, empty when the language has none.
     ///
-    /// - Throws: ``WalletPassesError/invalidLocalization(_:)`` naming the file when it cannot be read.
-    public func strings(for language: String) throws(WalletPassesError) -> PassStrings {
+    /// - Throws: ``WalletDocumentError/invalidLocalization(_:)`` naming the file when it cannot be read.
+    public func strings(for language: String) throws(WalletDocumentError) -> StringsFile {
         let path = Self.stringsPath(for: language)
-        guard let data = files[path] else { return PassStrings() }
+        guard let data = files[path] else { return StringsFile() }
         do {
-            return try PassStrings(data: data)
+            return try StringsFile(data: data)
         } catch {
             throw .invalidLocalization("\(path) \(error)")
         }
     }
 
     /// Writes `language`'s `pass.strings` (UTF-16, as Apple asks).
-    public mutating func setStrings(_ strings: PassStrings, for language: String) throws {
+    public mutating func setStrings(_ strings: StringsFile, for language: String) throws {
         guard LocalizedText.isLanguage(language) else {
-            throw WalletPassesError.invalidLocalization("'\(language)' is not a language identifier")
+            throw WalletDocumentError.invalidLocalization("'\(language)' is not a language identifier")
         }
         try add(strings.encoded(), at: Self.stringsPath(for: language))
     }
@@ -42,11 +33,11 @@ extension PassPackage {
     /// has the text's ``LocalizedText/fallback`` (the language Wallet picks for a device whose language the pass
     /// lacks is not defined, so every language gets every key).
     ///
-    /// - Throws: ``WalletPassesError/invalidLocalization(_:)`` for a `pass.strings` that cannot be read.
+    /// - Throws: ``WalletDocumentError/invalidLocalization(_:)`` for a `pass.strings` that cannot be read.
     public mutating func localize(_ key: String, as text: LocalizedText) throws {
         let all = Set(languages).union(text.values.keys)
         guard all.count <= LocalizedText.maximumLanguages else {
-            throw WalletPassesError.invalidLocalization(
+            throw WalletDocumentError.invalidLocalization(
                 "a pass has at most \(LocalizedText.maximumLanguages) languages; this one would have \(all.count)")
         }
         for language in all.sorted() {

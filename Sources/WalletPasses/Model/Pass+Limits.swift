@@ -1,8 +1,9 @@
 import Foundation
+import WalletDocuments
 
 extension Pass {
     /// The shortest `authenticationToken` Wallet accepts.
-    public static let minimumAuthenticationTokenLength = 16
+    public static let minimumAuthenticationTokenLength = DocumentChecks.minimumAuthenticationTokenLength
     /// The most locations or beacons Wallet considers.
     public static let maximumRelevanceEntries = 10
     /// The longest NFC message, in bytes.

@@ -1,3 +1,5 @@
+import WalletDocuments
+
 extension Pass: PassEventLinks {
     /// Where to change the seat (semantic boarding passes).
     public var changeSeatURL: String? {
@@ -71,7 +73,7 @@ extension Pass: PassEventLinks {
     }
 
     /// The links and contacts of semantic boarding passes.
-    static let boardingLinkEntries: [PassSchema.Entry] = [
+    static let boardingLinkEntries: [DocumentSchema.Entry] = [
         .init("changeSeatURL", .url(secure: false), since: .iOS26),
         .init("entertainmentURL", .url(secure: false), since: .iOS26),
         .init("managementURL", .url(secure: false), since: .iOS26),

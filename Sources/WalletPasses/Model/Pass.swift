@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 /// The contents of a pass's `pass.json`, as Apple's pass format defines it.
 ///
@@ -7,7 +8,7 @@ import Foundation
 /// down to the semantic tags and upcoming events; every key is kept as read (``json``), so decoding and encoding a
 /// pass loses nothing, keys of a later iOS included. Call ``lint(files:)`` for what Wallet would reject or ignore
 /// (``PassPackage`` refuses errors before signing).
-public struct Pass: PassDictionary {
+public struct Pass: DocumentDictionary {
     /// The five pass styles: exactly one is a pass's key.
     public enum Style: String, Codable, Hashable, Sendable, CaseIterable {
         /// A boarding pass (needs ``PassFields/transitType``).
@@ -48,7 +49,7 @@ public struct Pass: PassDictionary {
         self.serialNumber = serialNumber
         self.organizationName = organizationName
         self.description = description
-        self.json[style.rawValue] = fields.passJSON
+        self.json[style.rawValue] = fields.documentJSON
     }
 
     /// Decodes `pass.json`; exactly one style key must be present.
@@ -122,7 +123,7 @@ public struct Pass: PassDictionary {
     /// The fields of the style.
     public var fields: PassFields {
         get { self[style.rawValue] ?? PassFields() }
-        set { json[style.rawValue] = newValue.passJSON }
+        set { json[style.rawValue] = newValue.documentJSON }
     }
     /// The fields of the poster generic layout (iOS 27), shown instead of ``fields`` where Wallet can; the pass keeps
     /// a `generic` style for older iOS.
@@ -330,9 +331,10 @@ public struct Pass: PassDictionary {
     }
 
     /// The top-level keys Apple documents, and the account-binding keys.
-    public static let schema = PassSchema("pass", standardEntries + PassSchema.Entry.eventLinks + boardingLinkEntries)
+    public static let schema = DocumentSchema(
+        "pass", standardEntries + DocumentSchema.Entry.eventLinks + boardingLinkEntries)
 
-    private static let standardEntries: [PassSchema.Entry] = [
+    private static let standardEntries: [DocumentSchema.Entry] = [
         .init("formatVersion", .integer, required: true),
         .init("passTypeIdentifier", .string, required: true),
         .init("teamIdentifier", .string, required: true),

@@ -1,6 +1,8 @@
+import WalletDocuments
+
 /// The links and contacts of an event's guide on a poster event ticket (iOS 18): on the pass itself, and on each
 /// upcoming event (``PassUpcomingEntry/urls``).
-public protocol PassEventLinks: PassDictionary {}
+public protocol PassEventLinks: DocumentDictionary {}
 
 extension PassEventLinks {
     /// A page about accessibility at the venue.
@@ -75,9 +77,9 @@ extension PassEventLinks {
     }
 }
 
-extension PassSchema.Entry {
+extension DocumentSchema.Entry {
     /// The keys of ``PassEventLinks``.
-    static let eventLinks: [PassSchema.Entry] = [
+    static let eventLinks: [DocumentSchema.Entry] = [
         .init("accessibilityURL", .url(secure: false), since: .iOS18),
         .init("addOnURL", .url(secure: false), since: .iOS18),
         .init("bagPolicyURL", .url(secure: false), since: .iOS18),

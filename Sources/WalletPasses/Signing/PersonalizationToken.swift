@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 /// The `personalizationToken` Wallet sends when a user signs up for a rewards pass, checked before it is signed.
 ///
@@ -15,9 +16,9 @@ public struct PersonalizationToken: Hashable, Sendable {
 
     /// Checks `text`'s shape.
     ///
-    /// - Throws: ``WalletPassesError/invalidPersonalizationToken(_:)`` for text outside ``lengths``, or with a
+    /// - Throws: ``WalletDocumentError/invalidPersonalizationToken(_:)`` for text outside ``lengths``, or with a
     ///   character outside the Base64, Base64URL and hexadecimal alphabets (`=` padding only at the end).
-    public init(_ text: String) throws(WalletPassesError) {
+    public init(_ text: String) throws(WalletDocumentError) {
         let bytes = Array(text.utf8)
         guard Self.lengths.contains(bytes.count) else {
             throw .invalidPersonalizationToken(

@@ -29,7 +29,7 @@ public enum WalletServerApplication {
         issuanceLimiter: RateLimiter<UUID> = RateLimiter<UUID>(limit: .default),
         metrics: ServerMetrics = ServerMetrics(), exposesMetrics: Bool = true, readiness: ReadinessProbe? = nil,
         updater: PassUpdater? = nil, clientAddress: ClientAddress = ClientAddress(),
-        maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass, operationsToken: String? = nil,
+        maximumDevicesPerPass: Int = DeviceRegistrations.defaultMaximumDevices, operationsToken: String? = nil,
         webhookSecrets: (any SecretsDataStoring)? = nil, allowsLoopbackWebhooks: Bool = false,
         changeLimit: RateLimit = .passChanges, rateBuckets: (any RateBucketStore)? = nil,
         googleWallet: GoogleWalletRoutes? = nil, passChangeJobs: PassChangeJobs? = nil
@@ -44,7 +44,7 @@ public enum WalletServerApplication {
         let webService = PassWebServiceController(
             service: PassWebService(
                 repository: repository, renderer: service.renderer, clock: service.clock, logger: logger,
-                maximumDevicesPerPass: maximumDevicesPerPass, trace: service.trace),
+                maximumDevices: maximumDevicesPerPass, trace: service.trace),
             clientAddress: clientAddress, rateBuckets: rateBuckets)
         let updater = updater ?? PassUpdater(store: repository, logger: logger, trace: service.trace)
         let management = PassManagement(repository: repository, updater: updater)
@@ -56,7 +56,7 @@ public enum WalletServerApplication {
         let orderWebService = OrderWebServiceController(
             service: OrderWebService(
                 repository: repository, renderer: orderRenderer, trace: service.trace,
-                maximumDevicesPerOrder: maximumDevicesPerPass, clock: service.clock, logger: logger,
+                maximumDevices: maximumDevicesPerPass, clock: service.clock, logger: logger,
                 rateBuckets: rateBuckets),
             passes: webService)
         let orderManagement = OrderManagement(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import WalletOrders
 import WalletPasses
 import WalletServices
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WalletOrders
 import WalletPasses
 import WalletServices
 
@@ -13,61 +14,10 @@ struct OrderWebServiceController: Sendable {
     /// The path the web service is mounted at; orders carry `<public URL>/orders` as their `webServiceURL`.
     static let mountPath = "/orders"
 
-    struct Registration: Decodable {
-        let pushToken: String
-    }
-
-    struct OrderIdentifiers: Encodable {
-        let orderIdentifiers: [String]
-        let lastModified: String
-    }
-
     func addRoutes(to group: RouterGroup<WalletRequestContext>) {
-        group.post("v1/devices/:device/registrations/:orderType/:order", use: register)
-        group.delete("v1/devices/:device/registrations/:orderType/:order", use: unregister)
-        group.get("v1/devices/:device/registrations/:orderType", use: updatedOrders)
+        DeviceRegistrationRoutes(registrations: service.registrations, webService: passes).addRoutes(to: group)
         group.get("v1/orders/:orderType/:order", use: latestOrder)
         group.post("v1/log", use: passes.log)
-    }
-
-    @Sendable func register(request: Request, context: WalletRequestContext) async throws -> Response {
-        // Without a token there is nothing to look up: answered before the address's budget is counted.
-        guard request.headers[.authorization] != nil else { throw PassWebServiceController.noToken }
-        try await passes.limit(request, context, with: passes.registrationLimiter, what: "registrations")
-        let body = try await JSONBody.decode(Registration.self, from: request, limit: 4096)
-        let created = try await passes.run {
-            try await service.register(
-                deviceLibraryIdentifier: try PassWebServiceController.parameter("device", context),
-                orderTypeIdentifier: try PassWebServiceController.parameter("orderType", context),
-                orderIdentifier: try PassWebServiceController.parameter("order", context), pushToken: body.pushToken,
-                authorization: request.headers[.authorization])
-        }
-        return Response(status: created ? .created : .ok)
-    }
-
-    @Sendable func unregister(request: Request, context: WalletRequestContext) async throws -> Response {
-        try await passes.run {
-            try await service.unregister(
-                deviceLibraryIdentifier: try PassWebServiceController.parameter("device", context),
-                orderTypeIdentifier: try PassWebServiceController.parameter("orderType", context),
-                orderIdentifier: try PassWebServiceController.parameter("order", context),
-                authorization: request.headers[.authorization])
-        }
-        return Response(status: .ok)
-    }
-
-    @Sendable func updatedOrders(request: Request, context: WalletRequestContext) async throws -> Response {
-        let since = request.uri.queryParameters.get("ordersModifiedSince")
-        guard
-            let updated = try await passes.run({
-                try await service.updatedOrders(
-                    deviceLibraryIdentifier: try PassWebServiceController.parameter("device", context),
-                    orderTypeIdentifier: try PassWebServiceController.parameter("orderType", context),
-                    ordersModifiedSince: since)
-            })
-        else { return Response(status: .noContent) }
-        return try JSONBody.response(
-            OrderIdentifiers(orderIdentifiers: updated.orderIdentifiers, lastModified: updated.lastModified))
     }
 
     @Sendable func latestOrder(request: Request, context: WalletRequestContext) async throws -> Response {

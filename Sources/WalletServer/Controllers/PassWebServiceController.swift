@@ -35,10 +35,6 @@ struct PassWebServiceController: Sendable {
             limit: registrationLimit, shared: rateBuckets.map { (name: "registrations", store: $0) })
     }
 
-    struct Registration: Decodable {
-        let pushToken: String
-    }
-
     struct Logs: Decodable {
         let logs: [String]
     }
@@ -48,56 +44,11 @@ struct PassWebServiceController: Sendable {
         let requiredPersonalizationInfo: [String: String]?
     }
 
-    struct SerialNumbers: Encodable {
-        let serialNumbers: [String]
-        let lastUpdated: String
-    }
-
     func addRoutes(to group: RouterGroup<WalletRequestContext>) {
-        group.post("v1/devices/:device/registrations/:passType/:serial", use: register)
-        group.delete("v1/devices/:device/registrations/:passType/:serial", use: unregister)
-        group.get("v1/devices/:device/registrations/:passType", use: updatedSerialNumbers)
+        DeviceRegistrationRoutes(registrations: service.registrations, webService: self).addRoutes(to: group)
         group.get("v1/passes/:passType/:serial", use: latestPass)
         group.post("v1/passes/:passType/:serial/personalize", use: personalize)
         group.post("v1/log", use: log)
-    }
-
-    @Sendable func register(request: Request, context: WalletRequestContext) async throws -> Response {
-        // Without a token there is nothing to look up: answered before the address's budget is counted.
-        guard request.headers[.authorization] != nil else { throw PassWebServiceController.noToken }
-        try await limit(request, context, with: registrationLimiter, what: "registrations")
-        let body = try await JSONBody.decode(Registration.self, from: request, limit: 4096)
-        let created = try await run {
-            try await service.register(
-                deviceLibraryIdentifier: try Self.parameter("device", context),
-                passTypeIdentifier: try Self.parameter("passType", context),
-                serialNumber: try Self.parameter("serial", context), pushToken: body.pushToken,
-                authorization: request.headers[.authorization])
-        }
-        return Response(status: created ? .created : .ok)
-    }
-
-    @Sendable func unregister(request: Request, context: WalletRequestContext) async throws -> Response {
-        try await run {
-            try await service.unregister(
-                deviceLibraryIdentifier: try Self.parameter("device", context),
-                passTypeIdentifier: try Self.parameter("passType", context),
-                serialNumber: try Self.parameter("serial", context), authorization: request.headers[.authorization])
-        }
-        return Response(status: .ok)
-    }
-
-    @Sendable func updatedSerialNumbers(request: Request, context: WalletRequestContext) async throws -> Response {
-        let since = request.uri.queryParameters.get("passesUpdatedSince")
-        guard
-            let updated = try await run({
-                try await service.updatedSerialNumbers(
-                    deviceLibraryIdentifier: try Self.parameter("device", context),
-                    passTypeIdentifier: try Self.parameter("passType", context), passesUpdatedSince: since)
-            })
-        else { return Response(status: .noContent) }
-        return try JSONBody.response(
-            SerialNumbers(serialNumbers: updated.serialNumbers, lastUpdated: updated.lastUpdated))
     }
 
     @Sendable func latestPass(request: Request, context: WalletRequestContext) async throws -> Response {
@@ -175,7 +126,7 @@ struct PassWebServiceController: Sendable {
     func run<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let failure as PassWebService.Failure {
+        } catch let failure as WebServiceFailure {
             switch failure {
             case .unauthorized:
                 throw Self.noToken

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WalletDocuments
 import WalletPasses
 import WalletServices
 
@@ -15,12 +16,12 @@ package struct APIError: HTTPResponseError, Sendable {
     /// Extra headers (for example `WWW-Authenticate` on 401).
     package let headers: HTTPFields
     /// What `PassLint` found in a pass the request would make (`invalid_pass`); written as `error.findings`.
-    package let findings: [PassFinding]
+    package let findings: [LintFinding]
 
     /// Creates an error.
     package init(
         _ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:],
-        findings: [PassFinding] = []
+        findings: [LintFinding] = []
     ) {
         self.status = status
         self.code = code
@@ -47,7 +48,7 @@ package struct APIError: HTTPResponseError, Sendable {
             let status: Int
             let code: String
             let message: String
-            let findings: [PassFinding]?
+            let findings: [LintFinding]?
         }
         let error: Detail
     }

@@ -1,4 +1,5 @@
 import Secrets
+import WalletDocuments
 import WalletServices
 import AsyncHTTPClient
 import Crypto

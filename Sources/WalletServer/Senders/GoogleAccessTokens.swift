@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletGoogle
 import WalletPasses
 
 /// The OAuth access tokens of Google service accounts, each asked for once and kept until five minutes before it

@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Secrets
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 import WalletServices
 

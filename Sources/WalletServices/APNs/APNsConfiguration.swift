@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSL
+import WalletDocuments
 
 /// How the server reaches Apple Push Notification service to tell devices that a pass changed.
 ///

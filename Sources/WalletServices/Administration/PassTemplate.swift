@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// The content a new pass starts from: a pass package whose identifiers are replaced by its pass type's and its
@@ -39,7 +40,7 @@ public struct PassTemplate: Sendable {
 
     /// The warnings `PassLint` finds in `package` as the server issues it: account-bound, so that a template
     /// without an `nfc` dictionary is warned about (`binding.nfc`: the binding then protects nothing).
-    public static func issuanceWarnings(_ package: PassPackage) -> [PassFinding] {
+    public static func issuanceWarnings(_ package: PassPackage) -> [LintFinding] {
         var bound = package
         if var pass = try? bound.pass, pass.fidoProfile == nil {
             pass.fidoProfile = FIDOProfile(relyingPartyIdentifier: "issuer.invalid", accountHash: "account")
@@ -49,7 +50,7 @@ public struct PassTemplate: Sendable {
     }
 
     /// The warnings of ``issuanceWarnings(_:)`` for the template as it is.
-    public var warnings: [PassFinding] { Self.issuanceWarnings(package) }
+    public var warnings: [LintFinding] { Self.issuanceWarnings(package) }
 
     /// Whether passes made from the template are rewards passes Wallet asks the user to sign up with
     /// (`personalization.json`).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 extension WalletAdministration {
@@ -17,7 +18,7 @@ extension WalletAdministration {
     /// - Parameter replacing: Whether to replace a request that is still waiting for its certificate (whose key is
     ///   then gone, and a certificate Apple issued for it useless).
     /// - Throws: ``WalletServerError/conflict(_:)`` when a request for the pass type is waiting and not `replacing`;
-    ///   `WalletPassesError.invalidIdentifier` for identifiers Apple's portal would refuse.
+    ///   `WalletDocumentError.invalidIdentifier` for identifiers Apple's portal would refuse.
     public func requestCertificate(passTypeIdentifier: String, teamIdentifier: String, replacing: Bool = false)
         throws -> String
     {
@@ -43,7 +44,7 @@ extension WalletAdministration {
     /// staged beside the current identity); the request is removed once the identity is stored.
     ///
     /// - Throws: ``WalletServerError/notFound(_:)`` when no request is waiting for the pass type; the certificate's
-    ///   refusal (`WalletPassesError`), saying what to do.
+    ///   refusal (`WalletDocumentError`), saying what to do.
     /// - Returns: The pass type, whether it was new, and the name of the intermediate that issued the certificate.
     public func completeCertificateRequest(
         passTypeIdentifier: String, certificate: Data, wwdr: Data, organizationName: String? = nil,

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Secrets
 import SecretsAudit
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 
 /// The operator's side of the server: clients, API users, users, pass types, tags and passes, with the checks
@@ -122,7 +124,7 @@ public struct WalletAdministration: Sendable {
             }
         }
         guard let identifier = identity.passTypeIdentifier, let team = identity.teamIdentifier else {
-            throw WalletPassesError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
+            throw WalletDocumentError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
         }
         if kind == .order {
             try SigningIdentity.check(identity.certificate, orderTypeIdentifier: identifier)
@@ -328,7 +330,7 @@ public struct WalletAdministration: Sendable {
     /// it first); its identity is kept at a path of its own first, and deleted when the record cannot be made.
     private func createDevelopmentType(_ identity: SigningIdentity, kind: PassType.Kind) async throws -> PassType {
         guard let identifier = identity.passTypeIdentifier, let team = identity.teamIdentifier else {
-            throw WalletPassesError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
+            throw WalletDocumentError.unreadableKey("the certificate names no pass type identifier (UID) or team (OU)")
         }
         let keyPath = try await passTypeIdentities.storeNew(identity, passTypeIdentifier: identifier)
         let passType = PassType(
@@ -400,9 +402,9 @@ public struct WalletAdministration: Sendable {
     /// A template with `personalization.json` makes rewards passes that Wallet asks the user to sign up with.
     ///
     /// - Throws: ``WalletServerError/notFound(_:)`` for an unknown pass type, or
-    ///   `WalletPassesError/invalidPass(_:)` with the errors of a pass made from it.
+    ///   `WalletDocumentError/invalidPass(_:)` with the errors of a pass made from it.
     @discardableResult
-    public func setTemplate(passTypeID: UUID, template: PassTemplate) async throws -> [PassFinding] {
+    public func setTemplate(passTypeID: UUID, template: PassTemplate) async throws -> [LintFinding] {
         guard let passType = try await repository.passType(id: passTypeID), passType.kind == .pass else {
             throw WalletServerError.notFound("pass type \(passTypeID)")
         }

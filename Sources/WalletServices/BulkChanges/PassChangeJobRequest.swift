@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 /// `POST /api/v2/passes/changes`: one change of every pass of the client that matches (JSON), or a list of changes

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// Moves a pass type from one signing identity to the next without a restart: stores a new identity as the current

@@ -134,7 +134,7 @@ public struct WalletServerConfiguration: Sendable {
     public static let defaultTrustedProxies: Set<String> = ["127.0.0.1", "::1"]
     /// How many devices may register for one pass (``PassWebService/defaultMaximumDevicesPerPass``); a registration
     /// beyond it is answered `403` and stores nothing.
-    public var maximumDevicesPerPass = PassWebService.defaultMaximumDevicesPerPass
+    public var maximumDevicesPerPass = DeviceRegistrations.defaultMaximumDevices
     /// A file whose first line is the operations token: a caller beyond this machine that sends it as
     /// `Authorization: Bearer <token>` gets `GET /ready`'s reasons; without it such a caller gets only the status.
     public var operationsTokenFile: URL?

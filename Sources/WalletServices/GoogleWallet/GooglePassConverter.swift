@@ -1,4 +1,6 @@
 import Foundation
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 
 /// How the server makes a Google Wallet class and object of a stored pass: its images served under the server's
@@ -23,7 +25,7 @@ package struct GooglePassConverter: Sendable {
     /// times the pass's object was replaced), its classes the client `clientID`'s own; its images are those Google
     /// is to fetch here.
     ///
-    /// - Throws: `WalletPassesError` when the package's `pass.json` cannot be read.
+    /// - Throws: `WalletDocumentError` when the package's `pass.json` cannot be read.
     package func convert(_ package: PassPackage, passType: PassType, generation: Int, clientID: UUID?) throws
         -> GooglePassConversion
     {

@@ -1,6 +1,8 @@
 import Foundation
 import NIOPosix
 import Secrets
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 
 /// Where Google Wallet writes and links read a pass: the stored pass with its pass type, what its user entered when
@@ -50,7 +52,7 @@ package struct GooglePassSource: Sendable {
     /// The package of `stored` as its devices get it: personalized, when it asks for personalization and its user
     /// gave it (`PassRenderer/personalize(_:_:with:)`).
     ///
-    /// - Throws: `WalletPassesError` when the stored pass cannot be read; the store's errors.
+    /// - Throws: `WalletDocumentError` when the stored pass cannot be read; the store's errors.
     package func package(of stored: StoredPass) async throws -> PassPackage {
         var package = try PassPackage(archive: stored.passContent)
         if package.files[PassRenderer.personalizationFile] != nil,

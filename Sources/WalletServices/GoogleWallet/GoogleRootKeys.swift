@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Secrets
+import WalletGoogle
 import WalletPasses
 
 /// Google's root keys for callbacks, fetched from ``GoogleWalletConfiguration/callbackKeysURL`` and kept for an

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Logging
 import Secrets
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 
 /// Receives Google Wallet's save and delete callbacks: verifies each from Google's root keys to the message, for

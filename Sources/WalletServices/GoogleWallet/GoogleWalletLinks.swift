@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Secrets
+import WalletGoogle
 import WalletPasses
 
 /// Hands out "Add to Google Wallet" links of passes whose pass type has a Google issuer: the management API's, and

@@ -1,4 +1,5 @@
 import Foundation
+import WalletGoogle
 import WalletPasses
 
 /// The outbox's Google Wallet writes and what the server knows of each pass's object: changes queue writes in the

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import Secrets
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 
 /// Writes one pending write to Google Wallet: converts the pass as it is now, sets the object it replaced (after a
@@ -135,7 +137,7 @@ package struct GoogleWalletWriter: Sendable {
                     "content_written": .bool(objectWritten), "class_written": .bool(classWritten),
                     "messages": .number(message == nil ? 0 : 1), "notified": .number(notified ? 1 : 0),
                 ])
-        } catch let error as WalletPassesError {
+        } catch let error as WalletDocumentError {
             return .failed(.refused(status: 0, reason: "the stored pass cannot be read", detail: "\(error)"))
         } catch {
             return .failed(.retry(after: nil, reason: "the database failed: \(type(of: error))"))

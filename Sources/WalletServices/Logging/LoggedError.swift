@@ -1,4 +1,5 @@
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// What the log may say of an error: the text of Coffer's own errors (which never hold secrets), only the type of any
@@ -8,7 +9,7 @@ package enum LoggedError {
     package static func description(of error: any Error) -> String {
         switch error {
         case let error as WalletServerError: return error.description
-        case let error as WalletPassesError: return error.description
+        case let error as WalletDocumentError: return error.description
         case let error as SecretsError: return error.description
         default: return String(reflecting: type(of: error))
         }

@@ -1,6 +1,7 @@
 import CofferSupport
 import Foundation
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// What the management API answers about a tag's pass: its identifiers, its content's mutable parts, and where it

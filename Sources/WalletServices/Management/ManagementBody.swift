@@ -1,6 +1,7 @@
 import CofferSupport
 import Foundation
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// A management API request body as its `Decodable` initialiser reads it: a JSON object with only the keys the

@@ -1,5 +1,6 @@
 import Foundation
 import CofferSupport
+import WalletDocuments
 import WalletPasses
 
 /// `PATCH /api/v2/passes/{tag_id}`: a JSON object with at least one of `fields`, `semantics`, `relevant_date`,

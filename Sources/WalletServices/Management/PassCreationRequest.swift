@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 /// `POST /api/v2/passes`: a new tag (with its user) and its pass, made from a pass type's template and field values.

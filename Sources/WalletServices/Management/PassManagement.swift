@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// The management API's work, for the HTTP routes and `coffer admin pass update` alike: create a tag with its pass
@@ -53,7 +54,7 @@ package struct PassManagement: Sendable {
             package = try template.package(for: passType, serialNumber: serialNumber)
         } catch WalletServerError.invalidArgument(let reason) {
             throw PassManagementFailure.invalidRequest(reason)
-        } catch WalletPassesError.invalidPass(let findings) {
+        } catch WalletDocumentError.invalidPass(let findings) {
             throw PassManagementFailure.invalidPass(findings)
         }
         let change = PassChange(
@@ -62,9 +63,9 @@ package struct PassManagement: Sendable {
         do {
             package = try Self.refusingInvalid { try change.applied(to: package) }
             try package.validate()
-        } catch WalletPassesError.invalidPass(let findings) {
+        } catch WalletDocumentError.invalidPass(let findings) {
             throw PassManagementFailure.invalidPass(findings)
-        } catch let error as WalletPassesError {
+        } catch let error as WalletDocumentError {
             throw PassManagementFailure.invalidRequest("the pass would not be valid: \(error)")
         }
         let created = clock.now
@@ -151,7 +152,7 @@ package struct PassManagement: Sendable {
             return try await body()
         } catch WalletServerError.invalidArgument(let reason) {
             throw PassManagementFailure.invalidRequest(reason)
-        } catch WalletPassesError.invalidPass(let findings) {
+        } catch WalletDocumentError.invalidPass(let findings) {
             throw PassManagementFailure.invalidPass(findings)
         }
     }
@@ -163,7 +164,7 @@ package struct PassManagement: Sendable {
             return try body()
         } catch WalletServerError.invalidArgument(let reason) {
             throw PassManagementFailure.invalidRequest(reason)
-        } catch WalletPassesError.invalidPass(let findings) {
+        } catch WalletDocumentError.invalidPass(let findings) {
             throw PassManagementFailure.invalidPass(findings)
         }
     }

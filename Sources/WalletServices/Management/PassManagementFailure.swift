@@ -1,4 +1,6 @@
 import Foundation
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 
 /// Why the management API refused a request, as cases a caller can switch on; each message says what to change.
@@ -16,9 +18,9 @@ package enum PassManagementFailure: Error, Hashable, Sendable, CustomStringConve
     /// A well-formed request this server cannot carry out as it is set up (rotating a token where passes have none).
     case unsupportedHere(String)
     /// The pass would have errors Wallet rejects (`PassLint`); each finding names its key.
-    case invalidPass([PassFinding])
+    case invalidPass([LintFinding])
     /// The order would have errors Wallet rejects (`OrderLint`); each finding names its key or file.
-    case invalidOrder([PassFinding])
+    case invalidOrder([LintFinding])
     /// The client has as much under way as it may (bulk changes unfinished); it may ask again once some is done.
     case limitReached(String)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// Whether the server can do its work now, for `GET /ready`: the database answers within ``timeout``, and every pass
@@ -86,11 +87,11 @@ package struct ReadinessProbe: Sendable {
         let name = passType.passTypeIdentifier
         let importing = "import its certificate and key with `coffer admin pass-type import`"
         switch error {
-        case WalletPassesError.unreadableKey:
+        case WalletDocumentError.unreadableKey:
             return
                 "pass type \(name): no readable signing identity at '\(passType.signingKeyPath)' in the secret store; "
                 + importing
-        case WalletPassesError.identityMismatch(let expected, let found):
+        case WalletDocumentError.identityMismatch(let expected, let found):
             return "pass type \(name): the identity stored at '\(passType.signingKeyPath)' is for \(found), not "
                 + "\(expected); \(importing)"
         case let error as SecretsError:

@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrders
 
 /// A Pass Type ID (or, of ``Kind-swift.enum/order`` kind, an Order Type ID) the server signs for. Its signing identity
 /// lives in Coffer's secret store at ``signingKeyPath``; a renewed one can wait beside it at ``nextSigningKeyPath``

@@ -1,5 +1,7 @@
 import Foundation
 import Secrets
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 
 /// The management API's orders: create one (idempotently) from the client's `order.json` and files, read it, change
@@ -81,7 +83,7 @@ package struct OrderManagement: Sendable {
         let (order, orderType) = try await owned(clientID, orderTypeIdentifier, orderIdentifier)
         return try ManagedOrderState(
             order, orderType: orderType,
-            registeredDevices: try await repository.orderRegistrationCount(orderID: order.id),
+            registeredDevices: try await repository.registrationCount(of: .order, id: order.id),
             renderer: renderer)
     }
 
@@ -102,7 +104,7 @@ package struct OrderManagement: Sendable {
             details.withLock { $0 = changes }
             do {
                 for (path, data) in change.files { try package.add(data, at: path) }
-            } catch let error as WalletPassesError {
+            } catch let error as WalletDocumentError {
                 throw PassManagementFailure.invalidRequest("\(error)")
             }
             try package.setOrder(json)
@@ -118,7 +120,7 @@ package struct OrderManagement: Sendable {
         if queued > 0 { pushesQueued() }
         return try ManagedOrderState(
             changed, orderType: orderType,
-            registeredDevices: try await repository.orderRegistrationCount(orderID: order.id), renderer: renderer)
+            registeredDevices: try await repository.registrationCount(of: .order, id: order.id), renderer: renderer)
     }
 
     /// The client's order, signed: the `.order` Wallet would fetch.
@@ -165,7 +167,7 @@ package struct OrderManagement: Sendable {
         let package: OrderPackage
         do {
             package = try OrderPackage(order: order, files: files)
-        } catch let error as WalletPassesError {
+        } catch let error as WalletDocumentError {
             throw PassManagementFailure.invalidRequest("\(error)")
         }
         return try Self.validated(package)

@@ -1,4 +1,6 @@
 import Foundation
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 
 /// Signs an order as a device gets it: its stored package with the web service's `webServiceURL`, the order's
@@ -46,9 +48,9 @@ package struct OrderRenderer: Sendable {
 
     /// The signed `.order` of `order`, of the order type `orderType`.
     ///
-    /// - Throws: `WalletPassesError` when the identity cannot be loaded or the order no longer lints clean.
+    /// - Throws: `WalletDocumentError` when the identity cannot be loaded or the order no longer lints clean.
     package func signedArchive(of order: StoredOrder, orderType: PassType, signingTime: Date) async throws -> Data {
         let identity = try await identities.identity(for: orderType)
-        return try PassSigner(identity: identity).sign(try package(of: order), signingTime: signingTime).archive
+        return try DocumentSigner(identity: identity).sign(try package(of: order), signingTime: signingTime).archive
     }
 }

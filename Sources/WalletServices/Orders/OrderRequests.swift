@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 
 /// `POST /api/v2/orders`: a new order, its `order.json` as the client writes it and the files it names.

@@ -2,7 +2,7 @@ import Foundation
 
 /// What orders store: the orders with their order types, changes that queue pushes, and Wallet's registrations.
 /// `SQLWalletRepository` implements it.
-package protocol OrderStore: PassTypeStore {
+package protocol OrderStore: PassTypeStore, DeviceRegistrationStore {
     /// Stores `order` (its update tag the next of the `update_tag` counter) and answers what `encode` writes of it,
     /// in one transaction; with a `claim`, as ``PassManagementStore/createManagedPass(_:claim:now:encode:)`` does:
     /// a retry of the same request answers the stored answer and stores nothing.
@@ -21,13 +21,6 @@ package protocol OrderStore: PassTypeStore {
     func order(orderTypeIdentifier: String, orderIdentifier: String) async throws
         -> (order: StoredOrder, orderType: PassType)?
 
-    /// What the web service reads of the order for every request: its identifier (as ``WebServicePass/passID``), its
-    /// token's hash and its `Last-Modified`, without its content.
-    func webServiceOrder(orderTypeIdentifier: String, orderIdentifier: String) async throws -> WebServicePass?
-
-    /// How many devices are registered for the order.
-    func orderRegistrationCount(orderID: UUID) async throws -> Int
-
     /// Rewrites the order's package with what `rewrite` makes of the one stored (read under the row's lock), moves
     /// its `Last-Modified` to the next whole second at least, gives it the next update tag and queues a push to each
     /// registered device that has none waiting, in one transaction; the order as stored and the pushes queued. A
@@ -36,21 +29,4 @@ package protocol OrderStore: PassTypeStore {
     func changeOrder(
         id: UUID, now: Date, storageLimit: Int, rewriting rewrite: @escaping @Sendable (Data) throws -> Data
     ) async throws -> (order: StoredOrder, queuedPushes: Int)
-
-    /// Registers a device for an order as ``PassWebServiceStore/register(deviceLibraryIdentifier:pushToken:passID:now:maximumDevices:evictingUnseenSince:)``
-    /// does for a pass.
-    func registerOrderDevice(
-        deviceLibraryIdentifier: String, pushToken: String, orderID: UUID, now: Date, maximumDevices: Int,
-        evictingUnseenSince unseenSince: Date
-    ) async throws -> DeviceRegistration
-
-    /// Ends a device's registration for an order and drops its pending pushes; how many devices the order has left,
-    /// or `nil` when the device was not registered.
-    func unregisterOrderDevice(deviceLibraryIdentifier: String, orderID: UUID) async throws -> Int?
-
-    /// The identifiers and update tags of the orders of `orderTypeIdentifier` the device is registered for, changed
-    /// after the tag `since` (all of them when `nil`): at most ``OrderWebService/maximumListedOrders``, the oldest
-    /// change first.
-    func updatedOrders(deviceLibraryIdentifier: String, orderTypeIdentifier: String, since: Int64?) async throws
-        -> [(orderIdentifier: String, updateTag: Int64, orderID: UUID)]
 }

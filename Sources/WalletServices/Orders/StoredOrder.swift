@@ -1,4 +1,5 @@
 import Foundation
+import WalletOrders
 
 /// An order as the server keeps it: its unsigned package, whose `order.json` the client wrote, and what the web
 /// service adds when it signs (the token, `webServiceURL`, `updatedAt`).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 extension DeliveryDispatcher {

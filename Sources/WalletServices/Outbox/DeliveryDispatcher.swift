@@ -2,6 +2,7 @@ import Foundation
 import Secrets
 import Logging
 import ServiceLifecycle
+import WalletDocuments
 import WalletPasses
 
 /// Drains the durable outbox (``DeliveryOutbox``, ``GoogleWalletOutbox``) into APNs, issuers' webhook endpoints and

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// The in-app provisioning flow, independent of HTTP: issuer data for a tag, then the device's callback that
@@ -150,7 +151,7 @@ package struct ProvisioningService: Sendable {
         // The durable write commits while the signature is made; nothing is answered before both are done.
         async let stored: Void = record(issuance)
         let signed = try metrics.measureSigning {
-            try PassSigner(identity: identity).sign(binding, signingTime: created)
+            try DocumentSigner(identity: identity).sign(binding, signingTime: created)
         }
         try await stored
         metrics.sessionIssued()
@@ -202,7 +203,7 @@ package struct ProvisioningService: Sendable {
         let package = try await renderer.package(for: bound, authenticationToken: newToken?.token)
         let identity = try await identities.identity(for: target.passType)
         let signed = try metrics.measureSigning {
-            try PassSigner(identity: identity).sign(package, signingTime: clock.now)
+            try DocumentSigner(identity: identity).sign(package, signingTime: clock.now)
         }
         let pkpass = try signed.pkpass()
         let record = bound.pass

@@ -1,6 +1,8 @@
 import Foundation
 import NIOPosix
 import Secrets
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 
 /// Loads pass types' signing identities from Coffer's secret store and keeps them in memory for a while.
@@ -32,8 +34,8 @@ public actor SigningIdentityCache {
 
     /// The identity of `passType`.
     ///
-    /// - Throws: `WalletPassesError/unreadableKey(_:)` when the store has none at the pass type's path,
-    ///   `WalletPassesError/identityMismatch(expected:found:)` when the stored one is for another pass type,
+    /// - Throws: `WalletDocumentError/unreadableKey(_:)` when the store has none at the pass type's path,
+    ///   `WalletDocumentError/identityMismatch(expected:found:)` when the stored one is for another pass type,
     ///   `SecretsError` when the store cannot be read.
     public func identity(for passType: PassType) async throws -> SigningIdentity {
         try await identity(at: passType.signingKeyPath, of: passType)
@@ -69,7 +71,7 @@ public actor SigningIdentityCache {
         return identity
     }
 
-    /// Throws `WalletPassesError/identityMismatch(expected:found:)` unless `identity` is `passType`'s: a Pass Type ID
+    /// Throws `WalletDocumentError/identityMismatch(expected:found:)` unless `identity` is `passType`'s: a Pass Type ID
     /// certificate of its identifier and team, or for an order type, the Order Type ID certificate of its identifier
     /// and team.
     package static func check(_ identity: SigningIdentity, of passType: PassType) throws {
@@ -80,7 +82,7 @@ public actor SigningIdentityCache {
         case .order:
             try SigningIdentity.check(identity.certificate, orderTypeIdentifier: passType.passTypeIdentifier)
             guard identity.teamIdentifier == passType.teamIdentifier else {
-                throw WalletPassesError.identityMismatch(
+                throw WalletDocumentError.identityMismatch(
                     expected: "order type \(passType.passTypeIdentifier) (team \(passType.teamIdentifier))",
                     found: "team \(identity.teamIdentifier ?? "none")")
             }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the PassKit web service and pass updates store: the passes' authentication, Wallet's device registrations,
 /// update tags, personalizations and device logs. `SQLWalletRepository` implements it.
-package protocol PassWebServiceStore: Sendable {
+package protocol PassWebServiceStore: DeviceRegistrationStore {
     /// Tells when the store may have changed, where that costs no read; `nil` when only a read can tell.
     var changeWatch: (any DatabaseChangeWatch)? { get }
     /// The pass of `passTypeIdentifier` with `serialNumber`, as the web service authenticates and serves it.
@@ -12,24 +12,6 @@ package protocol PassWebServiceStore: Sendable {
     /// The pass's authentication salt: the one it has, or `salt` (stored with `tokenHash`, the SHA-256 of the token
     /// it makes) when it has none yet. Concurrent callers all get the salt that was stored first.
     func authenticationSalt(passID: UUID, assigning salt: String, tokenHash: Data) async throws -> String
-    /// Registers a device for a pass's updates with a push token for this registration alone (a later registration
-    /// of the same device and pass replaces it), unless the pass has `maximumDevices` other devices already: then
-    /// the registration last seen longest ago takes its place if it was last seen before `unseenSince`, and
-    /// otherwise nothing is stored.
-    func register(
-        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int,
-        evictingUnseenSince unseenSince: Date
-    )
-        async throws -> DeviceRegistration
-    /// Ends a device's registration for a pass and drops its pending pushes; returns how many devices the pass has
-    /// left, or `nil` when the device was not registered.
-    func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int?
-    /// The serial numbers, update tags and identifiers of the passes of `passTypeIdentifier` the device is registered
-    /// for, changed after the tag `since` (all of them when `nil`).
-    func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?) async throws
-        -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
-    /// How many devices are registered for the pass.
-    func registrationCount(passID: UUID) async throws -> Int
     /// Stores the messages devices logged, keeping only the newest `keeping`.
     func recordDeviceLogs(_ messages: [String], now: Date, keeping: Int) async throws
     /// The newest device log messages, newest first.

@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletDocuments
 
 /// The API users whose tokens authenticated a request in the last few seconds, by the SHA-256 of the token, so
 /// that a busy client's requests do not each read the database to authenticate.

@@ -1,3 +1,4 @@
+import WalletDocuments
 import WalletPasses
 
 extension JSONValue {

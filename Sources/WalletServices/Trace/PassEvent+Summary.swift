@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 extension PassEvent {

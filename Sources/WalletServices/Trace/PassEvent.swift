@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 /// One thing that happened to a pass, as its trace keeps it: when, what, which device (as a keyed hash), and the

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// Records what happens to passes in their traces (``PassTraceStore``), for ``PassTrace`` to show and diagnose.
@@ -61,23 +62,29 @@ public final class PassEventRecorder: Sendable {
         return String(SHA256.hash(data: message).hexString.prefix(16))
     }
 
+    /// An event of `kind` for the pass or order `id`, now, with what only its webhook carries in `webhookDetails`.
+    package func event(
+        _ kind: PassEvent.Kind, subject: TraceSubject, id: UUID, device: String? = nil,
+        details: [String: JSONValue] = [:], webhookDetails: [String: JSONValue] = [:]
+    ) -> NewPassEvent {
+        NewPassEvent(
+            passID: id, subject: subject, occurredAt: clock.now, kind: kind, device: device.map(deviceDigest),
+            details: details, webhookDetails: webhookDetails)
+    }
+
     /// An event of `kind` for the pass, now, with what only its webhook carries in `webhookDetails`.
     package func event(
         _ kind: PassEvent.Kind, passID: UUID, device: String? = nil, details: [String: JSONValue] = [:],
         webhookDetails: [String: JSONValue] = [:]
     ) -> NewPassEvent {
-        NewPassEvent(
-            passID: passID, occurredAt: clock.now, kind: kind, device: device.map(deviceDigest), details: details,
-            webhookDetails: webhookDetails)
+        event(kind, subject: .pass, id: passID, device: device, details: details, webhookDetails: webhookDetails)
     }
 
     /// An event of `kind` for the order `orderID`, now.
     package func event(
         _ kind: PassEvent.Kind, orderID: UUID, device: String? = nil, details: [String: JSONValue] = [:]
     ) -> NewPassEvent {
-        NewPassEvent(
-            passID: orderID, subject: .order, occurredAt: clock.now, kind: kind, device: device.map(deviceDigest),
-            details: details)
+        event(kind, subject: .order, id: orderID, device: device, details: details)
     }
 
     /// Stores `events` and returns once they are stored (or failed, which is logged).

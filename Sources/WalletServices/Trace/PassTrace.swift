@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// A pass's trace as its issuer reads it: the events, oldest first, a page at a time, and a diagnosis of why the pass
@@ -79,7 +80,7 @@ package struct PassTrace: Sendable {
         let logs = try await repository.latestPassEvents(
             passID: passID, limit: Self.deviceLogsPerPass, deviceLogs: true)
         let newest = (events + logs).sorted { $0.id > $1.id }
-        let registrations = try await repository.registrationCount(passID: passID)
+        let registrations = try await repository.registrationCount(of: .pass, id: passID)
         return Self.diagnose(
             newestFirst: newest, registrations: registrations, webServiceURL: webServiceURL, now: clock.now)
     }

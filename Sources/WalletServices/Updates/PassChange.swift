@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 /// A change to a pass's content: new field values, labels and change messages (each in one language or several),
@@ -77,7 +78,7 @@ public struct PassChange: Hashable, Sendable {
                             "the pass has no field '\(key)' (its fields: "
                                 + "\(try package.pass.fields.keys.joined(separator: ", ")))")
                     }
-                } catch WalletPassesError.invalidLocalization(let reason) {
+                } catch WalletDocumentError.invalidLocalization(let reason) {
                     throw WalletServerError.invalidArgument(reason)
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Secrets
 import Logging
+import WalletDocuments
 import WalletPasses
 
 /// Changes passes after they were issued: rewrites `pass.json`, moves the pass's `Last-Modified` and update tag
@@ -61,7 +62,7 @@ public struct PassUpdater: Sendable {
     /// the pass silently), and the dates and voiding the change set.
     ///
     /// - Throws: ``WalletServerError/invalidArgument(_:)`` for a change the pass cannot take,
-    ///   `WalletPassesError/invalidPass(_:)` for one that would make it invalid.
+    ///   `WalletDocumentError/invalidPass(_:)` for one that would make it invalid.
     private static func applying(_ change: PassChange, to content: Data) throws -> (PassRewrite, [String: JSONValue]) {
         try applying(change, to: try PassPackage(archive: content))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletDocuments
 
 /// What a device's fetch of a pass needs (its token's hash, its `Last-Modified`, its signed archive), kept in
 /// memory for as long as the database shows no change to it (``DatabaseChangeWatch``).

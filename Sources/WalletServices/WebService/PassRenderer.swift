@@ -1,5 +1,6 @@
 import Foundation
 import Secrets
+import WalletDocuments
 import WalletPasses
 
 /// The one place a stored pass becomes what a device gets: the pass's content, its account binding, its pass type's
@@ -138,6 +139,6 @@ package struct PassRenderer: Sendable {
     package func pkpass(for target: ProvisioningTarget, signingTime: Date) async throws -> Data {
         let package = try await package(for: target)
         let identity = try await identities.identity(for: target.passType)
-        return try PassSigner(identity: identity).sign(package, signingTime: signingTime).pkpass()
+        return try DocumentSigner(identity: identity).sign(package, signingTime: signingTime).pkpass()
     }
 }

@@ -1,4 +1,5 @@
 import Secrets
+import WalletDocuments
 import WalletServices
 
 /// Commits the writes of concurrent callers together: one transaction and one sync for every write that arrived

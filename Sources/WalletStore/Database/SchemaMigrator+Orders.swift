@@ -1,4 +1,5 @@
 import SQLKit
+import WalletOrders
 import WalletServices
 
 extension SchemaMigrator {

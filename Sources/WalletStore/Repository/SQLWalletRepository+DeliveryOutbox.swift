@@ -178,25 +178,6 @@ extension SQLWalletRepository: DeliveryOutbox {
         try await completeDelivery(DeliveryCompletion(id: push.id, leasedUntil: push.leasedUntil, seen: nil))
     }
 
-    /// Removes the registration the push was for (and the push) when the registration still has the push's token;
-    /// returns how many devices the pass has left, or `nil` when the registration was not removed.
-    @discardableResult
-    package func removeRegistration(for push: PendingPush) async throws -> Int? {
-        if push.subject == .order { return try await removeOrderRegistration(for: push) }
-        return try await run {
-            try await database.transaction { db in
-                try await Self.lockPass(push.passID, on: db)
-                try await db.delete(from: "push_outbox").where("id", .equal, push.id.uuidString).run()
-                let removed = try await db.delete(from: "pass_registrations")
-                    .where("device_library_identifier", .equal, push.deviceLibraryIdentifier)
-                    .where("pass_id", .equal, push.passID.uuidString)
-                    .where("push_token", .equal, push.pushToken)
-                    .returning("pass_id").all()
-                guard !removed.isEmpty else { return nil }
-                return try await Self.registrationCount(passID: push.passID, on: db)
-            }
-        }
-    }
 }
 
 /// A delivery the dispatcher completed: its outbox row, the lease its claim holds, and for a push APNs accepted, the

@@ -59,26 +59,6 @@ extension SQLWalletRepository {
         )
     }
 
-    /// The order's identifier, token hash and `Last-Modified`, without its content, in one serialized query.
-    package func webServiceOrder(orderTypeIdentifier: String, orderIdentifier: String) async throws -> WebServicePass? {
-        try await first(
-            WebServicePassRow.self, of: lookups.webServiceOrder.bound(to: [orderTypeIdentifier, orderIdentifier])
-        )?.model()
-    }
-
-    /// How many devices are registered for the order.
-    package func orderRegistrationCount(orderID: UUID) async throws -> Int {
-        try await run { try await Self.orderRegistrationCount(orderID: orderID, on: sql) }
-    }
-
-    static func orderRegistrationCount(orderID: UUID, on db: any SQLDatabase) async throws -> Int {
-        let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
-            .from(OrderRegistrationRow.table)
-            .where(OrderRegistrationRow.column(.orderID), .equal, SQLBind(orderID.uuidString))
-            .first(decodingColumn: "count", as: Int64.self)
-        return Int(count ?? 0)
-    }
-
     /// Rewrites the order under its row's lock, moves its `Last-Modified` to the next whole second at least, gives it
     /// the next update tag and queues a push to every registered device that has none waiting unclaimed.
     package func changeOrder(
@@ -122,118 +102,10 @@ extension SQLWalletRepository {
         }
     }
 
-    /// Registers the device for the order unless it has `maximumDevices` other devices (the one unseen longest
-    /// since `unseenSince` makes room), holding the order's row for the transaction.
-    package func registerOrderDevice(
-        deviceLibraryIdentifier: String, pushToken: String, orderID: UUID, now: Date, maximumDevices: Int,
-        evictingUnseenSince unseenSince: Date
-    ) async throws -> DeviceRegistration {
-        try await run {
-            try await database.transaction { db in
-                try await Self.lockOrder(orderID, on: db)
-                let existing = try await db.select().column("push_token").from(OrderRegistrationRow.table)
-                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-                    .where("order_id", .equal, orderID.uuidString).first()
-                var count = 0
-                var evicted: String?
-                if existing == nil {
-                    count = try await Self.orderRegistrationCount(orderID: orderID, on: db)
-                    if count >= maximumDevices {
-                        evicted = try await Self.evictUnseenOrderDevice(orderID: orderID, since: unseenSince, on: db)
-                        guard evicted != nil else { return .refused(registeredDevices: count) }
-                        count -= 1
-                    }
-                }
-                let registration = OrderRegistrationRow(
-                    deviceLibraryIdentifier: deviceLibraryIdentifier, orderID: orderID, pushToken: pushToken, now: now)
-                try await db.insert([registration])
-                    .onConflict(with: OrderRegistrationRow.primaryKey.map(\.stringValue)) {
-                        $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
-                            .set(excludedValueOf: "last_seen_at")
-                    }
-                    .run()
-                return existing == nil ? .created(registeredDevices: count + 1, evicted: evicted) : .renewed
-            }
-        }
-    }
-
-    /// Deletes the order's registration last seen longest ago, if before `since`; its device, or `nil`.
-    private static func evictUnseenOrderDevice(orderID: UUID, since: Date, on db: any SQLDatabase) async throws
-        -> String?
-    {
-        guard
-            let stalest = try await db.select().column(OrderRegistrationRow.column(.deviceLibraryIdentifier))
-                .from(OrderRegistrationRow.table)
-                .where(OrderRegistrationRow.column(.orderID), .equal, SQLBind(orderID.uuidString))
-                .where(OrderRegistrationRow.column(.lastSeenAt), .lessThan, SQLBind(ms(since)))
-                .orderBy(OrderRegistrationRow.column(.lastSeenAt)).limit(1)
-                .first(
-                    decodingColumn: OrderRegistrationRow.CodingKeys.deviceLibraryIdentifier.stringValue,
-                    as: String.self)
-        else { return nil }
-        _ = try await removeOrderRegistration(deviceLibraryIdentifier: stalest, orderID: orderID, token: nil, on: db)
-        return stalest
-    }
-
-    /// Ends the registration and drops its pending pushes; how many devices are left, or `nil` when there was none.
-    package func unregisterOrderDevice(deviceLibraryIdentifier: String, orderID: UUID) async throws -> Int? {
-        try await run {
-            try await database.transaction { db in
-                try await Self.lockOrder(orderID, on: db)
-                guard
-                    try await Self.removeOrderRegistration(
-                        deviceLibraryIdentifier: deviceLibraryIdentifier, orderID: orderID, token: nil, on: db)
-                else { return nil }
-                return try await Self.orderRegistrationCount(orderID: orderID, on: db)
-            }
-        }
-    }
-
-    /// Removes the registration an order's push was for (and the push) when it still has the push's token.
-    func removeOrderRegistration(for push: PendingPush) async throws -> Int? {
-        try await run {
-            try await database.transaction { db in
-                try await Self.lockOrder(push.passID, on: db)
-                try await db.delete(from: DeliveryOutboxRow.table).where("id", .equal, push.id.uuidString).run()
-                guard
-                    try await Self.removeOrderRegistration(
-                        deviceLibraryIdentifier: push.deviceLibraryIdentifier, orderID: push.passID,
-                        token: push.pushToken, on: db)
-                else { return nil }
-                return try await Self.orderRegistrationCount(orderID: push.passID, on: db)
-            }
-        }
-    }
-
-    /// Deletes the device's registration of the order (only with `token`, when given) and its pending pushes;
-    /// whether there was one.
-    private static func removeOrderRegistration(
-        deviceLibraryIdentifier: String, orderID: UUID, token: String?, on db: any SQLDatabase
-    ) async throws -> Bool {
-        var delete = db.delete(from: OrderRegistrationRow.table)
-            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-            .where("order_id", .equal, orderID.uuidString)
-        if let token { delete = delete.where("push_token", .equal, token) }
-        let removed = try await delete.returning("order_id").all()
-        guard !removed.isEmpty else { return false }
-        try await db.delete(from: DeliveryOutboxRow.table)
-            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-            .where("pass_id", .equal, orderID.uuidString)
-            .where("kind", .equal, DeliveryOutboxRow.orderPushKind).run()
-        return true
-    }
-
-    /// Holds the order's row until the transaction ends (PostgreSQL; SQLite's write transactions run one at a time).
-    static func lockOrder(_ orderID: UUID, on db: any SQLDatabase) async throws {
-        guard db.dialect.name == "postgresql" else { return }
-        _ = try await db.select().column("id").from(OrderRow.table).where("id", .equal, orderID.uuidString)
-            .for(.update).first()
-    }
-
     /// The device's orders of the order type whose update tag is above `since`, at most
-    /// `OrderWebService.maximumListedOrders` of them, in the order they changed.
-    package func updatedOrders(deviceLibraryIdentifier: String, orderTypeIdentifier: String, since: Int64?)
-        async throws -> [(orderIdentifier: String, updateTag: Int64, orderID: UUID)]
+    /// `DeviceRegistrations.maximumListedOrders` of them, in the order they changed.
+    func updatedOrders(deviceLibraryIdentifier: String, orderTypeIdentifier: String, since: Int64?)
+        async throws -> [UpdatedDocument]
     {
         var query = sql.select()
             .column(OrderRow.column(.orderIdentifier), as: "order_identifier")
@@ -251,13 +123,12 @@ extension SQLWalletRepository {
             .where(PassTypeRow.column(.passTypeIdentifier), .equal, SQLBind(orderTypeIdentifier))
         if let since { query = query.where(OrderRow.column(.updateTag), .greaterThan, SQLBind(since)) }
         // Oldest change first: a device that gets only the first page asks from its last tag for the rest.
-        let finished = query.orderBy(OrderRow.column(.updateTag)).limit(OrderWebService.maximumListedOrders)
+        let finished = query.orderBy(OrderRow.column(.updateTag)).limit(DeviceRegistrations.maximumListedOrders)
         return try await run { try await finished.all() }.map { row in
-            (
-                try row.decode(column: "order_identifier", as: String.self),
-                try row.decode(column: "update_tag", as: Int64.self),
-                try OrderRow.uuid(try row.decode(column: "id", as: String.self), .id)
-            )
+            UpdatedDocument(
+                identifier: try row.decode(column: "order_identifier", as: String.self),
+                updateTag: try row.decode(column: "update_tag", as: Int64.self),
+                documentID: try OrderRow.uuid(try row.decode(column: "id", as: String.self), .id))
         }
     }
 }

@@ -5,9 +5,7 @@ import WalletServices
 extension SQLWalletRepository {
     /// The pass of `passTypeIdentifier` with `serialNumber`, with its token hash and `Last-Modified`.
     package func webServicePass(passTypeIdentifier: String, serialNumber: String) async throws -> WebServicePass? {
-        try await first(
-            WebServicePassRow.self, of: lookups.webServicePass.bound(to: [passTypeIdentifier, serialNumber]))?
-            .model()
+        try await webServiceDocument(.pass, typeIdentifier: passTypeIdentifier, identifier: serialNumber)
     }
 
     package var changeWatch: (any DatabaseChangeWatch)? { database.changeWatch }
@@ -48,123 +46,6 @@ extension SQLWalletRepository {
             throw WalletServerError.notFound("pass \(passID)")
         }
         return stored
-    }
-
-    /// Registers the device for the pass with its push token for this pass alone, unless the pass already has
-    /// `maximumDevices` other devices. The pass's row is held (PostgreSQL) or the database written (SQLite) for the
-    /// transaction, so concurrent registrations of one pass count one after the other.
-    package func register(
-        deviceLibraryIdentifier: String, pushToken: String, passID: UUID, now: Date, maximumDevices: Int,
-        evictingUnseenSince unseenSince: Date = .distantPast
-    ) async throws -> DeviceRegistration {
-        try await run {
-            try await database.transaction { db in
-                try await Self.lockPass(passID, on: db)
-                let existing = try await db.select().column("push_token").from("pass_registrations")
-                    .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-                    .where("pass_id", .equal, passID.uuidString).first()
-                var count = 0
-                var evicted: String?
-                if existing == nil {
-                    count = try await Self.registrationCount(passID: passID, on: db)
-                    if count >= maximumDevices {
-                        evicted = try await Self.evictUnseen(passID: passID, since: unseenSince, on: db)
-                        guard evicted != nil else { return .refused(registeredDevices: count) }
-                        count -= 1
-                    }
-                }
-                let registration = PassRegistrationRow(
-                    deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, pushToken: pushToken, now: now)
-                try await db.insert([registration])
-                    .onConflict(with: PassRegistrationRow.primaryKey.map(\.stringValue)) {
-                        $0.set(excludedValueOf: "push_token").set(excludedValueOf: "updated_at")
-                            .set(excludedValueOf: "last_seen_at")
-                    }
-                    .run()
-                return existing == nil ? .created(registeredDevices: count + 1, evicted: evicted) : .renewed
-            }
-        }
-    }
-
-    /// Deletes the pass's registration last seen longest ago, with its pending pushes, if it was last seen before
-    /// `since`; its device library identifier, or `nil` when every device was seen since.
-    private static func evictUnseen(passID: UUID, since: Date, on db: any SQLDatabase) async throws -> String? {
-        let seen = PassRegistrationRow.lastSeen
-        guard
-            let stalest = try await db.select().column(PassRegistrationRow.column(.deviceLibraryIdentifier))
-                .from(PassRegistrationRow.table)
-                .where(PassRegistrationRow.column(.passID), .equal, SQLBind(passID.uuidString))
-                .where(seen, .lessThan, SQLBind(ms(since)))
-                .orderBy(seen).limit(1)
-                .first(
-                    decodingColumn: PassRegistrationRow.CodingKeys.deviceLibraryIdentifier.stringValue, as: String.self)
-        else { return nil }
-        _ = try await removeRegistration(deviceLibraryIdentifier: stalest, passID: passID, on: db)
-        return stalest
-    }
-
-    /// Ends the registration and drops its pending pushes, holding the pass's row like a registration; returns how
-    /// many devices are left, or `nil` when the device was not registered.
-    package func unregister(deviceLibraryIdentifier: String, passID: UUID) async throws -> Int? {
-        try await run {
-            try await database.transaction { db in
-                try await Self.lockPass(passID, on: db)
-                let removed = try await Self.removeRegistration(
-                    deviceLibraryIdentifier: deviceLibraryIdentifier, passID: passID, on: db)
-                guard removed else { return nil }
-                return try await Self.registrationCount(passID: passID, on: db)
-            }
-        }
-    }
-
-    /// Deletes the device's registration of the pass and its pending pushes, on `db`; whether there was one.
-    private static func removeRegistration(deviceLibraryIdentifier: String, passID: UUID, on db: any SQLDatabase)
-        async throws -> Bool
-    {
-        let removed = try await db.delete(from: PassRegistrationRow.table)
-            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-            .where("pass_id", .equal, passID.uuidString)
-            .returning("pass_id").all()
-        try await db.delete(from: "push_outbox")
-            .where("device_library_identifier", .equal, deviceLibraryIdentifier)
-            .where("pass_id", .equal, passID.uuidString).run()
-        return !removed.isEmpty
-    }
-
-    /// Holds the pass's row until the transaction ends (PostgreSQL; SQLite's write transactions run one at a time).
-    static func lockPass(_ passID: UUID, on db: any SQLDatabase) async throws {
-        guard db.dialect.name == "postgresql" else { return }
-        _ = try await db.select().column("id").from("apple_passes").where("id", .equal, passID.uuidString)
-            .for(.update).first()
-    }
-
-    /// The device's passes of the pass type whose update tag is above `since`.
-    package func updatedPasses(deviceLibraryIdentifier: String, passTypeIdentifier: String, since: Int64?)
-        async throws -> [(serialNumber: String, updateTag: Int64, passID: UUID)]
-    {
-        let statement =
-            if let since {
-                lookups.updatedPassesSince.bound(to: [deviceLibraryIdentifier, passTypeIdentifier, since])
-            } else {
-                lookups.updatedPasses.bound(to: [deviceLibraryIdentifier, passTypeIdentifier])
-            }
-        return try await rows(UpdatedPassRow.self, of: statement).map { row in
-            (row.serialNumber, row.updateTag ?? 0, try PassRow.uuid(row.passID, .id))
-        }
-    }
-
-    /// How many devices are registered for the pass.
-    package func registrationCount(passID: UUID) async throws -> Int {
-        try await run { try await Self.registrationCount(passID: passID, on: sql) }
-    }
-
-    static func registrationCount(passID: UUID, on db: any SQLDatabase) async throws -> Int {
-        let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
-            .from(PassRegistrationRow.table).where(
-                PassRegistrationRow.column(.passID), .equal, SQLBind(passID.uuidString)
-            )
-            .first(decodingColumn: "count", as: Int64.self)
-        return Int(count ?? 0)
     }
 
     /// Stores device log messages and deletes all but the newest `keeping`.

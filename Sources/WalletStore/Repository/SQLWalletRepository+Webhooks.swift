@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import WalletDocuments
 import WalletPasses
 import WalletServices
 

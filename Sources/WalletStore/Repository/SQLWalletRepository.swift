@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import WalletDocuments
 import WalletPasses
 import WalletServices
 
@@ -395,7 +396,7 @@ public struct SQLWalletRepository: WalletRepository {
             return try await body()
         } catch let error as WalletServerError {
             throw error
-        } catch let error as WalletPassesError {
+        } catch let error as WalletDocumentError {
             // A pass's content that cannot be read or rewritten (inside a transaction that changes it).
             throw error
         } catch let error as PassManagementFailure {

@@ -2,6 +2,8 @@ import CofferSupport
 import ArgumentParser
 import Foundation
 import Secrets
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 import WalletServer
 import WalletServices

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 
 extension PassCommand {
@@ -35,7 +37,7 @@ extension PassCommand {
             let kind: GoogleWalletType
             let `class`: GoogleWalletClass
             let object: GoogleWalletObject
-            let findings: [PassFinding]
+            let findings: [LintFinding]
             let saveLink: String?
             let skinny: Bool?
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WalletDocuments
 import WalletPasses
 
 extension PassCommand {
@@ -31,13 +32,7 @@ extension PassCommand {
             } else {
                 printText(report)
             }
-            let failing = report.errors.count + (strict ? report.warnings.count : 0)
-            guard failing == 0 else {
-                throw CommandFailure(
-                    "\(source): \(Self.count(report.errors.count, "error"))"
-                        + (strict ? " and \(Self.count(report.warnings.count, "warning"))" : ""),
-                    status: .notFound)
-            }
+            try LintOutput.finish(report.findings, source: source, strict: strict)
         }
 
         /// Fixes `pass.json` in the folder at `url`, and reports each change on standard error.
@@ -66,10 +61,7 @@ extension PassCommand {
         }
 
         private func printText(_ report: PassLintReport) {
-            for finding in report.findings {
-                print("\(finding.severity.rawValue)[\(finding.code)] \(finding.path): \(finding.message)")
-                if let fix = finding.fix { print("    fix: \(fix)") }
-            }
+            LintOutput.printFindings(report.findings)
             if !report.renderings.isEmpty {
                 if !report.findings.isEmpty { print("") }
                 print("How each iOS shows it:")
@@ -84,10 +76,7 @@ extension PassCommand {
                 }
             }
             printLanguages(report.languageViews)
-            let notes = report.findings.count - report.errors.count - report.warnings.count
-            print(
-                "\(Self.count(report.errors.count, "error")), \(Self.count(report.warnings.count, "warning")), "
-                    + Self.count(notes, "note"))
+            LintOutput.printCounts(report.findings)
         }
 
         /// Each language's texts, of those some language localizes.
@@ -102,10 +91,6 @@ extension PassCommand {
                     print("    \(text.path): \(text.shown)" + (text.isLocalized ? "" : "  (no entry: shows the key)"))
                 }
             }
-        }
-
-        private static func count(_ number: Int, _ noun: String) -> String {
-            "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WalletDocuments
 
 /// Reads and writes `.env` files: `NAME=value` lines, an optional `export `, single and double quotes, `#`
 /// comments. Errors name the line, never a value.

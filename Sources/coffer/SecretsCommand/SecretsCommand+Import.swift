@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Secrets
 import SecretsAudit
+import WalletDocuments
 
 extension SecretsCommand {
     /// `coffer secrets import FILE.env --map NAME=account/path … | --prefix app/`.

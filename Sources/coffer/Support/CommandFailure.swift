@@ -1,5 +1,6 @@
 import Secrets
 import SecretsAudit
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices
@@ -45,7 +46,7 @@ struct CommandFailure: Error {
     }
 
     /// Maps a pass error to its exit status: failed checks and wrong keys are 3, the rest 4.
-    init(_ error: WalletPassesError) {
+    init(_ error: WalletDocumentError) {
         switch error {
         case .verificationFailed, .unreadableKey, .keyDoesNotMatchCertificate, .identityMismatch:
             self.init(error.description, status: .authentication)
@@ -101,7 +102,7 @@ struct CommandFailure: Error {
         switch error {
         case let error as SecretsError: return CommandFailure(error)
         case let error as SecretsAuditError: return CommandFailure(error)
-        case let error as WalletPassesError: return CommandFailure(error)
+        case let error as WalletDocumentError: return CommandFailure(error)
         case let error as WalletServerError: return CommandFailure(error)
         case let failure as PassManagementFailure: return CommandFailure(failure)
         default: return error

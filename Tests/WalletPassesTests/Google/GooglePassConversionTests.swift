@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import WalletDocuments
+@testable import WalletGoogle
 @testable import WalletPasses
 
 @Suite("Google Wallet: a pass made into a class and an object Google's API takes, naming what it drops")

@@ -2,6 +2,8 @@ import CofferTestSupport
 import Foundation
 import Testing
 
+@testable import WalletDocuments
+@testable import WalletGoogle
 @testable import WalletPasses
 
 @Suite("Add to Google Wallet: a save link whose JWT the service account signs, skinny when long")
@@ -93,7 +95,7 @@ struct GoogleSaveLinkTests {
     @Test("a file that is not a service account key is refused, saying what one is")
     func refused() {
         for json in [#"{"client_email":"a@b"}"#, #"{"client_email":"a@b","private_key":"nope"}"#, "[]"] {
-            #expect(throws: WalletPassesError.self) { try GoogleServiceAccount(json: Data(json.utf8)) }
+            #expect(throws: WalletDocumentError.self) { try GoogleServiceAccount(json: Data(json.utf8)) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// A delete callback Google really signed, as posted to an issuer's endpoint: published in the tests of the Python

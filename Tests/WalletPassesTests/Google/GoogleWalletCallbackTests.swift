@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import WalletDocuments
+@testable import WalletGoogle
 @testable import WalletPasses
 
 @Suite("Google Wallet's save and delete callbacks: verified from root key to message, refused when anything is off")

@@ -1,3 +1,5 @@
+import WalletDocuments
+
 /// `pass.json` documents shaped like the examples in Apple's Wallet documentation: the same keys, nesting, value
 /// types and formats as Apple's samples, with made-up values (names, places, numbers, identifiers, keys) and with the
 /// mistakes of Apple's samples corrected. Each is a valid pass as Apple documents it, so `PassLint` finds no errors in

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("JSON text reads and writes as Foundation's coders do, refusing what RFC 8259 refuses")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("Passes of every layout sign into archives that verify; COFFER_EXPORT_PASSES keeps them for Apple's validator")
@@ -25,8 +26,8 @@ struct LintedPassSigningTests {
 
     @Test("each signs, verifies against the development root, and reads back the same pass.json")
     func signAndVerify() async throws {
-        let signer = PassSigner(identity: Fixtures.identity.signingIdentity)
-        let verifier = PassVerifier(trustRoots: [Fixtures.identity.root])
+        let signer = DocumentSigner(identity: Fixtures.identity.signingIdentity)
+        let verifier = DocumentVerifier(trustRoots: [Fixtures.identity.root])
         let export = ProcessInfo.processInfo.environment["COFFER_EXPORT_PASSES"].map { URL(fileURLWithPath: $0) }
         for (name, package) in try Self.packages() {
             let pkpass = try signer.sign(package).pkpass()

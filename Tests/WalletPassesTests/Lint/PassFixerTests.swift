@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("Fixes add what older iOS needs and remove what Wallet ignores, touching nothing else")

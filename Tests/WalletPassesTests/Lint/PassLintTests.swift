@@ -1,17 +1,18 @@
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// One check of `PassLint`: a clean sample passes it; broken one way, the sample fails it at `path`.
 struct LintCase: Sendable, CustomTestStringConvertible {
     let code: String
-    let severity: PassFinding.Severity
+    let severity: LintFinding.Severity
     let path: String
     let sample: LintSample
     let breaking: @Sendable (inout Pass, inout [String: Data]) -> Void
 
     init(
-        _ code: String, _ severity: PassFinding.Severity, at path: String, in sample: LintSample = .eventTicket,
+        _ code: String, _ severity: LintFinding.Severity, at path: String, in sample: LintSample = .eventTicket,
         _ breaking: @escaping @Sendable (inout Pass, inout [String: Data]) -> Void
     ) {
         self.code = code
@@ -58,10 +59,10 @@ struct PassLintTests {
         var pass = LintSample.eventTicket.pass
         pass.fields.primaryFields![0].changeMessage = "Changed"
         let package = try PassPackage(pass: pass, files: LintSample.eventTicket.files)
-        #expect(throws: WalletPassesError.self) { try package.validate() }
+        #expect(throws: WalletDocumentError.self) { try package.validate() }
         do {
             try package.validate()
-        } catch WalletPassesError.invalidPass(let findings) {
+        } catch WalletDocumentError.invalidPass(let findings) {
             #expect(findings.map(\.code) == ["field.change-message"])
         }
         pass = LintSample.eventTicket.pass
@@ -342,7 +343,7 @@ struct PassLintTests {
             var entry = PassUpcomingEntry(identifier: "day-1", name: "Day 1")
             var map = PassUpcomingEntry.Image(json: [:])
             map.urls = [PassUpcomingEntry.ImageURL(url: "https://venue.example.com/map.png", sha256: "abc")]
-            entry.images = PassUpcomingEntry.Images(json: ["venueMap": map.passJSON])
+            entry.images = PassUpcomingEntry.Images(json: ["venueMap": map.documentJSON])
             pass.upcomingPassInformation = [entry]
         },
         LintCase(
@@ -356,7 +357,7 @@ struct PassLintTests {
                     url: "https://venue.example.com/h.png", sha256: String(repeating: "ab", count: 32),
                     size: 3_000_000)
             ]
-            entry.images = PassUpcomingEntry.Images(json: ["headerImage": header.passJSON])
+            entry.images = PassUpcomingEntry.Images(json: ["headerImage": header.documentJSON])
             pass.upcomingPassInformation = [entry]
         },
     ]
@@ -396,10 +397,10 @@ struct PassLintTests {
             files["de.lproj/pass.strings"] = Data("\"event.label\" = \"VERANSTALTUNG\"\n\"event.value\" = \"x\";".utf8)
         },
         LintCase("strings.missing", .warning, at: "ja.lproj/pass.strings", in: .localized) { _, files in
-            files["ja.lproj/pass.strings"] = PassStrings(["event.label": "イベント", "event.changeMessage": "%@"]).encoded()
+            files["ja.lproj/pass.strings"] = StringsFile(["event.label": "イベント", "event.changeMessage": "%@"]).encoded()
         },
         LintCase("field.change-message", .error, at: "de.lproj/pass.strings", in: .localized) { _, files in
-            files["de.lproj/pass.strings"] = PassStrings([
+            files["de.lproj/pass.strings"] = StringsFile([
                 "event.label": "VERANSTALTUNG", "event.value": "Swift im Konzert", "event.changeMessage": "Neu",
             ]).encoded()
         },
@@ -407,7 +408,7 @@ struct PassLintTests {
             files["fr.lproj/logo.png"] = LintSample.png(width: 160, height: 50)
         },
         LintCase("strings.unused", .warning, at: "de.lproj/pass.strings", in: .localized) { _, files in
-            files["de.lproj/pass.strings"] = PassStrings([
+            files["de.lproj/pass.strings"] = StringsFile([
                 "event.label": "VERANSTALTUNG", "event.value": "Swift im Konzert", "event.changeMessage": "%@",
                 "event.old": "Alt",
             ]).encoded()

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("Decoding then encoding pass.json loses nothing: every key, known or not, at every depth")

@@ -1,4 +1,5 @@
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("WebServiceIdentifier: what Wallet can carry in a web service path, unescaped")

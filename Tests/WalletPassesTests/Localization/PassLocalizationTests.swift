@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import WalletDocuments
 @testable import WalletPasses
 
 @Suite("pass.strings: read as Foundation reads them, written in UTF-16 as Apple asks")
@@ -16,10 +17,10 @@ struct PassStringsTests {
             "event.label": "VERANSTALTUNG", "quote": #"Say "hi" \ then"#, "lines": "one\ntwo\r\tthree",
             "control": "bell\u{07}end", "ja": "イベント 🎫", "empty": "", "spaced key": "x",
         ]
-        let data = PassStrings(entries).encoded()
+        let data = StringsFile(entries).encoded()
         #expect(data.starts(with: [0xFF, 0xFE]), "UTF-16 little-endian with its byte order mark")
         #expect(try Self.foundation(data) == entries)
-        #expect(try PassStrings(data: data).entries == entries)
+        #expect(try StringsFile(data: data).entries == entries)
     }
 
     @Test(
@@ -31,13 +32,13 @@ struct PassStringsTests {
             Data([0xFE, 0xFF]) + "\"a\" = \"é\";\nb = c;".data(using: .utf16BigEndian)!,
         ])
     func encodings(_ data: Data) throws {
-        #expect(try PassStrings(data: data).entries == ["a": "é", "b": "c"])
+        #expect(try StringsFile(data: data).entries == ["a": "é", "b": "c"])
     }
 
     @Test("an empty file, or one of comments, has no entries")
     func empty() throws {
-        #expect(try PassStrings(data: Data()).entries.isEmpty)
-        #expect(try PassStrings(data: Data("/* nothing yet */\n".utf8)).entries.isEmpty)
+        #expect(try StringsFile(data: Data()).entries.isEmpty)
+        #expect(try StringsFile(data: Data("/* nothing yet */\n".utf8)).entries.isEmpty)
     }
 
     @Test("bytes that are not the text they declare are an encoding error that says what to do")
@@ -49,9 +50,9 @@ struct PassStringsTests {
             (Data([0xC3, 0x28, 0x41]), "neither UTF-8 nor UTF-16"),
         ] {
             #expect {
-                try PassStrings(data: data)
+                try StringsFile(data: data)
             } throws: { error in
-                guard case .encoding(let reason) = error as? PassStrings.ReadError else { return false }
+                guard case .encoding(let reason) = error as? StringsFile.ReadError else { return false }
                 return reason.contains(expected)
             }
         }
@@ -60,16 +61,16 @@ struct PassStringsTests {
     @Test("text that is not a list of entries is a syntax error naming the line, as Foundation does")
     func syntax() {
         #expect {
-            try PassStrings(data: Data("\"a\" = \"b\"\n\"c\" = \"d\";".utf8))
+            try StringsFile(data: Data("\"a\" = \"b\"\n\"c\" = \"d\";".utf8))
         } throws: { error in
-            guard case .syntax(let reason) = error as? PassStrings.ReadError else { return false }
+            guard case .syntax(let reason) = error as? StringsFile.ReadError else { return false }
             return reason.contains("line 2")
         }
-        #expect(throws: PassStrings.ReadError.self) { try PassStrings(data: Data("a = (1, 2);".utf8)) }
+        #expect(throws: StringsFile.ReadError.self) { try StringsFile(data: Data("a = (1, 2);".utf8)) }
         let deep = Data(("\"a\" = \"(\";\n// {\n/* < */ b = " + String(repeating: "(", count: 1_000_000)).utf8)
-        #expect(throws: PassStrings.ReadError.syntax("has a nested value on line 3: entries are \"key\" = \"value\";"))
+        #expect(throws: StringsFile.ReadError.syntax("has a nested value on line 3: entries are \"key\" = \"value\";"))
         {
-            try PassStrings(data: deep)
+            try StringsFile(data: deep)
         }
     }
 }
@@ -91,8 +92,8 @@ struct LocalizedTextTests {
     func fallback() throws {
         #expect(try LocalizedText(["de": "Tor", "en": "Gate", "ja": "ゲート"]).fallback == "Gate")
         #expect(try LocalizedText(["ja": "ゲート", "de": "Tor"]).fallback == "Tor")
-        #expect(throws: WalletPassesError.self) { try LocalizedText([:]) }
-        #expect(throws: WalletPassesError.self) { try LocalizedText(["german": "Tor"]) }
+        #expect(throws: WalletDocumentError.self) { try LocalizedText([:]) }
+        #expect(throws: WalletDocumentError.self) { try LocalizedText(["german": "Tor"]) }
     }
 }
 
@@ -134,7 +135,7 @@ struct PassFieldTextTests {
         #expect(try package.pass.fields.value(forKey: "event") == .text("Sold out"))
         #expect(try package.strings(for: "de").entries.keys.allSatisfy { !$0.hasPrefix("event.value.") })
         #expect(try !package.setField(.label, ofKey: "nope", to: .plain(.text("x"))))
-        #expect(throws: WalletPassesError.self) {
+        #expect(throws: WalletDocumentError.self) {
             try package.setField(.label, ofKey: "event", to: .plain(.number(3)))
         }
     }

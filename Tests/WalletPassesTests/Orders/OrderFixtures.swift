@@ -1,5 +1,7 @@
 import CofferTestSupport
 import Foundation
+@testable import WalletDocuments
+@testable import WalletOrders
 @testable import WalletPasses
 
 /// A shipped order with a pickup, a payment and a German localization, and a development Order Type ID identity.

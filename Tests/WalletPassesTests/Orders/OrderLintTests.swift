@@ -1,12 +1,14 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
+@testable import WalletOrders
 @testable import WalletPasses
 
 @Suite("OrderLint: what Wallet rejects in an order, with the key's path")
 struct OrderLintTests {
-    func codes(_ order: Order, files: [String: Data]? = OrderFixtures.files()) -> [String: PassFinding.Severity] {
-        var codes: [String: PassFinding.Severity] = [:]
+    func codes(_ order: Order, files: [String: Data]? = OrderFixtures.files()) -> [String: LintFinding.Severity] {
+        var codes: [String: LintFinding.Severity] = [:]
         for finding in order.lint(files: files).findings { codes["\(finding.code) \(finding.path)"] = finding.severity }
         return codes
     }

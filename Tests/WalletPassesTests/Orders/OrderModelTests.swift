@@ -1,6 +1,8 @@
 import Foundation
 import PropertyBased
 import Testing
+@testable import WalletDocuments
+@testable import WalletOrders
 @testable import WalletPasses
 
 @Suite("Order: every documented key typed, every key kept")

@@ -1,14 +1,16 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
+@testable import WalletOrders
 @testable import WalletPasses
 
-@Suite("Signed orders verify with openssl and with PassVerifier; tampering and the wrong signer are caught")
+@Suite("Signed orders verify with openssl and with DocumentVerifier; tampering and the wrong signer are caught")
 struct OrderSigningTests {
     let directory: TemporaryDirectory
-    let signer = PassSigner(identity: OrderFixtures.identity.signingIdentity)
+    let signer = DocumentSigner(identity: OrderFixtures.identity.signingIdentity)
     let rootPEM: Data
-    var verifier: PassVerifier { PassVerifier(trustRoots: [OrderFixtures.identity.root]) }
+    var verifier: DocumentVerifier { DocumentVerifier(trustRoots: [OrderFixtures.identity.root]) }
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -24,7 +26,7 @@ struct OrderSigningTests {
         #expect(Set(manifest.keys) == Set(OrderFixtures.files().keys).union(["order.json"]))
         let logo = try #require(manifest["logo.png"])
         #expect(logo.count == 64 && logo == logo.lowercased())
-        #expect(logo == PassManifest.sha256(OrderFixtures.files()["logo.png"]!))
+        #expect(logo == DocumentManifest.sha256(OrderFixtures.files()["logo.png"]!))
     }
 
     @Test("the example order in Examples/ signs, and openssl verifies it")
@@ -35,7 +37,7 @@ struct OrderSigningTests {
         #expect(outcome.status == 0, "\(outcome.errorOutput)")
     }
 
-    @Test("PassVerifier accepts an untouched order and returns its order.json and signer")
+    @Test("DocumentVerifier accepts an untouched order and returns its order.json and signer")
     func verifierAccepts() async throws {
         let signed = try signer.sign(try OrderFixtures.package())
         let verified = try await verifier.verify(order: signed.archive)
@@ -47,49 +49,49 @@ struct OrderSigningTests {
     @Test(
         "a flipped byte in any file fails on that file's hash", arguments: ["order.json", "logo.png", "sneaker@2x.png"])
     func flippedByte(_ path: String) async throws {
-        var entries = try PassArchive.unzip(try signer.sign(try OrderFixtures.package()).archive)
+        var entries = try DocumentArchive.unzip(try signer.sign(try OrderFixtures.package()).archive)
         entries[path]![entries[path]!.startIndex + 3] ^= 0x01
-        await #expect(throws: WalletPassesError.verificationFailed(.hashMismatch(path))) {
-            try await verifier.verify(order: try PassArchive.zip(entries))
+        await #expect(throws: WalletDocumentError.verificationFailed(.hashMismatch(path))) {
+            try await verifier.verify(order: try DocumentArchive.zip(entries))
         }
     }
 
     @Test("an added file, a removed one and a truncated archive are each refused")
     func structuralTampering() async throws {
         let archive = try signer.sign(try OrderFixtures.package()).archive
-        var added = try PassArchive.unzip(archive)
+        var added = try DocumentArchive.unzip(archive)
         added["extra.png"] = Fixtures.png(9)
-        await #expect(throws: WalletPassesError.verificationFailed(.unlistedFile("extra.png"))) {
-            try await verifier.verify(order: try PassArchive.zip(added))
+        await #expect(throws: WalletDocumentError.verificationFailed(.unlistedFile("extra.png"))) {
+            try await verifier.verify(order: try DocumentArchive.zip(added))
         }
-        var removed = try PassArchive.unzip(archive)
+        var removed = try DocumentArchive.unzip(archive)
         removed["logo.png"] = nil
-        await #expect(throws: WalletPassesError.verificationFailed(.missingFile("logo.png"))) {
-            try await verifier.verify(order: try PassArchive.zip(removed))
+        await #expect(throws: WalletDocumentError.verificationFailed(.missingFile("logo.png"))) {
+            try await verifier.verify(order: try DocumentArchive.zip(removed))
         }
-        await #expect(throws: WalletPassesError.self) {
+        await #expect(throws: WalletDocumentError.self) {
             try await verifier.verify(order: archive.prefix(archive.count / 2))
         }
     }
 
     @Test("a Pass Type ID identity cannot sign an order, nor vouch for one")
     func passIdentityRefused() async throws {
-        let passSigner = PassSigner(identity: Fixtures.identity.signingIdentity)
-        #expect(throws: WalletPassesError.self) { try passSigner.sign(try OrderFixtures.package()) }
+        let passSigner = DocumentSigner(identity: Fixtures.identity.signingIdentity)
+        #expect(throws: WalletDocumentError.self) { try passSigner.sign(try OrderFixtures.package()) }
         var order = OrderFixtures.order()
         order.orderTypeIdentifier = "order.other.example"
-        #expect(throws: WalletPassesError.self) { try signer.sign(try OrderPackage(order: order)) }
+        #expect(throws: WalletDocumentError.self) { try signer.sign(try OrderPackage(order: order)) }
 
         // An order whose manifest and signature come from a Pass Type ID certificate under the same root.
         let root = Fixtures.identity.root
         let files = OrderFixtures.files().merging(["order.json": try OrderFixtures.order().encoded()]) { $1 }
-        let manifest = PassManifest.json(files.mapValues(PassManifest.sha256))
-        let forged = try PassArchive.zip(
+        let manifest = DocumentManifest.json(files.mapValues(DocumentManifest.sha256))
+        let forged = try DocumentArchive.zip(
             files.merging(["manifest.json": manifest, "signature": try passSigner.signature(for: manifest)]) { $1 })
         await #expect {
-            try await PassVerifier(trustRoots: [root]).verify(order: forged)
+            try await DocumentVerifier(trustRoots: [root]).verify(order: forged)
         } throws: { error in
-            guard case WalletPassesError.verificationFailed(.wrongSigner) = error else { return false }
+            guard case WalletDocumentError.verificationFailed(.wrongSigner) = error else { return false }
             return true
         }
     }
@@ -98,16 +100,16 @@ struct OrderSigningTests {
     func invalidNotSigned() throws {
         var order = OrderFixtures.order()
         order.status = nil
-        #expect(throws: WalletPassesError.self) { try signer.sign(try OrderPackage(order: order)) }
+        #expect(throws: WalletDocumentError.self) { try signer.sign(try OrderPackage(order: order)) }
     }
 
     @Test("files of 5 MB or more are refused: Wallet takes orders below 5 MB")
     func sizeLimit() throws {
-        #expect(throws: WalletPassesError.tooLarge(what: "the order's files", limit: 5_000_000)) {
+        #expect(throws: WalletDocumentError.tooLarge(what: "the order's files", limit: 5_000_000)) {
             try OrderPackage(order: OrderFixtures.order(), files: ["big.png": Data(count: 5_000_000)])
         }
         var package = try OrderFixtures.package()
-        #expect(throws: WalletPassesError.self) { try package.add(Data(count: 4_999_000), at: "big.png") }
-        #expect(throws: WalletPassesError.self) { try package.add(Data(), at: "../escape.png") }
+        #expect(throws: WalletDocumentError.self) { try package.add(Data(count: 4_999_000), at: "big.png") }
+        #expect(throws: WalletDocumentError.self) { try package.add(Data(), at: "../escape.png") }
     }
 }

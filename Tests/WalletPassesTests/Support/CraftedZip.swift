@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// Builds ZIP archives byte by byte, with whatever sizes and CRCs a test wants them to declare: what an attacker
@@ -29,7 +30,7 @@ enum CraftedZip {
         }
     }
 
-    /// A raw deflate stream of `contents`, from Python's zlib (PassArchive stores every entry, so it makes none).
+    /// A raw deflate stream of `contents`, from Python's zlib (DocumentArchive stores every entry, so it makes none).
     static func deflate(_ contents: Data) throws -> Data {
         let script = """
             import sys, zlib

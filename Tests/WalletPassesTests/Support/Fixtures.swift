@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// A typical event ticket: pass.json, icon, logo and strip images at @1x/@2x/@3x, and a French localization.

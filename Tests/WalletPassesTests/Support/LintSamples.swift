@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// Clean passes of every layout (no errors, no warnings), with images of the sizes Wallet draws: the starting points
@@ -149,7 +150,7 @@ enum LintSample: String, CaseIterable, Sendable {
             files.merge(Self.images("strip", width: 375, height: 98)) { $1 }
             for (language, label, value) in Self.translations {
                 files["\(language).lproj/pass.strings"] =
-                    PassStrings(["event.label": label, "event.value": value, "event.changeMessage": "\(label): %@"])
+                    StringsFile(["event.label": label, "event.value": value, "event.changeMessage": "\(label): %@"])
                     .encoded()
             }
         case .posterEventTicket:

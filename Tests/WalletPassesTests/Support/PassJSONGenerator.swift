@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+@testable import WalletDocuments
 @testable import WalletPasses
 
 /// Random `pass.json` documents that follow Apple's schemas: every documented key may appear, with values of every
@@ -27,7 +28,7 @@ enum PassJSONGenerator {
         return object
     }
 
-    static func dictionary(_ schema: PassSchema, depth: Int, using rng: inout any SeededRandomNumberGenerator)
+    static func dictionary(_ schema: DocumentSchema, depth: Int, using rng: inout any SeededRandomNumberGenerator)
         -> [String: JSONValue]
     {
         var object: [String: JSONValue] = [:]
@@ -40,7 +41,7 @@ enum PassJSONGenerator {
         return object
     }
 
-    static func value(_ kind: PassValueKind, depth: Int, using rng: inout any SeededRandomNumberGenerator)
+    static func value(_ kind: SchemaValueKind, depth: Int, using rng: inout any SeededRandomNumberGenerator)
         -> JSONValue
     {
         switch kind {

@@ -4,6 +4,7 @@ import SQLKit
 import Secrets
 import SecretsAudit
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices

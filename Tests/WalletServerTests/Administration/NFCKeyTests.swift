@@ -2,6 +2,7 @@ import CofferTestSupport
 import Crypto
 import Foundation
 import Testing
+import WalletDocuments
 import X509
 import WalletPasses
 import WalletServer
@@ -41,7 +42,7 @@ struct NFCKeyTests {
             sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "0a0b", keyHash: "c0ffee")
         let root = try Data(contentsOf: storage.configuration.developmentRootURL)
         let trusted = try SigningIdentity.certificate(from: root, role: "the development root")
-        return try await PassVerifier(trustRoots: [trusted]).verify(pkpass: pkpass)
+        return try await DocumentVerifier(trustRoots: [trusted]).verify(pkpass: pkpass)
             .pass
     }
 

@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices
@@ -57,8 +58,8 @@ struct BulkChangeRoutesTests {
             let repository = world.world.repository
             for (index, passID) in passes.prefix(3).enumerated() {
                 _ = try await repository.register(
-                    deviceLibraryIdentifier: "device-\(index)", pushToken: String(repeating: "a", count: 64),
-                    passID: passID, now: Date(), maximumDevices: 10)
+                    .pass, deviceLibraryIdentifier: "device-\(index)", pushToken: String(repeating: "a", count: 64),
+                    documentID: passID, now: Date(), maximumDevices: 10)
             }
             let before = try #require(try await repository.pass(id: passes[0])).updateTag
             let body = #"{"match":{"fields":{"event":"Final"}},"change":{"fields":{"seat":"moved"}}}"#

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices

@@ -5,6 +5,7 @@ import HTTPTypes
 import Logging
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer

@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices
@@ -48,7 +49,7 @@ struct CertificateRequestTests {
             }
             let wrongTeam = try ca.issue(
                 csrPEM: first, AppleCAStandIn.Issuance(passTypeIdentifier: Self.passType, teamIdentifier: "OTHERTEAM1"))
-            await #expect(throws: WalletPassesError.self) {
+            await #expect(throws: WalletDocumentError.self) {
                 try await administration.completeCertificateRequest(
                     passTypeIdentifier: Self.passType, certificate: wrongTeam, wwdr: ca.wwdrPEM)
             }

@@ -4,6 +4,7 @@ import Logging
 import Secrets
 import SecretsAudit
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import SQLKit
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer
@@ -35,7 +36,8 @@ struct ShareLinkHoldersTests {
     static func downloadedToken(_ fixture: Fixture, path: String) async throws -> String? {
         let answer = try await Answer.send(fixture.client, .post, path)
         guard answer.status == .ok else { return nil }
-        return try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: answer.body).pass
+        return try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: answer.body)
+            .pass
             .authenticationToken
     }
 
@@ -86,7 +88,7 @@ struct ShareLinkHoldersTests {
             ) { $0.status }
             #expect(oldToken == .unauthorized, "every earlier holder loses the pass's updates")
             let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)?.id)
-            #expect(try await fixture.world.repository.registrationCount(passID: passID) == 0)
+            #expect(try await fixture.world.repository.registrationCount(of: .pass, id: passID) == 0)
             #expect(try await Answer.send(fixture.client, .post, second).status == .notFound)
 
             let fresh = try await Self.makeLink(fixture, apiToken: apiToken)
@@ -153,7 +155,7 @@ struct ShareLinkHoldersTests {
             // Two days on, one of them registers again: it is seen.
             clock.advance(by: 2 * 86_400)
             #expect(try await register("fakedevice0002") == .ok)
-            clock.advance(by: PassWebService.staleRegistrationAge - 2 * 86_400 + 60)
+            clock.advance(by: DeviceRegistrations.staleRegistrationAge - 2 * 86_400 + 60)
             #expect(try await register("ownersphone0001") == .created, "the one unseen longest made room")
             #expect(try await register("ownersphone0002") == .created)
             #expect(try await register("ownersphone0003") == .forbidden, "every other device was seen since")

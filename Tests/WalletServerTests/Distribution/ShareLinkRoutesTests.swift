@@ -6,6 +6,7 @@ import HummingbirdTesting
 import SQLKit
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer
@@ -64,7 +65,8 @@ struct ShareLinkRoutesTests {
         try await W.run(engine) { client, world in
             let answer = try await W.send(client, .get, "/api/v2/passes/PASS-001/pkpass", token: world.token)
             try Self.expectPass(answer, in: world)
-            let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: answer.body)
+            let pass = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                pkpass: answer.body)
             #expect(pass.pass.serialNumber == "PASS-001")
             let byPronto = try await W.send(
                 client, .get, "/api/v2/passes/9001/pkpass?id_attribute=pronto_tag_id", token: world.token)

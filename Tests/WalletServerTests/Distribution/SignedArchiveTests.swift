@@ -7,6 +7,7 @@ import Logging
 import SQLKit
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer
@@ -55,7 +56,7 @@ struct SignedArchiveTests {
     func keptArchivesAreSealed(_ engine: Engine) async throws {
         try await PassWebServiceTests().withFixture(engine) { fixture in
             let served = try await Self.fetch(fixture)
-            let verifier = PassVerifier(trustRoots: [ProvisioningWorld.identity.root])
+            let verifier = DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root])
             #expect(try await verifier.verify(pkpass: served).pass.authenticationToken == fixture.token)
             let rows = try await fixture.world.database.sql.select().column("pass_id").column("version")
                 .column("pkpass").from("signed_pass_archives").all()
@@ -103,7 +104,7 @@ struct SignedArchiveTests {
             fixture.world.clock.advance(by: 5)
             let changed = try await Self.fetch(fixture)
             #expect(changed != first)
-            let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: changed)
+            let pass = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: changed)
                 .pass
             #expect(pass.voided == true)
             #expect(pass.fidoProfile?.keyHash == "c0ffee", "the binding is kept")
@@ -127,7 +128,7 @@ struct SignedArchiveTests {
             fixture.world.clock.advance(by: 5)
             let second = try await Self.fetch(fixture)
             #expect(second != first)
-            let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: second)
+            let pass = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: second)
                 .pass
             #expect(pass.issuerBindingData?.learnMoreURL == "https://acme.example.com/binding-2")
         }
@@ -142,7 +143,7 @@ struct SignedArchiveTests {
                 .set("version", to: Data(repeating: 0, count: 32)).set("pkpass", to: Data("not a pass".utf8)).run()
             let served = try await Self.fetch(fixture)
             #expect(served != Data("not a pass".utf8))
-            _ = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: served)
+            _ = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: served)
         }
     }
 

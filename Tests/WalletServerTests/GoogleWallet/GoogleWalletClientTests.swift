@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 import WalletServerTesting
 import WalletServices

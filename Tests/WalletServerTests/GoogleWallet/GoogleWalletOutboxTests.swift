@@ -3,6 +3,7 @@ import Foundation
 import SQLKit
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServerTesting
 import WalletServices

@@ -8,6 +8,8 @@ import Logging
 import SQLKit
 import Secrets
 import Testing
+import WalletDocuments
+import WalletGoogle
 import WalletPasses
 import WalletServerTesting
 

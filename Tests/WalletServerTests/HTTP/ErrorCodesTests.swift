@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+import WalletDocuments
 
 @Suite("The API's error codes are the ones docs/openapi.yaml lists")
 struct ErrorCodesTests {
@@ -8,7 +9,7 @@ struct ErrorCodesTests {
     func documented() throws {
         let yaml = try String(contentsOf: SourceTree.appending("docs/openapi.yaml"), encoding: .utf8)
         let schema = try #require(yaml.range(of: "\n    Error:\n")).upperBound
-        let end = try #require(yaml.range(of: "\n    PassFinding:", range: schema..<yaml.endIndex)).lowerBound
+        let end = try #require(yaml.range(of: "\n    LintFinding:", range: schema..<yaml.endIndex)).lowerBound
         let documented = String(yaml[schema..<end])
         let folder = SourceTree.appending("Sources/WalletServer")
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }

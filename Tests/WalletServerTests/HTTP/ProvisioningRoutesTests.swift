@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Logging
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices
@@ -57,7 +58,8 @@ struct ProvisioningRoutesTests {
                 #expect(response.headers[.contentType] == "application/vnd.apple.pkpass")
                 return Data(response.body.readableBytesView)
             }
-            let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass)
+            let verified = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                pkpass: pkpass)
             #expect(verified.pass.fidoProfile?.keyHash == "c0ffee")
             let bound = try OpenSSL.verify(
                 pkpass: pkpass, root: Data(try ProvisioningWorld.identity.rootPEM.utf8), in: world.directory)

@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import HTTPTypes
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices
@@ -34,7 +35,7 @@ struct LocalizedFieldsTests {
 
             let answer = try await W.send(client, .get, "/api/v2/passes/L-1/pkpass", token: world.token)
             #expect(answer.status == .ok)
-            let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root])
+            let verified = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root])
                 .verify(pkpass: answer.body)
             let field = try #require(verified.pass.fields.field(forKey: "event"))
             guard case .text(let valueKey) = field.value, let labelKey = field.label else {

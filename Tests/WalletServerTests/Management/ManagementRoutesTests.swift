@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices
@@ -322,7 +323,8 @@ struct ManagementRoutesTests {
             let repository = world.world.repository
             for device in ["device-a", "device-b"] {
                 _ = try await repository.register(
-                    deviceLibraryIdentifier: device, pushToken: "token-\(device)", passID: passID, now: Date(),
+                    .pass, deviceLibraryIdentifier: device, pushToken: "token-\(device)", documentID: passID,
+                    now: Date(),
                     maximumDevices: 20)
             }
             func read() async throws -> ManagedPassState {

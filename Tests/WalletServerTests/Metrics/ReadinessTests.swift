@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer

@@ -5,6 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import Secrets
 import Testing
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 import WalletServer
 import WalletServerTesting
@@ -104,7 +106,7 @@ struct OrderEndToEndTests {
             #expect(response.headers[.contentType] == "application/vnd.apple.finance.order")
             return (Data(response.body.readableBytesView), try #require(response.headers[.lastModified]))
         }
-        let verifier = PassVerifier(trustRoots: [root])
+        let verifier = DocumentVerifier(trustRoots: [root])
         let fetched = try await verifier.verify(order: first).order
         #expect(fetched.authenticationToken == token)
         #expect(fetched.webServiceURL == "https://wallet.example.com/orders")

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import WalletOrders
 import WalletPasses
 
 @testable import WalletServer

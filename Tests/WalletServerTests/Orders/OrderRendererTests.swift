@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Secrets
 import Testing
+import WalletDocuments
+import WalletOrders
 import WalletPasses
 
 @testable import WalletServices

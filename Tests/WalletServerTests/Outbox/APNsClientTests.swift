@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import Testing
+import WalletDocuments
 import WalletPasses
 import X509
 

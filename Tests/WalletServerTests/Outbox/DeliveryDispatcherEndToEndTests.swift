@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServerTesting
@@ -54,7 +55,8 @@ struct DeliveryDispatcherEndToEndTests {
         try await Application(router: router).test(.router) { http in
             let apiToken = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "tests").token
             let pkpass = try await PassWebServiceTests.bind(client: http, apiToken: apiToken)
-            let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass)
+            let verified = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                pkpass: pkpass)
             let passToken = try #require(verified.pass.authenticationToken)
             let status = try await http.execute(
                 uri: "/passkit/v1/devices/\(Self.device)/registrations/\(Self.topic)/PASS-001", method: .post,

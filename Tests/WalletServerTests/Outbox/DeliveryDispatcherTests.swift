@@ -5,6 +5,7 @@ import Secrets
 import Logging
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServerTesting
@@ -27,7 +28,8 @@ struct DeliveryDispatcherTests {
         let (pass, passType) = try await repository.makePass(passTypeIdentifier: topic, teamIdentifier: "DEVTEAM000")
         for device in 0..<devices {
             _ = try await repository.register(
-                deviceLibraryIdentifier: "device-\(device)", pushToken: token(device), passID: pass.id, now: Date(),
+                .pass, deviceLibraryIdentifier: "device-\(device)", pushToken: token(device), documentID: pass.id,
+                now: Date(),
                 maximumDevices: 100)
         }
         return (pass, passType)
@@ -87,7 +89,7 @@ struct DeliveryDispatcherTests {
             #expect(try await dispatcher.drain() == 6)
             #expect(Set(standIn.received.map(\.path)) == Set((0..<6).map { "/3/device/" + Self.token($0) }))
             #expect(try await Self.outboxCount(database) == 0)
-            #expect(try await repository.registrationCount(passID: pass.id) == 4)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) == 4)
             // A push APNs accepted shows its device is there: the device cap keeps it (PassWebService).
             let seen = try await database.sql.select().column("last_seen_at").from("pass_registrations")
                 .all(decodingColumn: "last_seen_at", as: Int64.self)
@@ -116,7 +118,7 @@ struct DeliveryDispatcherTests {
             let dispatcher = DeliveryDispatcher(
                 outbox: repository, client: client, identity: Self.noIdentity, trace: trace)
             #expect(try await dispatcher.drain() == 2)
-            #expect(try await repository.registrationCount(passID: pass.id) == 0)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) == 0)
             let events = try await repository.passEvents(passID: pass.id, after: nil, limit: 50)
             let removals = events.filter { $0.kind == .unregistered }
             #expect(removals.count == 1, "one pass.removed, when the last device goes")
@@ -150,7 +152,7 @@ struct DeliveryDispatcherTests {
             #expect(try await dispatcher.drain() == 1)
             #expect(try await Self.outboxCount(database) == 0)
             #expect(standIn.received.map(\.status).sorted() == [200, 200, 429, 500])
-            #expect(try await repository.registrationCount(passID: pass.id) == 2)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) == 2)
         }
     }
 
@@ -172,7 +174,7 @@ struct DeliveryDispatcherTests {
             }
             #expect(try await Self.outboxCount(database) == 0)
             #expect(standIn.received.count == 3)
-            #expect(try await repository.registrationCount(passID: pass.id) == 1)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) == 1)
         }
     }
 
@@ -188,7 +190,7 @@ struct DeliveryDispatcherTests {
             let dispatcher = DeliveryDispatcher(outbox: repository, client: client, identity: Self.noIdentity)
             #expect(try await dispatcher.drain() == 2)
             #expect(try await Self.attempts(database) == [1])
-            #expect(try await repository.registrationCount(passID: pass.id) == 2)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) == 2)
         }
     }
 
@@ -239,17 +241,19 @@ struct DeliveryDispatcherTests {
                 for index in 0..<24 {
                     group.addTask {
                         if index.isMultiple(of: 3) {
-                            _ = try await repository.unregister(deviceLibraryIdentifier: "device-x", passID: pass.id)
+                            _ = try await repository.unregister(
+                                .pass, deviceLibraryIdentifier: "device-x", documentID: pass.id)
                         } else {
                             _ = try await repository.register(
-                                deviceLibraryIdentifier: "device-x", pushToken: Self.token(index), passID: pass.id,
+                                .pass, deviceLibraryIdentifier: "device-x", pushToken: Self.token(index),
+                                documentID: pass.id,
                                 now: Date(), maximumDevices: 20)
                         }
                     }
                 }
                 try await group.waitForAll()
             }
-            #expect(try await repository.registrationCount(passID: pass.id) <= 1)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) <= 1)
         }
     }
 
@@ -270,17 +274,17 @@ struct DeliveryDispatcherTests {
                 now: Date().addingTimeInterval(61), limit: 10, leaseFor: 60)
             #expect(reclaimed.map(\.id) == [push.id])
             _ = try await repository.register(
-                deviceLibraryIdentifier: "device-0", pushToken: Self.token(99), passID: pass.id, now: Date(),
+                .pass, deviceLibraryIdentifier: "device-0", pushToken: Self.token(99), documentID: pass.id, now: Date(),
                 maximumDevices: 100)
             try await repository.removeRegistration(for: push)
-            #expect(try await repository.registrationCount(passID: pass.id) == 1)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) == 1)
             // The same refusal while the device still has that token removes the registration.
             _ = try await repository.applyChange(passID: pass.id, content: nil, now: Date())
             let current = try #require(
                 try await repository.claimDuePushes(now: Date().addingTimeInterval(200), limit: 10, leaseFor: 60).first)
             #expect(current.pushToken == Self.token(99))
             try await repository.removeRegistration(for: current)
-            #expect(try await repository.registrationCount(passID: pass.id) == 0)
+            #expect(try await repository.registrationCount(of: .pass, id: pass.id) == 0)
         }
     }
 

@@ -3,6 +3,7 @@ import CofferTestSupport
 import Foundation
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices
@@ -36,7 +37,8 @@ struct ProvisioningServiceTests {
 
             let pkpass = try await world.service.completeBinding(
                 sessionIdentifier: binding.sessionIdentifier, issuerBindingData: "0A0B0C", keyHash: "ff00")
-            let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass)
+            let verified = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                pkpass: pkpass)
             #expect(
                 verified.pass.issuerBindingData
                     == PassIssuerBindingData(

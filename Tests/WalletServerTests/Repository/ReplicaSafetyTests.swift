@@ -30,7 +30,8 @@ struct ReplicaSafetyTests {
         try await repository.createTags(made)
         for (_, pass) in made {
             _ = try await repository.register(
-                deviceLibraryIdentifier: device, pushToken: "ab", passID: pass.id, now: Date(), maximumDevices: 20)
+                .pass, deviceLibraryIdentifier: device, pushToken: "ab", documentID: pass.id, now: Date(),
+                maximumDevices: 20)
         }
         return (made[0].pass, made[1].pass)
     }
@@ -42,9 +43,9 @@ struct ReplicaSafetyTests {
         try await engine.withRepository { repository, database in
             let (first, second) = try await Self.twoRegisteredPasses(in: repository)
             func list(since: Int64?) async throws -> [(serialNumber: String, updateTag: Int64)] {
-                try await repository.updatedPasses(
-                    deviceLibraryIdentifier: Self.device, passTypeIdentifier: "pass.com.example.tags", since: since
-                ).map { ($0.serialNumber, $0.updateTag) }
+                try await repository.updatedDocuments(
+                    .pass, deviceLibraryIdentifier: Self.device, typeIdentifier: "pass.com.example.tags", since: since
+                ).map { ($0.identifier, $0.updateTag) }
             }
             let deviceTag = try await list(since: nil).map(\.updateTag).max() ?? 0
 

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Secrets
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServices

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer

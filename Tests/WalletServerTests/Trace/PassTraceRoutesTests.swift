@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer
@@ -83,7 +84,7 @@ struct PassTraceRoutesTests {
                     let apiToken = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "t")
                         .token
                     let pkpass = try await PassWebServiceTests.bind(client: http, apiToken: apiToken)
-                    let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                    let verified = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
                         pkpass: pkpass)
                     let passToken = try #require(verified.pass.authenticationToken)
                     let status = try await http.execute(

@@ -8,6 +8,7 @@ import HummingbirdTesting
 import Logging
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer

@@ -3,6 +3,7 @@ import Foundation
 import Secrets
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletServer
 import WalletServices
 import WalletStore

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Logging
 import SQLKit
 import Testing
+import WalletDocuments
 import WalletPasses
 @testable import WalletServer
 @testable import WalletServices
@@ -57,7 +58,7 @@ struct PassWebServiceTests {
 
     func withFixture(
         _ engine: Engine, template: PassPackage? = nil,
-        maximumDevicesPerPass: Int = PassWebService.defaultMaximumDevicesPerPass,
+        maximumDevicesPerPass: Int = DeviceRegistrations.defaultMaximumDevices,
         logger: Logger = Logger(label: "test"), _ body: @Sendable (Fixture) async throws -> Void
     ) async throws {
         try await ProvisioningWorld.with(engine, webService: true, template: template) { world in
@@ -68,7 +69,7 @@ struct PassWebServiceTests {
                 maximumDevicesPerPass: maximumDevicesPerPass)
             try await Application(router: router).test(.router) { client in
                 let pkpass = try await Self.bind(client: client, apiToken: token)
-                let verified = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                let verified = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
                     pkpass: pkpass)
                 let passToken = try #require(verified.pass.authenticationToken)
                 try await body(
@@ -100,7 +101,7 @@ struct PassWebServiceTests {
         arguments: Engine.available)
     func passCarriesWebService(_ engine: Engine) async throws {
         try await withFixture(engine) { fixture in
-            let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+            let pass = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
                 pkpass: fixture.pkpass
             ).pass
             #expect(pass.webServiceURL == ProvisioningWorld.webServiceURL)
@@ -139,7 +140,8 @@ struct PassWebServiceTests {
             #expect(try await fixture.register(body: "{") == .badRequest)
             #expect(
                 try await fixture.world.repository.registrationCount(
-                    passID: try #require(
+                    of: .pass,
+                    id: try #require(
                         try await fixture.world.repository.pass(tagID: fixture.world.tag.id)?.id)) == 1)
         }
     }
@@ -205,7 +207,7 @@ struct PassWebServiceTests {
                 #expect(response.headers[.lastModified] != date)
                 return Data(response.body.readableBytesView)
             }
-            let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: updated)
+            let pass = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: updated)
                 .pass
             #expect(pass.fields.value(forKey: "event") == .text("Moved to Hall B"))
             #expect(pass.voided == true)
@@ -397,7 +399,7 @@ struct PassWebServiceTests {
             let personalized = try await fixture.client.execute(
                 uri: fixture.passPath, method: .get, headers: fixture.auth
             ) { Data($0.body.readableBytesView) }
-            let fetched = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+            let fetched = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
                 pkpass: personalized)
             #expect(fetched.files["personalization.json"] == nil)
             #expect(fetched.pass.fields.value(forKey: "personalization.fullName") == .text("Jane Appleseed"))
@@ -444,11 +446,11 @@ struct PassWebServiceTests {
             ).token
             let rebound = try await Self.bind(client: fixture.client, apiToken: apiToken)
             let newToken = try #require(
-                try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: rebound).pass
+                try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: rebound).pass
                     .authenticationToken)
             #expect(newToken != fixture.token)
             let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)).id
-            #expect(try await fixture.world.repository.registrationCount(passID: passID) == 0)
+            #expect(try await fixture.world.repository.registrationCount(of: .pass, id: passID) == 0)
             let old = fixture.auth
             var new = fixture.auth
             new[.authorization] = "ApplePass \(newToken)"
@@ -485,7 +487,7 @@ struct PassWebServiceTests {
             #expect(try await register("made-up-device-3") == .forbidden)
             #expect(try await register("made-up-device-1") == .ok)
             let passID = try #require(try await fixture.world.repository.pass(tagID: fixture.world.tag.id)).id
-            #expect(try await fixture.world.repository.registrationCount(passID: passID) == 2)
+            #expect(try await fixture.world.repository.registrationCount(of: .pass, id: passID) == 2)
         }
         #expect(!lines.values.isEmpty)
         let leaked = lines.values.filter { $0.contains("made-up-device") }
@@ -512,7 +514,8 @@ struct PassWebServiceTests {
                 tagID: other.id, passTypeID: passType.id, serialNumber: "OTHER", passContent: Data())
             try await repository.createTags([(other, otherPass)])
             _ = try await repository.register(
-                deviceLibraryIdentifier: PassWebServiceTests.device, pushToken: "ee", passID: otherPass.id, now: Date(),
+                .pass, deviceLibraryIdentifier: PassWebServiceTests.device, pushToken: "ee", documentID: otherPass.id,
+                now: Date(),
                 maximumDevices: 20)
             let tokens = try await fixture.world.database.sql.select().columns("pass_id", "push_token")
                 .from("pass_registrations").all()

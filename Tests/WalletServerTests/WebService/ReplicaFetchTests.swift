@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServerTesting
@@ -44,7 +45,7 @@ struct ReplicaFetchTests {
         changing: any TestClientProtocol, fetching: any TestClientProtocol, seed: WalletAdministration.DemoSeed,
         standIn: APNsStandIn, root: Certificate
     ) async throws {
-        let verifier = PassVerifier(trustRoots: [root])
+        let verifier = DocumentVerifier(trustRoots: [root])
         let bound = try await verifier.verify(
             pkpass: try await WalletDeviceEndToEndTests.bindPass(client: changing, seed: seed)
         ).pass

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOSSL
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServer
 import WalletServerTesting
@@ -76,7 +77,7 @@ struct WalletDeviceEndToEndTests {
         let basic = ProvisioningAPI.headers(token: seed.apiToken)
         // 1. Issue: issuer data, then the device's callback binds the pass.
         let bound = try await bindPass(client: client, seed: seed)
-        let verifier = PassVerifier(trustRoots: [root])
+        let verifier = DocumentVerifier(trustRoots: [root])
         let first = try await verifier.verify(pkpass: bound).pass
         let token = try #require(first.authenticationToken)
         #expect(first.webServiceURL == "https://wallet.example.com/passkit")

@@ -7,6 +7,7 @@ import Logging
 import SQLKit
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 
 @testable import WalletServer
@@ -82,7 +83,7 @@ struct WebhookDeliveryTests {
                     let apiToken = try await repository.createAPIUser(clientID: world.apiUser.clientID, name: "t")
                         .token
                     let pkpass = try await PassWebServiceTests.bind(client: http, apiToken: apiToken)
-                    let pass = try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
+                    let pass = try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(
                         pkpass: pkpass)
                     try await body(
                         Fixture(

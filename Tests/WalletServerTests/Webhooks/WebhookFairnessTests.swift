@@ -7,6 +7,7 @@ import Logging
 import SQLKit
 import Secrets
 import Testing
+import WalletDocuments
 import WalletPasses
 import WalletServerTesting
 
@@ -110,7 +111,7 @@ struct WebhookFairnessTests {
             let tokenB = try await repository.createAPIUser(clientID: clientB.id, name: "b").token
             let pkpass = try await PassWebServiceTests.bind(client: http, apiToken: tokenA)
             let passToken = try #require(
-                try await PassVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass).pass
+                try await DocumentVerifier(trustRoots: [ProvisioningWorld.identity.root]).verify(pkpass: pkpass).pass
                     .authenticationToken)
             let registered = try await http.execute(
                 uri: "/passkit/v1/devices/\(Self.device)/registrations/pass.dev.coffer.server/PASS-001",

@@ -1,9 +1,10 @@
 import Foundation
+import WalletDocuments
 
 /// One field on a pass (`headerFields`, `primaryFields`, … in `pass.json`), with its formatting options.
-public struct PassField: PassDictionary {
+public struct PassField: DocumentDictionary {
     /// A field's value: text, a number, or a date (written as ISO 8601 text, formatted by `dateStyle`).
-    public enum Value: Codable, Hashable, PassJSONConvertible {
+    public enum Value: Codable, Hashable, DocumentJSONConvertible {
         /// Text (also used for dates: ISO 8601).
         case text(String)
         /// A number, formatted by `numberStyle` or `currencyCode`.
@@ -22,12 +23,12 @@ public struct PassField: PassDictionary {
         /// Encodes text or a number.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(passJSON)
+            try container.encode(documentJSON)
         }
 
         /// Reads a JSON string or number.
-        public init?(passJSON: JSONValue) {
-            switch passJSON {
+        public init?(documentJSON: JSONValue) {
+            switch documentJSON {
             case .string(let text): self = .text(text)
             case .number(let number): self = .number(number)
             default: return nil
@@ -35,7 +36,7 @@ public struct PassField: PassDictionary {
         }
 
         /// A JSON string or number.
-        public var passJSON: JSONValue {
+        public var documentJSON: JSONValue {
             switch self {
             case .text(let text): .string(text)
             case .number(let number): .number(number)
@@ -44,7 +45,7 @@ public struct PassField: PassDictionary {
     }
 
     /// Text alignment (`PKTextAlignment…`).
-    public enum TextAlignment: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum TextAlignment: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// Left.
         case left = "PKTextAlignmentLeft"
         /// Centered.
@@ -56,7 +57,7 @@ public struct PassField: PassDictionary {
     }
 
     /// How a date or time is shown (`PKDateStyle…`).
-    public enum DateStyle: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum DateStyle: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// Not shown.
         case none = "PKDateStyleNone"
         /// Short.
@@ -70,7 +71,7 @@ public struct PassField: PassDictionary {
     }
 
     /// How a number is shown (`PKNumberStyle…`).
-    public enum NumberStyle: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum NumberStyle: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// Decimal.
         case decimal = "PKNumberStyleDecimal"
         /// Percent.
@@ -82,7 +83,7 @@ public struct PassField: PassDictionary {
     }
 
     /// What Wallet turns into links in a back field's value (`PKDataDetectorType…`).
-    public enum DataDetectorType: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum DataDetectorType: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// Phone numbers.
         case phoneNumber = "PKDataDetectorTypePhoneNumber"
         /// Web links.
@@ -205,7 +206,7 @@ public struct PassField: PassDictionary {
     }
 
     /// The keys of a field dictionary.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "field",
         [
             .init("key", .string, required: true),

@@ -1,8 +1,10 @@
+import WalletDocuments
+
 /// The dictionary under a pass's style key (`eventTicket`, `boardingPass`, …): its lists of fields and, for boarding
 /// passes, the transit type.
-public struct PassFields: PassDictionary {
+public struct PassFields: DocumentDictionary {
     /// How a boarding pass travels (`PKTransitType…`).
-    public enum TransitType: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum TransitType: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// Air.
         case air = "PKTransitTypeAir"
         /// Boat.
@@ -115,14 +117,14 @@ public struct PassFields: PassDictionary {
     }
 
     /// Every field with the name of its list and its index there, in order.
-    var all: [(list: String, index: Int, field: PassField)] {
+    package var all: [(list: String, index: Int, field: PassField)] {
         Self.lists.flatMap { list in
             ((self[list] as [PassField]?) ?? []).enumerated().map { (list, $0.offset, $0.element) }
         }
     }
 
     /// The keys of a style dictionary.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "style",
         [
             .init("headerFields", .array(.dictionary(PassField.self))),

@@ -1,5 +1,7 @@
+import WalletDocuments
+
 /// The FIDO profile that binds an account-bound pass to an account (`fidoProfile`).
-public struct FIDOProfile: PassDictionary {
+public struct FIDOProfile: DocumentDictionary {
     /// Every key, as read or set.
     public var json: [String: JSONValue]
 
@@ -31,7 +33,7 @@ public struct FIDOProfile: PassDictionary {
     }
 
     /// The keys of a FIDO profile.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "FIDO profile",
         [
             .init("relyingPartyIdentifier", .string, required: true),

@@ -1,7 +1,9 @@
+import WalletDocuments
+
 /// An action Wallet features on a pass (an entry of `featuredActions`, iOS 27): a button that opens a link.
-public struct PassAction: PassDictionary {
+public struct PassAction: DocumentDictionary {
     /// What an action does, as Wallet labels and draws it.
-    public enum Kind: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum Kind: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// The event's schedule.
         case viewSchedule
         /// A trailer.
@@ -63,7 +65,7 @@ public struct PassAction: PassDictionary {
     }
 
     /// The keys of a featured action.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "featured action",
         [
             .init("identifier", .string, required: true),

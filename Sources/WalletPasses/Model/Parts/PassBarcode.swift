@@ -1,7 +1,9 @@
+import WalletDocuments
+
 /// A barcode on a pass.
-public struct PassBarcode: PassDictionary {
+public struct PassBarcode: DocumentBarcode {
     /// The symbology (`PKBarcodeFormat…`).
-    public enum Format: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum Format: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// QR code.
         case qr = "PKBarcodeFormatQR"
         /// PDF417.
@@ -34,43 +36,6 @@ public struct PassBarcode: PassDictionary {
     /// Wraps a barcode dictionary as it is.
     public init(json: [String: JSONValue]) { self.json = json }
 
-    /// Creates a barcode.
-    public init(format: Format, message: String, messageEncoding: String = "iso-8859-1", altText: String? = nil) {
-        self.init(json: [:])
-        self.format = format
-        self.message = message
-        self.messageEncoding = messageEncoding
-        self.altText = altText
-    }
-
-    /// The symbology (required); `nil` when it is absent or one Coffer does not know.
-    public var format: Format? {
-        get { self["format"] }
-        set { self["format"] = newValue }
-    }
-    /// The encoded message (required).
-    public var message: String {
-        get { self["message", default: ""] }
-        set { self["message", default: ""] = newValue }
-    }
-    /// The IANA name of the message's text encoding, usually `iso-8859-1` (required).
-    public var messageEncoding: String {
-        get { self["messageEncoding", default: ""] }
-        set { self["messageEncoding", default: ""] = newValue }
-    }
-    /// Text shown under the barcode (not on watchOS).
-    public var altText: String? {
-        get { self["altText"] }
-        set { self["altText"] = newValue }
-    }
-
     /// The keys of a barcode dictionary.
-    public static let schema = PassSchema(
-        "barcode",
-        [
-            .init("format", .enumeration(Format.allCases.map(\.rawValue)), required: true),
-            .init("message", .string, required: true),
-            .init("messageEncoding", .string, required: true),
-            .init("altText", .string),
-        ])
+    public static let schema = barcodeSchema
 }

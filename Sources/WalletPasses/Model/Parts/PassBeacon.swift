@@ -1,5 +1,7 @@
+import WalletDocuments
+
 /// A Bluetooth beacon near which the pass is relevant.
-public struct PassBeacon: PassDictionary {
+public struct PassBeacon: DocumentDictionary {
     /// Every key, as read or set.
     public var json: [String: JSONValue]
 
@@ -37,7 +39,7 @@ public struct PassBeacon: PassDictionary {
     }
 
     /// The keys of a beacon dictionary.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "beacon",
         [
             .init("proximityUUID", .string, required: true),

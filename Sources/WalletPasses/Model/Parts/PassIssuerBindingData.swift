@@ -1,10 +1,12 @@
+import WalletDocuments
+
 /// The binding an account-bound pass carries once a device has bound it (`issuerBindingData` in `pass.json`).
 ///
 /// PassKit reads the key as a dictionary: `{"issuerBindingData": "<hex>", "learnMoreURL": "<url>"}`, where the
 /// inner string is the hex the device sent to the callback (PassKit hex-decodes it) and `learnMoreURL` is an optional
 /// page about the binding. A bare string under the outer key, as older Coffer versions wrote, is read as the inner
 /// string; ``Pass/init(json:)`` rewrites it as the dictionary.
-public struct PassIssuerBindingData: PassDictionary {
+public struct PassIssuerBindingData: DocumentDictionary {
     /// Every key, as read or set.
     public var json: [String: JSONValue]
 
@@ -19,8 +21,8 @@ public struct PassIssuerBindingData: PassDictionary {
     }
 
     /// Reads the dictionary, or a bare hex string (the form older versions wrote).
-    public init?(passJSON: JSONValue) {
-        switch passJSON {
+    public init?(documentJSON: JSONValue) {
+        switch documentJSON {
         case .string(let hex): self.init(issuerBindingData: hex)
         case .object(let object): self.init(json: object)
         default: return nil
@@ -39,7 +41,7 @@ public struct PassIssuerBindingData: PassDictionary {
     }
 
     /// The keys of the binding dictionary.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "issuer binding",
         [
             .init("issuerBindingData", .string, required: true),

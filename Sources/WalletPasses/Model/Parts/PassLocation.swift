@@ -1,5 +1,7 @@
+import WalletDocuments
+
 /// A place where the pass is relevant (`locations`), or a place a semantic tag names (`venueLocation`, …).
-public struct PassLocation: PassDictionary {
+public struct PassLocation: DocumentLocation {
     /// Every key, as read or set.
     public var json: [String: JSONValue]
 
@@ -15,21 +17,6 @@ public struct PassLocation: PassDictionary {
         self.relevantText = relevantText
     }
 
-    /// Latitude in degrees (required).
-    public var latitude: Double {
-        get { self["latitude", default: 0] }
-        set { self["latitude", default: 0] = newValue }
-    }
-    /// Longitude in degrees (required).
-    public var longitude: Double {
-        get { self["longitude", default: 0] }
-        set { self["longitude", default: 0] = newValue }
-    }
-    /// Altitude in meters.
-    public var altitude: Double? {
-        get { self["altitude"] }
-        set { self["altitude"] = newValue }
-    }
     /// Text shown on the lock screen near the place.
     public var relevantText: String? {
         get { self["relevantText"] }
@@ -37,12 +24,5 @@ public struct PassLocation: PassDictionary {
     }
 
     /// The keys of a location dictionary.
-    public static let schema = PassSchema(
-        "location",
-        [
-            .init("latitude", .number, required: true),
-            .init("longitude", .number, required: true),
-            .init("altitude", .number),
-            .init("relevantText", .string),
-        ])
+    public static let schema = DocumentSchema("location", coordinateEntries + [.init("relevantText", .string)])
 }

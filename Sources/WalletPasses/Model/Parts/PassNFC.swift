@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
+import WalletDocuments
 
 /// Near-field communication data for Value Added Services passes (`nfc`).
-public struct PassNFC: PassDictionary {
+public struct PassNFC: DocumentDictionary {
     /// Every key, as read or set.
     public var json: [String: JSONValue]
 
@@ -41,7 +42,7 @@ public struct PassNFC: PassDictionary {
     }
 
     /// The keys of an NFC dictionary.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "NFC",
         [
             .init("message", .string, required: true),

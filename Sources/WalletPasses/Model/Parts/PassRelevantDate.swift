@@ -1,7 +1,8 @@
 import Foundation
+import WalletDocuments
 
 /// A moment or an interval during which the pass is relevant (an entry of `relevantDates`).
-public struct PassRelevantDate: PassDictionary {
+public struct PassRelevantDate: DocumentDictionary {
     /// Every key, as read or set.
     public var json: [String: JSONValue]
 
@@ -42,7 +43,7 @@ public struct PassRelevantDate: PassDictionary {
     public var moment: Date? { date ?? relevantDate }
 
     /// The keys of a `relevantDates` entry.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "relevant date",
         [
             .init("date", .date, since: .iOS18),

@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassSemantics {
     /// An amount of money (`balance`, `totalPrice`).
-    public struct CurrencyAmount: PassDictionary {
+    public struct CurrencyAmount: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -26,7 +28,7 @@ extension PassSemantics {
         }
 
         /// The keys of an amount.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "currency amount",
             [
                 .init("amount", .string),

@@ -1,8 +1,9 @@
 import Foundation
+import WalletDocuments
 
 extension PassSemantics {
     /// When an event starts, and how Wallet shows it (`eventStartDateInfo`).
-    public struct EventDateInfo: PassDictionary {
+    public struct EventDateInfo: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -44,7 +45,7 @@ extension PassSemantics {
         }
 
         /// The keys of an event date.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "event date",
             [
                 .init("date", .date),

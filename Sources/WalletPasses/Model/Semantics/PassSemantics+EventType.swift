@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassSemantics {
     /// The kind of an event (`PKEventType…`).
-    public enum EventType: String, Codable, Hashable, CaseIterable, PassJSONConvertible {
+    public enum EventType: String, Codable, Hashable, CaseIterable, DocumentJSONConvertible {
         /// Any other event.
         case generic = "PKEventTypeGeneric"
         /// A concert, play or other live performance.

@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassSemantics {
     /// A place a semantic tag names (`venueLocation`, `departureLocation`, `destinationLocation`).
-    public struct Location: PassDictionary {
+    public struct Location: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -26,7 +28,7 @@ extension PassSemantics {
         }
 
         /// The keys of a semantic location.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "semantic location",
             [
                 .init("latitude", .number, required: true),

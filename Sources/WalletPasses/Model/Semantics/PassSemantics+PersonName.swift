@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassSemantics {
     /// A person's name in parts (`passengerName`), as `PersonNameComponents` has them.
-    public struct PersonName: PassDictionary {
+    public struct PersonName: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -52,7 +54,7 @@ extension PassSemantics {
         }
 
         /// The keys of a person's name.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "person name",
             [
                 .init("givenName", .string),

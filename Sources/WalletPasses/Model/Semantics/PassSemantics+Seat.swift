@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassSemantics {
     /// A seat at an event or on a journey (an entry of `seats`).
-    public struct Seat: PassDictionary {
+    public struct Seat: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -62,7 +64,7 @@ extension PassSemantics {
         }
 
         /// The keys of a seat.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "seat",
             [
                 .init("seatSection", .string),

@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassSemantics {
     /// A Wi-Fi network of an event (an entry of `wifiAccess`).
-    public struct WifiNetwork: PassDictionary {
+    public struct WifiNetwork: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -36,7 +38,7 @@ extension PassSemantics {
         }
 
         /// The keys of a Wi-Fi network.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "Wi-Fi network",
             [
                 .init("ssid", .string, required: true),

@@ -1,10 +1,11 @@
 import Foundation
+import WalletDocuments
 
 /// Machine-readable facts about a pass (`semantics`): what Wallet uses to offer the pass at the right moment, to
 /// suggest actions, and to lay out poster event tickets and semantic boarding passes.
 ///
 /// Every tag Apple documents has a typed property; tags a later iOS adds stay in ``json`` untouched.
-public struct PassSemantics: PassDictionary {
+public struct PassSemantics: DocumentDictionary {
     /// The kinds of pass a tag is meant for.
     public enum Scope: Sendable {
         /// Event tickets.
@@ -601,7 +602,7 @@ public struct PassSemantics: PassDictionary {
     ].map { "PKPassengerCapability" + $0 }
 
     /// The semantic tags Apple documents.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "semantics",
         [
             .init("eventName", .string),

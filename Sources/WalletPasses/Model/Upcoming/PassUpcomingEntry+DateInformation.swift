@@ -1,8 +1,9 @@
 import Foundation
+import WalletDocuments
 
 extension PassUpcomingEntry {
     /// When an upcoming entry takes place, and how Wallet shows it.
-    public struct DateInformation: PassDictionary {
+    public struct DateInformation: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -48,7 +49,7 @@ extension PassUpcomingEntry {
         }
 
         /// The keys of an entry's date information.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "date information",
             [
                 .init("date", .date),

@@ -1,6 +1,8 @@
+import WalletDocuments
+
 extension PassUpcomingEntry {
     /// The images of an upcoming entry's details screen.
-    public struct Images: PassDictionary {
+    public struct Images: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -19,7 +21,7 @@ extension PassUpcomingEntry {
         }
 
         /// The keys of an entry's images.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "upcoming entry images",
             [
                 .init("headerImage", .dictionary(Image.self)),
@@ -28,7 +30,7 @@ extension PassUpcomingEntry {
     }
 
     /// An image of an upcoming entry: downloaded from URLs, or the pass's own image of the same role.
-    public struct Image: PassDictionary {
+    public struct Image: DocumentDictionary {
         /// Every key, as read or set.
         public var json: [String: JSONValue]
 
@@ -47,7 +49,7 @@ extension PassUpcomingEntry {
         }
 
         /// The keys of an entry's image.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "upcoming entry image",
             [
                 .init("URLs", .array(.dictionary(ImageURL.self))),
@@ -56,7 +58,7 @@ extension PassUpcomingEntry {
     }
 
     /// One downloadable version of an upcoming entry's image.
-    public struct ImageURL: PassDictionary {
+    public struct ImageURL: DocumentDictionary {
         /// The largest image Wallet downloads, in bytes.
         public static let maximumSize = 2 * 1024 * 1024
 
@@ -97,7 +99,7 @@ extension PassUpcomingEntry {
         }
 
         /// The keys of a downloadable image.
-        public static let schema = PassSchema(
+        public static let schema = DocumentSchema(
             "image URL",
             [
                 .init("URL", .url(secure: true), required: true),

@@ -1,3 +1,5 @@
+import WalletDocuments
+
 extension PassUpcomingEntry {
     /// The links and contacts of an upcoming event's guide: the same keys as a poster event ticket's own.
     public struct URLs: PassEventLinks {
@@ -8,6 +10,6 @@ extension PassUpcomingEntry {
         public init(json: [String: JSONValue]) { self.json = json }
 
         /// The keys of an entry's links.
-        public static let schema = PassSchema("upcoming entry URLs", PassSchema.Entry.eventLinks)
+        public static let schema = DocumentSchema("upcoming entry URLs", DocumentSchema.Entry.eventLinks)
     }
 }

@@ -1,6 +1,8 @@
+import WalletDocuments
+
 /// An upcoming event a pass covers (an entry of `upcomingPassInformation`): a season ticket's next games, a
 /// festival's days; Wallet lists them below the pass, each with its own details screen.
-public struct PassUpcomingEntry: PassDictionary {
+public struct PassUpcomingEntry: DocumentDictionary {
     /// Every key, as read or set.
     public var json: [String: JSONValue]
 
@@ -73,7 +75,7 @@ public struct PassUpcomingEntry: PassDictionary {
     }
 
     /// The keys of an upcoming entry.
-    public static let schema = PassSchema(
+    public static let schema = DocumentSchema(
         "upcoming pass information entry",
         [
             .init("identifier", .string, required: true),
