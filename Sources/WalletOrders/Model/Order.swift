@@ -8,7 +8,7 @@ import WalletDocuments
 /// Like a pass's model (`Pass` in WalletPasses), every key Apple documents has a typed property and every key is kept as read (``json``), so
 /// decoding and encoding an order loses nothing. Call ``lint(files:)`` for what Wallet would reject; ``OrderPackage``
 /// refuses errors before signing.
-public struct Order: DocumentDictionary {
+public struct Order: WebServiceDocument {
     /// Whether the order is open or closed.
     public enum Status: String, Codable, Hashable, Sendable, CaseIterable, DocumentJSONConvertible {
         /// The order is in progress.
@@ -195,16 +195,6 @@ public struct Order: DocumentDictionary {
     public var associatedApplicationIdentifiers: [String]? {
         get { self["associatedApplicationIdentifiers"] }
         set { self["associatedApplicationIdentifiers"] = newValue }
-    }
-    /// The web service that serves the order's updates (`https`).
-    public var webServiceURL: String? {
-        get { self["webServiceURL"] }
-        set { self["webServiceURL"] = newValue }
-    }
-    /// The token the device presents to the web service (at least 16 characters).
-    public var authenticationToken: String? {
-        get { self["authenticationToken"] }
-        set { self["authenticationToken"] = newValue }
     }
 
     /// The keys of `order.json`.

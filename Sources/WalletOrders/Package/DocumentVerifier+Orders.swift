@@ -4,17 +4,7 @@ import X509
 
 extension DocumentVerifier {
     /// An order that passed verification.
-    public struct VerifiedOrder: Sendable {
-        /// The parsed `order.json`.
-        public let order: Order
-        /// The order's files (without `manifest.json` and `signature`).
-        public let files: [String: Data]
-        /// The certificate that signed it.
-        public let signer: Certificate
-
-        /// The signer's subject, for display.
-        public var signerSubject: String { signer.subject.description }
-    }
+    public typealias VerifiedOrder = VerifiedDocument<Order>
 
     /// Verifies a `.order` as Wallet does: every file listed in `manifest.json` with its SHA-256, no file that is not
     /// listed, and a detached signature over the manifest by the Order Type ID certificate of the order's
@@ -36,6 +26,11 @@ extension DocumentVerifier {
         } catch let WalletDocumentError.identityMismatch(expected, found) {
             throw WalletDocumentError.verificationFailed(.wrongSigner(expected: expected, found: found))
         }
-        return VerifiedOrder(order: order, files: contents.files, signer: signer)
+        return VerifiedOrder(document: order, files: contents.files, signer: signer)
     }
+}
+
+extension VerifiedDocument where Document == Order {
+    /// The parsed `order.json`.
+    public var order: Order { document }
 }

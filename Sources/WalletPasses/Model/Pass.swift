@@ -8,7 +8,7 @@ import WalletDocuments
 /// down to the semantic tags and upcoming events; every key is kept as read (``json``), so decoding and encoding a
 /// pass loses nothing, keys of a later iOS included. Call ``lint(files:)`` for what Wallet would reject or ignore
 /// (``PassPackage`` refuses errors before signing).
-public struct Pass: DocumentDictionary {
+public struct Pass: WebServiceDocument {
     /// The five pass styles: exactly one is a pass's key.
     public enum Style: String, Codable, Hashable, Sendable, CaseIterable {
         /// A boarding pass (needs ``PassFields/transitType``).
@@ -260,19 +260,6 @@ public struct Pass: DocumentDictionary {
     public var voided: Bool? {
         get { self["voided"] }
         set { self["voided"] = newValue }
-    }
-
-    // MARK: Web service
-
-    /// The URL of the web service that updates the pass (HTTPS).
-    public var webServiceURL: String? {
-        get { self["webServiceURL"] }
-        set { self["webServiceURL"] = newValue }
-    }
-    /// The token the device presents to the web service (at least 16 characters).
-    public var authenticationToken: String? {
-        get { self["authenticationToken"] }
-        set { self["authenticationToken"] = newValue }
     }
 
     // MARK: Associated apps and companion data

@@ -4,17 +4,7 @@ import X509
 
 extension DocumentVerifier {
     /// A pass that passed verification.
-    public struct VerifiedPass: Sendable {
-        /// The parsed `pass.json`.
-        public let pass: Pass
-        /// The pass's files (without `manifest.json` and `signature`).
-        public let files: [String: Data]
-        /// The certificate that signed it.
-        public let signer: Certificate
-
-        /// The signer's subject, for display.
-        public var signerSubject: String { signer.subject.description }
-    }
+    public typealias VerifiedPass = VerifiedDocument<Pass>
 
     /// Verifies a `.pkpass`; throws ``WalletDocumentError/verificationFailed(_:)`` naming the check that failed.
     public func verify(pkpass: Data) async throws -> VerifiedPass {
@@ -29,7 +19,7 @@ extension DocumentVerifier {
         let signer = try await verifySignature(
             contents.signature, over: contents.manifest, passTypeIdentifier: pass.passTypeIdentifier,
             teamIdentifier: pass.teamIdentifier)
-        return VerifiedPass(pass: pass, files: contents.files, signer: signer)
+        return VerifiedPass(document: pass, files: contents.files, signer: signer)
     }
 
     /// Issuer data that passed verification.
@@ -66,4 +56,9 @@ extension DocumentVerifier {
         }
         return try await verify(issuerData: issuerData, signature: signature)
     }
+}
+
+extension VerifiedDocument where Document == Pass {
+    /// The parsed `pass.json`.
+    public var pass: Pass { document }
 }
