@@ -3,7 +3,7 @@ import ZIPFoundation
 
 /// ZIP archives in memory: what a `.pkpass` and a `.pkpasses` bundle are.
 package enum DocumentArchive {
-    /// The most entries a pass archive may have when read.
+    /// The most entries an archive may have when read.
     package static let maximumEntries = 512
     /// The largest total uncompressed size read from an archive, against ZIP bombs.
     package static let maximumUncompressedSize = 64 * 1024 * 1024

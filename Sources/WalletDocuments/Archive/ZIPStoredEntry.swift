@@ -3,8 +3,8 @@ import Foundation
 /// A file ready to be stored (not compressed) in a ZIP archive: its name, its bytes and their CRC-32, checked against
 /// what a ZIP without ZIP64 can hold.
 ///
-/// Making one costs a pass over the bytes (the CRC); writing it costs a copy. A ``PreparedPassTemplate`` makes its
-/// entries once and reuses them for every pass.
+/// Making one costs a pass over the bytes (the CRC); writing it costs a copy. A pass template
+/// (`PreparedPassTemplate`) makes its entries once and reuses them for every pass.
 package struct ZIPStoredEntry: Sendable {
     /// The path inside the archive.
     package let path: String

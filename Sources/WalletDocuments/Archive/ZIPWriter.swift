@@ -3,7 +3,7 @@ import Foundation
 /// Writes ZIP archives of stored entries in one pass into one buffer: local headers and data, the central directory
 /// and the end record, with fixed timestamps, so the same entries always give the same bytes.
 ///
-/// Every entry is stored: a pass's images are compressed already, and deflating `pass.json` and `manifest.json`
+/// Every entry is stored: a document's images are compressed already, and deflating `pass.json` and `manifest.json`
 /// would save a few hundred bytes of a typical 500 KB pass while costing zlib and time (Wallet accepts both).
 /// Archives are plain ZIP (no ZIP64): what does not fit is refused with ``WalletDocumentError/tooLarge(what:limit:)``.
 package enum ZIPWriter {

@@ -4,10 +4,10 @@ package struct LintContext {
 
     /// An empty context.
     package init() {}
-    /// Each language's `pass.strings` that reads, by language, read once for every check.
+    /// Each language's `.strings` table that reads, by language, read once for every check.
     package var localizations: [String: StringsFile] = [:]
 
-    /// Whether some language's `pass.strings` has `text` as a key: such a text of `pass.json` is checked in each
+    /// Whether some language's `.strings` table has `text` as a key: such a text of the document is checked in each
     /// language's text instead.
     package func isLocalizedKey(_ text: String) -> Bool { localizations.values.contains { $0.entries[text] != nil } }
 

@@ -1,14 +1,14 @@
-/// One thing ``PassLint`` found in a pass (or ``OrderLint`` in an order): what, where, how bad, and whether a safe
-/// fix exists.
+/// One thing a document's lint (`PassLint`, `OrderLint`) found in a pass or an order: what, where, how bad, and
+/// whether a safe fix exists.
 ///
 /// The ``code`` is stable across releases, so scripts can select or silence findings by it; the ``message`` may be
 /// reworded.
 public struct LintFinding: Hashable, Sendable, Codable, CustomStringConvertible {
     /// How much a finding matters.
     public enum Severity: String, Hashable, Sendable, Codable, Comparable, CaseIterable {
-        /// Wallet rejects the pass, or does not show what the pass asks for: ``PassPackage`` refuses to sign it.
+        /// Wallet rejects the document, or does not show what it asks for: it is not signed.
         case error
-        /// Wallet shows the pass, but not as its author meant: a key ignored, a text truncated, a fallback missing.
+        /// Wallet shows the document, but not as its author meant: a key ignored, a text truncated, a fallback missing.
         case warning
         /// Worth knowing: a key Apple does not document, a key only some layouts read.
         case note
@@ -29,7 +29,8 @@ public struct LintFinding: Hashable, Sendable, Codable, CustomStringConvertible 
     public var code: String
     /// How much it matters.
     public var severity: Severity
-    /// Where: a JSON path in `pass.json` (`eventTicket.primaryFields[0].key`) or a file of the pass (`strip@2x.png`).
+    /// Where: a JSON path in `pass.json` or `order.json` (`eventTicket.primaryFields[0].key`) or a file
+    /// (`strip@2x.png`).
     public var path: String
     /// What is wrong and what Wallet does about it.
     public var message: String

@@ -7,6 +7,7 @@ public protocol DocumentBarcode: DocumentDictionary {
 
 extension DocumentBarcode {
     /// Creates a barcode, its message encoded as ISO-8859-1 unless `messageEncoding` names another character set.
+    @inlinable
     public init(format: Format, message: String, messageEncoding: String = "iso-8859-1", altText: String? = nil) {
         self.init(json: [:])
         self.format = format
@@ -16,21 +17,25 @@ extension DocumentBarcode {
     }
 
     /// The symbology (required); `nil` when it is absent or one Coffer does not know.
+    @inlinable
     public var format: Format? {
         get { self["format"] }
         set { self["format"] = newValue }
     }
     /// The encoded message (required).
+    @inlinable
     public var message: String {
         get { self["message", default: ""] }
         set { self["message", default: ""] = newValue }
     }
     /// The IANA name of the message's character set, usually `iso-8859-1` (required).
+    @inlinable
     public var messageEncoding: String {
         get { self["messageEncoding", default: ""] }
         set { self["messageEncoding", default: ""] = newValue }
     }
     /// Text shown near the barcode (not on watchOS).
+    @inlinable
     public var altText: String? {
         get { self["altText"] }
         set { self["altText"] = newValue }

@@ -3,6 +3,7 @@ public protocol DocumentLocation: DocumentDictionary {}
 
 extension DocumentLocation {
     /// Creates a location.
+    @inlinable
     public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
         self.init(json: [:])
         self.latitude = latitude
@@ -11,16 +12,19 @@ extension DocumentLocation {
     }
 
     /// Degrees north, -90…90 (required).
+    @inlinable
     public var latitude: Double {
         get { self["latitude", default: 0] }
         set { self["latitude", default: 0] = newValue }
     }
     /// Degrees east, -180…180 (required).
+    @inlinable
     public var longitude: Double {
         get { self["longitude", default: 0] }
         set { self["longitude", default: 0] = newValue }
     }
     /// Metres above sea level.
+    @inlinable
     public var altitude: Double? {
         get { self["altitude"] }
         set { self["altitude"] = newValue }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads JSON text (RFC 8259) into a ``JSONValue`` in one pass over its bytes: what `pass.json` costs to read on every
-/// signature, where Foundation's decoders cost half an RSA signature (`Benchmarks/RESULTS.md`).
+/// Reads JSON text (RFC 8259) into a ``JSONValue`` in one pass over its bytes: what `pass.json` and `order.json`
+/// cost to read on every signature, where Foundation's decoders cost half an RSA signature (`Benchmarks/RESULTS.md`).
 ///
 /// It accepts exactly RFC 8259's grammar: no comments, no trailing commas, no `NaN`, no lone surrogates, no control
 /// characters in strings, numbers a `Double` holds, and at most ``maximumDepth`` nested arrays and objects.

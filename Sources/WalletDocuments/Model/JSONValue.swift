@@ -1,5 +1,6 @@
-/// Any JSON value: the storage of every `pass.json` dictionary (``DocumentDictionary/json``), and free-form parts such as
-/// `userInfo`. ``init(parsing:)`` and ``serialized(pretty:)`` read and write JSON text directly.
+/// Any JSON value: the storage of every `pass.json` and `order.json` dictionary (``DocumentDictionary/json``), and
+/// free-form parts such as `userInfo`. ``init(parsing:)`` and ``serialized(pretty:)`` read and write JSON text
+/// directly.
 public enum JSONValue: Codable, Hashable, Sendable {
     /// `null`.
     case null

@@ -136,3 +136,10 @@ public struct OrderPackage: Hashable, Sendable {
         DocumentManifest.json(files.mapValues(DocumentManifest.sha256))
     }
 }
+
+extension OrderPackage: SignableDocument {
+    /// The signed `.order` (``DocumentSigner/sign(_:signingTime:)``).
+    public func signedArchive(by signer: DocumentSigner, signingTime: Date) throws -> Data {
+        try signer.sign(self, signingTime: signingTime).archive
+    }
+}

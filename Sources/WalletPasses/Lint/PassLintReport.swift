@@ -2,7 +2,7 @@ import Foundation
 import WalletDocuments
 
 /// What ``PassLint`` found in a pass, and how each iOS shows it.
-public struct PassLintReport: Sendable {
+public struct PassLintReport: DocumentLintReport {
     /// Every finding, in the order the checks ran.
     public let findings: [LintFinding]
     /// The pass as read, or `nil` when `pass.json` is not a JSON dictionary.
@@ -27,11 +27,4 @@ public struct PassLintReport: Sendable {
         guard let pass, let files else { return [] }
         return PassLanguageView.views(of: pass, files: files)
     }
-
-    /// The findings that stop a pass from being signed.
-    public var errors: [LintFinding] { findings.filter { $0.severity == .error } }
-    /// The warnings.
-    public var warnings: [LintFinding] { findings.filter { $0.severity == .warning } }
-    /// Whether the pass may be signed.
-    public var isValid: Bool { !findings.contains { $0.severity == .error } }
 }

@@ -20,3 +20,10 @@ extension PassPackage {
         try self.init(files: files)
     }
 }
+
+extension PassPackage: SignableDocument {
+    /// The signed `.pkpass` (``DocumentSigner/sign(_:signingTime:)``).
+    public func signedArchive(by signer: DocumentSigner, signingTime: Date) throws -> Data {
+        try signer.sign(self, signingTime: signingTime).pkpass()
+    }
+}

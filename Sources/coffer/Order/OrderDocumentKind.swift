@@ -4,6 +4,8 @@ import WalletOrders
 
 /// `coffer order`'s words and steps in the commands it shares with `coffer pass`.
 enum OrderDocumentKind: CommandDocumentKind {
+    typealias Package = OrderPackage
+
     static let name = "order"
     static let archiveExtension = ".order"
     static let buildHelp = (
@@ -18,12 +20,6 @@ enum OrderDocumentKind: CommandDocumentKind {
     static let verifyAbstract =
         "Check a .order: every SHA-256 in the manifest, no unlisted file, the signature against a root."
     static let exampleArchive = "shop.order"
-
-    static func signedArchive(of source: URL, by signer: DocumentSigner, warn: (LintFinding) -> Void) throws -> Data {
-        let package = try OrderPackage(contentsOf: source)
-        package.lint().warnings.forEach(warn)
-        return try signer.sign(package).archive
-    }
 
     static func verify(_ archive: Data, with verifier: DocumentVerifier) async throws -> (
         summary: String, signer: String

@@ -4,6 +4,8 @@ import WalletPasses
 
 /// `coffer pass`'s words and steps in the commands it shares with `coffer order`.
 enum PassDocumentKind: CommandDocumentKind {
+    typealias Package = PassPackage
+
     static let name = "pass"
     static let archiveExtension = ".pkpass"
     static let buildHelp = (
@@ -18,12 +20,6 @@ enum PassDocumentKind: CommandDocumentKind {
     static let verifyAbstract =
         "Check a .pkpass: every manifest hash, no unlisted file, and the signature against a root."
     static let exampleArchive = "pass.pkpass"
-
-    static func signedArchive(of source: URL, by signer: DocumentSigner, warn: (LintFinding) -> Void) throws -> Data {
-        let package = try PassPackage(contentsOf: source)
-        package.lint().warnings.forEach(warn)
-        return try signer.sign(package).pkpass()
-    }
 
     static func verify(_ archive: Data, with verifier: DocumentVerifier) async throws -> (
         summary: String, signer: String
