@@ -9,7 +9,6 @@ import NIOPosix
 import NIOSSL
 import SwiftASN1
 import WalletDocuments
-import WalletPasses
 import X509
 
 /// A stand-in for Apple's APNs gateway, for tests and benchmarks: HTTP/2 over TLS (ALPN `h2`) on 127.0.0.1 with a

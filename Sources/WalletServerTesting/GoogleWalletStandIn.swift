@@ -8,7 +8,6 @@ import NIOCore
 import Secrets
 import WalletDocuments
 import WalletGoogle
-import WalletPasses
 import WalletServices
 
 /// A stand-in for Google Wallet, for tests and benchmarks: the OAuth token endpoint (`POST /token`, a JWT-bearer

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Secrets
-import WalletPasses
 import WalletServices
 import WalletStore
 

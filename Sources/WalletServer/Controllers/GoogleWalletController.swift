@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WalletGoogle
-import WalletPasses
 import WalletServices
 
 /// The routes Google Wallet calls: `GET /google/images/{name}` serves the images classes and objects refer to (named

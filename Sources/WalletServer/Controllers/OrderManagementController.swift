@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WalletOrders
-import WalletPasses
 import WalletServices
 
 /// The management API's orders (`/api/v2/orders`): create one (idempotently), read it with its Apple Pay order

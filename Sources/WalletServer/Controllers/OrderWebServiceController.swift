@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import WalletOrders
-import WalletPasses
 import WalletServices
 
 /// The Wallet Orders web service's routes (version 1), under the `webServiceURL` orders carry (`/orders`). The

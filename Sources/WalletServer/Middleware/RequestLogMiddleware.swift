@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import Logging
 import Secrets
-import WalletPasses
 import WalletServices
 
 /// Logs one line per request (an id, method, the matched route's pattern as its path, the device's digest on Wallet's

@@ -9,7 +9,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import WalletPasses
 
 /// Sends pass update pushes to APNs over HTTP/2: `POST /3/device/<push token>` with `apns-topic` set to the pass
 /// type identifier, `apns-push-type: background`, `apns-priority: 5` and the empty payload `{}` Wallet expects, and

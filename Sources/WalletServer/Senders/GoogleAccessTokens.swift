@@ -1,7 +1,6 @@
 import Foundation
 import Secrets
 import WalletGoogle
-import WalletPasses
 
 /// The OAuth access tokens of Google service accounts, each asked for once and kept until five minutes before it
 /// expires; callers that need one while it is being asked for wait for that request instead of making another.

@@ -6,7 +6,6 @@ import NIOPosix
 import Secrets
 import WalletDocuments
 import WalletGoogle
-import WalletPasses
 import WalletServices
 
 /// Writes passes to Google Wallet's `walletobjects` API as the pass type's service account: an OAuth access token

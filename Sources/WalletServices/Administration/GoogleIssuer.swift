@@ -1,7 +1,6 @@
 import Foundation
 import Secrets
 import WalletGoogle
-import WalletPasses
 
 /// A pass type's Google Wallet issuer, as `coffer admin pass-type google show` tells it: the issuer ID and the
 /// service account, never its key.

@@ -1,6 +1,5 @@
 import Foundation
 import WalletDocuments
-import WalletPasses
 
 extension WalletAdministration {
     /// Every client, oldest first.

@@ -1,6 +1,5 @@
 import Foundation
 import WalletDocuments
-import WalletPasses
 
 /// Where bulk changes are kept, and the transaction that does a batch of one (``SQLWalletRepository`` in
 /// WalletStore).

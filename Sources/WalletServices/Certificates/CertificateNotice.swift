@@ -1,6 +1,5 @@
 import Foundation
 import WalletDocuments
-import WalletPasses
 
 /// A `pass_type.certificate_expiring` webhook: a pass type's certificate has crossed one of ``thresholds``, the
 /// days before its end at which the clients it is shared with hear of it, each once.

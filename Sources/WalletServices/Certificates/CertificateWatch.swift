@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import Secrets
 import ServiceLifecycle
-import WalletPasses
 
 /// Keeps every pass type signing through its certificate's renewal, and makes sure operators and issuers hear of an
 /// expiry before their customers do.

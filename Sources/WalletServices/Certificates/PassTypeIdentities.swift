@@ -3,7 +3,6 @@ import Logging
 import NIOPosix
 import Secrets
 import WalletDocuments
-import WalletPasses
 
 /// Moves a pass type from one signing identity to the next without a restart: stores a new identity as the current
 /// one or stages it beside it, switches to a staged one when it is due, and drops a replaced identity from the

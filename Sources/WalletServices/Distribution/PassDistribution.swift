@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import Secrets
 import WalletDocuments
-import WalletPasses
 
 /// Hands passes out: the signed `.pkpass` of a client's tag for its backend, and share links that serve it to a
 /// phone (random, expiring, stored as a hash, revocable, optionally single-use).

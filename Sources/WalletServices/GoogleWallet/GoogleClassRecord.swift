@@ -1,6 +1,5 @@
 import Foundation
 import WalletGoogle
-import WalletPasses
 
 /// What the server knows of a Google Wallet class every replica shares: what it was last given, from which change,
 /// its messages and notifications, and whether Google took it.

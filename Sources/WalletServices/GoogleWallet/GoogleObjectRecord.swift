@@ -1,6 +1,5 @@
 import Foundation
 import WalletGoogle
-import WalletPasses
 
 /// What the server knows of a pass's Google Wallet object: its identifier (the pass's alone, kept from when it was
 /// first handed out), what was last written to it, the object it replaced, and what Google's callbacks said.

@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import Secrets
 import WalletGoogle
-import WalletPasses
 
 /// Google's root keys for callbacks, fetched from ``GoogleWalletConfiguration/callbackKeysURL`` and kept for an
 /// hour; fetched again sooner only when a callback does not verify under them (Google rotated its keys), and then at

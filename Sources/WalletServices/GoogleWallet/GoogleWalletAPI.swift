@@ -1,5 +1,4 @@
 import WalletGoogle
-import WalletPasses
 
 /// What writes passes to Google Wallet for the outbox: the server's `GoogleWalletClient`, or a stand-in's client.
 package protocol GoogleWalletAPI: Sendable {

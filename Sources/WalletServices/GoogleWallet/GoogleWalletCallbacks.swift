@@ -4,7 +4,6 @@ import Logging
 import Secrets
 import WalletDocuments
 import WalletGoogle
-import WalletPasses
 
 /// Receives Google Wallet's save and delete callbacks: verifies each from Google's root keys to the message, for
 /// the issuer the route names, refuses an expired or replayed one, and records the rest in the pass's trace

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import Secrets
 import WalletGoogle
-import WalletPasses
 
 /// Hands out "Add to Google Wallet" links of passes whose pass type has a Google issuer: the management API's, and
 /// the share page's for Android browsers. A link carries the pass's class and object whole, or only their

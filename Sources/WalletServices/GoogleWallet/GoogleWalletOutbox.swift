@@ -1,6 +1,5 @@
 import Foundation
 import WalletGoogle
-import WalletPasses
 
 /// The outbox's Google Wallet writes and what the server knows of each pass's object: changes queue writes in the
 /// transaction that changes the pass (``PassChangeStore``), and `DeliveryDispatcher` claims, sends and records them.

@@ -3,7 +3,6 @@ import Foundation
 import Secrets
 import WalletDocuments
 import WalletGoogle
-import WalletPasses
 
 /// Writes one pending write to Google Wallet: converts the pass as it is now, sets the object it replaced (after a
 /// rotated token) `INACTIVE`, writes its class when what the class holds changed (once for every pass of the class,

@@ -1,6 +1,5 @@
 import Secrets
 import WalletDocuments
-import WalletPasses
 
 /// What the log may say of an error: the text of Coffer's own errors (which never hold secrets), only the type of any
 /// other.

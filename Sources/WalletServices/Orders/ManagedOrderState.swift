@@ -1,7 +1,6 @@
 import Foundation
 import WalletDocuments
 import WalletOrders
-import WalletPasses
 
 /// What the management API answers about an order: its identifiers, its `order.json` as stored, where it stands
 /// with devices, and the details Apple Pay hands Wallet (`PKPaymentOrderDetails`, `orderDetails` on the web).

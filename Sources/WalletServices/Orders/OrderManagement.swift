@@ -2,7 +2,6 @@ import Foundation
 import Secrets
 import WalletDocuments
 import WalletOrders
-import WalletPasses
 
 /// The management API's orders: create one (idempotently) from the client's `order.json` and files, read it, change
 /// it (status, fulfilments, returns, payment, as first-class changes), and download it signed. A change re-stamps

@@ -1,7 +1,6 @@
 import Foundation
 import WalletDocuments
 import WalletOrders
-import WalletPasses
 
 /// Signs an order as a device gets it: its stored package with the web service's `webServiceURL`, the order's
 /// `authenticationToken` and its `updatedAt` (its `Last-Modified`) written into `order.json`, signed by its order

@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import WalletDocuments
 import WalletOrders
-import WalletPasses
 
 /// `POST /api/v2/orders`: a new order, its `order.json` as the client writes it and the files it names.
 package struct OrderCreationRequest: Hashable, Sendable, Decodable {

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import Secrets
 import WalletDocuments
-import WalletPasses
 
 /// Apple's Wallet Orders web service (version 1), independent of HTTP: device registration and the list of changed
 /// orders (``DeviceRegistrations``, as for passes), and the latest version of an order. Device logs go through

@@ -1,5 +1,4 @@
 import WalletDocuments
-import WalletPasses
 
 /// What sends the outbox's APNs pushes: the server's `APNsClient`, or a stand-in.
 public protocol PushSender: Sendable {

@@ -1,5 +1,4 @@
 import WalletDocuments
-import WalletPasses
 
 extension JSONValue {
     /// The string, if this is one.

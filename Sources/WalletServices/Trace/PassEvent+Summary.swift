@@ -1,6 +1,5 @@
 import Foundation
 import WalletDocuments
-import WalletPasses
 
 extension PassEvent {
     /// One line for people: what happened, with the details that matter (a timeline prints it after the time).

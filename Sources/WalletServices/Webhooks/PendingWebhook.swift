@@ -1,6 +1,5 @@
 import Foundation
 import WalletDocuments
-import WalletPasses
 
 /// One webhook delivery in the outbox: an event, signed when it is sent, for one endpoint.
 package struct PendingWebhook: Sendable, Hashable, Identifiable {

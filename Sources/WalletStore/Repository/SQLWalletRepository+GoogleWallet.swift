@@ -1,7 +1,6 @@
 import Foundation
 import SQLKit
 import WalletGoogle
-import WalletPasses
 import WalletServices
 
 extension SQLWalletRepository {

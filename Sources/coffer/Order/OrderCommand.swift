@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import WalletDocuments
 import WalletOrders
-import WalletPasses
 
 /// `coffer order`: build, lint and verify Apple Wallet orders.
 struct OrderCommand: AsyncParsableCommand {

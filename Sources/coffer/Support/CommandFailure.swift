@@ -1,7 +1,6 @@
 import Secrets
 import SecretsAudit
 import WalletDocuments
-import WalletPasses
 import WalletServer
 import WalletServices
 import WalletStore
