@@ -124,18 +124,11 @@ extension SQLWalletRepository: DeliveryOutbox {
             // To the day: a registration is evicted only after days unseen, so a device seen today is not written again.
             for (passID, devices) in seen.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 let before = SQLBind(ms(devices.at.addingTimeInterval(-seenGranularity)))
-                switch devices.subject {
-                case .pass:
-                    try await db.update(PassRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
-                        .where("pass_id", .equal, passID.uuidString)
-                        .where("device_library_identifier", .in, devices.devices)
-                        .where(PassRegistrationRow.lastSeen, .lessThan, before).run()
-                case .order:
-                    try await db.update(OrderRegistrationRow.table).set("last_seen_at", to: ms(devices.at))
-                        .where("order_id", .equal, passID.uuidString)
-                        .where("device_library_identifier", .in, devices.devices)
-                        .where(OrderRegistrationRow.column(.lastSeenAt), .lessThan, before).run()
-                }
+                let registrations = RegistrationTable.of(devices.subject)
+                try await db.update(registrations.table).set("last_seen_at", to: ms(devices.at))
+                    .where(registrations.documentColumn, .equal, passID.uuidString)
+                    .where("device_library_identifier", .in, devices.devices)
+                    .where(registrations.lastSeen, .lessThan, before).run()
             }
             return deleted
         }

@@ -1,4 +1,3 @@
-import Foundation
 import WalletServices
 
 /// A row of `order_registrations`: a device registered for an order's updates, with its push token for the order.
@@ -16,9 +15,6 @@ struct OrderRegistrationRow: TableRow {
         case lastSeenAt = "last_seen_at"
     }
 
-    /// The columns of the table's primary key: one registration per device and order.
-    static let primaryKey: [CodingKeys] = [.deviceLibraryIdentifier, .orderID]
-
     /// The device's library identifier.
     var deviceLibraryIdentifier: String
     /// The order the device registered for.
@@ -31,14 +27,4 @@ struct OrderRegistrationRow: TableRow {
     var updatedAt: Int64
     /// When the device last showed it is there (it registered, or APNs accepted a push to it), in milliseconds.
     var lastSeenAt: Int64
-
-    /// A registration of the device for the order `orderID` with `pushToken`, made (or renewed) at `now`.
-    init(deviceLibraryIdentifier: String, orderID: UUID, pushToken: String, now: Date) {
-        self.deviceLibraryIdentifier = deviceLibraryIdentifier
-        self.orderID = orderID.uuidString
-        self.pushToken = pushToken
-        createdAt = SQLWalletRepository.ms(now)
-        updatedAt = SQLWalletRepository.ms(now)
-        lastSeenAt = SQLWalletRepository.ms(now)
-    }
 }

@@ -1,5 +1,3 @@
-import Foundation
-import SQLKit
 import WalletServices
 
 /// A row of `pass_registrations`: a device registered for a pass's updates, with its push token for the pass.
@@ -17,9 +15,6 @@ struct PassRegistrationRow: TableRow {
         case lastSeenAt = "last_seen_at"
     }
 
-    /// The columns of the table's primary key: one registration per device and pass.
-    static let primaryKey: [CodingKeys] = [.deviceLibraryIdentifier, .passID]
-
     /// The device's library identifier.
     var deviceLibraryIdentifier: String
     /// The pass the device registered for.
@@ -32,17 +27,4 @@ struct PassRegistrationRow: TableRow {
     var updatedAt: Int64
     /// When the device last showed it is there (it registered, or APNs accepted a push to it), in milliseconds.
     var lastSeenAt: Int64?
-
-    /// When the registration's device was last seen: `last_seen_at`, or its last renewal for a row from before it.
-    static let lastSeen = SQLFunction("COALESCE", args: column(.lastSeenAt), column(.updatedAt))
-
-    /// A registration of the device for the pass `passID` with `pushToken`, made (or renewed) at `now`.
-    init(deviceLibraryIdentifier: String, passID: UUID, pushToken: String, now: Date) {
-        self.deviceLibraryIdentifier = deviceLibraryIdentifier
-        self.passID = passID.uuidString
-        self.pushToken = pushToken
-        createdAt = SQLWalletRepository.ms(now)
-        updatedAt = SQLWalletRepository.ms(now)
-        lastSeenAt = SQLWalletRepository.ms(now)
-    }
 }
