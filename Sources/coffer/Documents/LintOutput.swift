@@ -1,7 +1,7 @@
 import Foundation
 import WalletDocuments
 
-/// How `coffer pass lint` and `coffer order lint` print findings and end: one line per finding with its fix, a count,
+/// How `coffer pass lint` and `coffer order lint` print a report and end: one line per finding with its fix, a count,
 /// and exit 1 when there are errors (or warnings, with `--strict`).
 enum LintOutput {
     /// Prints `findings` as text, each with its fix.
@@ -12,19 +12,18 @@ enum LintOutput {
         }
     }
 
-    /// Prints how many errors, warnings and notes `findings` has.
-    static func printCounts(_ findings: [LintFinding]) {
-        let errors = findings.count { $0.severity == .error }
-        let warnings = findings.count { $0.severity == .warning }
+    /// Prints how many errors, warnings and notes `report` has.
+    static func printCounts(_ report: some DocumentLintReport) {
+        let notes = report.findings.count - report.errors.count - report.warnings.count
         print(
-            "\(count(errors, "error")), \(count(warnings, "warning")), "
-                + count(findings.count - errors - warnings, "note"))
+            "\(count(report.errors.count, "error")), \(count(report.warnings.count, "warning")), "
+                + count(notes, "note"))
     }
 
-    /// Throws the failure `source`'s findings come to: errors, or with `strict` warnings too.
-    static func finish(_ findings: [LintFinding], source: String, strict: Bool) throws {
-        let errors = findings.count { $0.severity == .error }
-        let warnings = findings.count { $0.severity == .warning }
+    /// Throws the failure `source`'s report comes to: errors, or with `strict` warnings too.
+    static func finish(_ report: some DocumentLintReport, source: String, strict: Bool) throws {
+        let errors = report.errors.count
+        let warnings = report.warnings.count
         guard errors + (strict ? warnings : 0) == 0 else {
             throw CommandFailure(
                 "\(source): \(count(errors, "error"))" + (strict ? " and \(count(warnings, "warning"))" : ""),

@@ -38,9 +38,9 @@ extension OrderCommand {
                 try Output.printJSON(report.findings)
             } else {
                 LintOutput.printFindings(report.findings)
-                LintOutput.printCounts(report.findings)
+                LintOutput.printCounts(report)
             }
-            try LintOutput.finish(report.findings, source: source, strict: strict)
+            try LintOutput.finish(report, source: source, strict: strict)
         }
     }
 }

@@ -32,7 +32,7 @@ extension PassCommand {
             } else {
                 printText(report)
             }
-            try LintOutput.finish(report.findings, source: source, strict: strict)
+            try LintOutput.finish(report, source: source, strict: strict)
         }
 
         /// Fixes `pass.json` in the folder at `url`, and reports each change on standard error.
@@ -76,7 +76,7 @@ extension PassCommand {
                 }
             }
             printLanguages(report.languageViews)
-            LintOutput.printCounts(report.findings)
+            LintOutput.printCounts(report)
         }
 
         /// Each language's texts, of those some language localizes.
